@@ -202,7 +202,7 @@ export async function ensureN8nInstalled({ log = (m) => console.log(m) } = {}) {
       [
         `Installing a real n8n ${want.n8n} (on Node ${want.node}) into ${HOST_DIR}`,
         `  Why: the end-to-end tests and \`npm start\` run the nodes inside real n8n.`,
-        `  This happens once; it takes about 3.5 minutes and ~2.2 GB of disk (node_modules).`,
+        `  This happens once; it takes about 4–5 minutes and ~2.4 GB of disk (node_modules).`,
         `  Full npm output goes to ${logFile}`,
       ].join('\n'),
     );
@@ -230,7 +230,7 @@ export async function ensureN8nInstalled({ log = (m) => console.log(m) } = {}) {
     const nodeVersion = execFileSync(NODE_BIN, ['--version'], { encoding: 'utf8' }).trim();
     log(`  using ${NODE_BIN} (${nodeVersion})`);
 
-    log(`[2/3] n8n ${want.n8n}: npm install (~2.5 min, ~2.2 GB). --legacy-peer-deps because peer resolution otherwise spins 15+ min; --ignore-scripts skips native builds that need the web`);
+    log(`[2/3] n8n ${want.n8n}: npm install (~3 min, ~2.2 GB). --legacy-peer-deps because peer resolution otherwise spins 15+ min; --ignore-scripts skips native builds that need the web`);
     await runNpmStep({
       label: '[2/3] n8n',
       nodeForNpm: NODE_BIN,

@@ -1,0 +1,322 @@
+// A real n8n for tests and `npm start`: start/stop a server, run CLI commands, set up an owner and
+// a public-API key. Isolated: every run has its own user folder (sqlite DB, settings) and ports.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensureN8nInstalled } from './install.mjs';
+
+/** The owner setupOwner() creates. Fixed so humans can log into a test instance too. */
+export const OWNER_EMAIL = 'owner@mediagen.test';
+export const OWNER_PASSWORD = 'MediaGen-Test-1';
+export const OWNER_FIRST_NAME = 'Test';
+export const OWNER_LAST_NAME = 'Owner';
+/** Fixed so credentials imported or created in one run decrypt in the next run of the same folder. */
+export const ENCRYPTION_KEY = 'mediagen-test-encryption-key-not-secret';
+
+/** A TCP port nobody listens on right now (on 127.0.0.1). */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** A fresh, empty N8N_USER_FOLDER under the OS temp dir. */
+export function makeUserFolder(prefix = 'mediagen-n8n-') {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/**
+ * The environment n8n runs with here: isolated from ~/.n8n, quiet (no telemetry, banners or
+ * version checks), local only, and with our extensions loaded from `extensionsDir`.
+ */
+export function n8nEnv({ port, brokerPort, userFolder, extensionsDir, env = {} }) {
+  const base = {
+    N8N_USER_FOLDER: userFolder,
+    N8N_ENCRYPTION_KEY: ENCRYPTION_KEY,
+    DB_TYPE: 'sqlite',
+    N8N_LISTEN_ADDRESS: '127.0.0.1',
+    N8N_HOST: '127.0.0.1',
+    N8N_PROTOCOL: 'http',
+    N8N_PORT: String(port),
+    N8N_WEBHOOK_URL: `http://127.0.0.1:${port}/`,
+    N8N_EDITOR_BASE_URL: `http://127.0.0.1:${port}/`,
+    // The task-runner broker defaults to 5679 for every instance: two n8n processes would clash.
+    N8N_RUNNERS_BROKER_PORT: String(brokerPort),
+    N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
+    // Its registry fetch goes to the internet at startup.
+    N8N_DISABLED_MODULES: 'mcp-registry',
+    N8N_DIAGNOSTICS_ENABLED: 'false',
+    N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+    N8N_PERSONALIZATION_ENABLED: 'false',
+    N8N_TEMPLATES_ENABLED: 'false',
+    N8N_AI_ENABLED: 'false',
+    N8N_HIRING_BANNER_ENABLED: 'false',
+    N8N_SECURE_COOKIE: 'false',
+    N8N_PUBLIC_API_SWAGGERUI_DISABLED: 'true',
+    N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '5',
+    N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+    GENERIC_TIMEZONE: 'UTC',
+    TZ: 'UTC',
+    N8N_LOG_OUTPUT: 'console',
+    NO_COLOR: '1',
+  };
+  if (extensionsDir) base.N8N_CUSTOM_EXTENSIONS = extensionsDir;
+  // Anything from the parent that configures n8n would make runs depend on the shell they start in.
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !/^(N8N_|DB_|EXECUTIONS_|QUEUE_|GENERIC_TIMEZONE$)/.test(k)),
+  );
+  return { ...inherited, ...base, ...env };
+}
+
+async function readyRuntime(log) {
+  const { nodeBin, n8nBin } = await ensureN8nInstalled({ log });
+  return { nodeBin, n8nBin };
+}
+
+/**
+ * Starts `n8n start` and resolves once /healthz/readiness answers 200 (workflows published
+ * beforehand are active by then).
+ * @param {object} [opts]
+ * @param {number} [opts.port] default: a free port
+ * @param {string} [opts.extensionsDir] folder with compiled *.node.js / *.credentials.js (N8N_CUSTOM_EXTENSIONS)
+ * @param {string} [opts.userFolder] default: a fresh temp folder
+ * @param {Record<string,string>} [opts.env] extra/overriding env for n8n
+ * @param {(line: string) => void} [opts.log] gets installer progress and every n8n output line
+ * @param {number} [opts.timeoutMs] readiness timeout, default 120 000
+ * @returns {Promise<{url: string, port: number, userFolder: string, extensionsDir?: string,
+ *   pid: number, stop: () => Promise<void>, logs: () => string}>}
+ */
+export async function startN8n({ port, extensionsDir, userFolder, env, log, timeoutMs = 120_000 } = {}) {
+  const { nodeBin, n8nBin } = await readyRuntime(log ?? ((m) => console.log(m)));
+  port ??= await freePort();
+  userFolder ??= makeUserFolder();
+  mkdirSync(userFolder, { recursive: true });
+  const brokerPort = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const started = Date.now();
+  const child = spawn(nodeBin, [n8nBin, 'start'], {
+    cwd: userFolder,
+    env: n8nEnv({ port, brokerPort, userFolder, extensionsDir, env }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true, // own process group, so stop() also ends the task runner it spawns
+  });
+  const lines = [];
+  let partial = '';
+  const onData = (chunk) => {
+    const text = partial + chunk.toString();
+    const parts = text.split('\n');
+    partial = parts.pop();
+    for (const line of parts) {
+      if (lines.length > 20_000) lines.shift();
+      lines.push(line);
+      log?.(line);
+    }
+  };
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
+  const logs = () => [...lines, partial].join('\n');
+
+  let exited = false;
+  const exitPromise = new Promise((resolve) =>
+    child.on('exit', (code, signal) => {
+      exited = true;
+      resolve({ code, signal });
+    }),
+  );
+  // If the test process dies without stop(), n8n must not outlive it.
+  const killOnExit = () => {
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {}
+  };
+  process.on('exit', killOnExit);
+
+  const stop = async () => {
+    process.off('exit', killOnExit);
+    if (!exited) {
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {}
+      const timer = setTimeout(killOnExit, 15_000);
+      await exitPromise;
+      clearTimeout(timer);
+    }
+    // The task runner may linger a moment after the main process.
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {}
+  };
+
+  while (true) {
+    if (exited) {
+      const { code, signal } = await exitPromise;
+      throw new Error(`n8n exited (${code ?? signal}) before it was ready. Output:\n${logs().slice(-4000)}`);
+    }
+    if (Date.now() - started > timeoutMs) {
+      await stop();
+      throw new Error(`n8n was not ready after ${timeoutMs} ms. Output:\n${logs().slice(-4000)}`);
+    }
+    try {
+      const res = await fetch(`${url}/healthz/readiness`, { signal: AbortSignal.timeout(2000) });
+      if (res.status === 200) break;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return { url, port, userFolder, extensionsDir, pid: child.pid, startupMs: Date.now() - started, stop, logs };
+}
+
+/**
+ * Runs the n8n CLI (`import:credentials --input=f.json`, `import:workflow --input=w.json`,
+ * `publish:workflow --id=..`, `execute --id=..`, ...) against `userFolder`'s database.
+ * Works while a server on the same folder is running (it gets its own broker port).
+ * @param {string[]} args
+ * @param {{userFolder: string, extensionsDir?: string, env?: Record<string,string>, timeoutMs?: number, log?: (m: string) => void}} opts
+ * @returns {Promise<{code: number|null, signal: string|null, stdout: string, stderr: string}>}
+ */
+export async function n8nCli(args, { userFolder, extensionsDir, env, timeoutMs = 300_000, log } = {}) {
+  if (!userFolder) throw new Error('n8nCli needs { userFolder } (the same one the server uses)');
+  const { nodeBin, n8nBin } = await readyRuntime(log ?? ((m) => console.log(m)));
+  mkdirSync(userFolder, { recursive: true });
+  const [port, brokerPort] = [await freePort(), await freePort()];
+  return new Promise((resolve, reject) => {
+    const child = spawn(nodeBin, [n8nBin, ...args], {
+      cwd: userFolder,
+      env: n8nEnv({ port, brokerPort, userFolder, extensionsDir, env }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {}
+    }, timeoutMs);
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      // The CLI may leave its task runner behind in the group.
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {}
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+}
+
+/**
+ * `n8n execute --id=<id> --rawOutput` → the run data as parsed JSON (the CLI prints log lines
+ * before it, so parsing starts at the first "{"). Rejects when no JSON came out.
+ * @param {string} id workflow id
+ * @param {{userFolder: string, extensionsDir?: string, env?: Record<string,string>}} opts
+ */
+export async function executeWorkflow(id, opts) {
+  const result = await n8nCli(['execute', `--id=${id}`, '--rawOutput'], opts);
+  const start = result.stdout.indexOf('{');
+  if (start === -1) {
+    throw new Error(`n8n execute --id=${id} printed no JSON (exit ${result.code}).\nstdout:\n${result.stdout}\nstderr:\n${result.stderr}`);
+  }
+  try {
+    return JSON.parse(result.stdout.slice(start));
+  } catch (e) {
+    throw new Error(`n8n execute --id=${id}: cannot parse its output (${e.message}).\nstdout:\n${result.stdout}\nstderr:\n${result.stderr}`);
+  }
+}
+
+// --- REST (the editor's internal API) -------------------------------------------------------------
+
+// The auth cookie is bound to this header's value; send the same one on every call.
+const BROWSER_ID = 'mediagen-n8n-host';
+
+async function rest(url, path, { method = 'GET', body, cookie } = {}) {
+  const res = await fetch(`${url}${path}`, {
+    method,
+    headers: {
+      'content-type': 'application/json',
+      'browser-id': BROWSER_ID,
+      ...(cookie ? { cookie } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  let json;
+  try {
+    json = JSON.parse(text);
+  } catch {}
+  const setCookie = res.headers.getSetCookie?.() ?? [];
+  const auth = setCookie.map((c) => c.split(';')[0]).find((c) => c.startsWith('n8n-auth='));
+  return { status: res.status, json, text, cookie: auth };
+}
+
+function restError(what, r) {
+  return new Error(`${what}: HTTP ${r.status} ${r.text.slice(0, 500)}`);
+}
+
+/** Logs in; resolves to the `cookie` header value to send on /rest calls. */
+export async function login(url, { email = OWNER_EMAIL, password = OWNER_PASSWORD } = {}) {
+  const r = await rest(url, '/rest/login', { method: 'POST', body: { emailOrLdapLoginId: email, password } });
+  if (r.status !== 200 || !r.cookie) throw restError('login', r);
+  return r.cookie;
+}
+
+/**
+ * Creates the instance owner (OWNER_EMAIL / OWNER_PASSWORD); if one exists already, logs in.
+ * @returns {Promise<{cookie: string, email: string, password: string}>}
+ */
+export async function setupOwner(url, { email = OWNER_EMAIL, password = OWNER_PASSWORD } = {}) {
+  const r = await rest(url, '/rest/owner/setup', {
+    method: 'POST',
+    body: { email, password, firstName: OWNER_FIRST_NAME, lastName: OWNER_LAST_NAME },
+  });
+  if (r.status === 200 && r.cookie) return { cookie: r.cookie, email, password };
+  if (r.status === 400 && /already/i.test(r.text)) return { cookie: await login(url, { email, password }), email, password };
+  throw restError('owner setup', r);
+}
+
+/**
+ * Logs in as the owner and creates a public-API key (send it as `X-N8N-API-KEY` to /api/v1/...).
+ * @param {string} url
+ * @param {{email?: string, password?: string, label?: string, scopes?: string[]}} [opts]
+ *   scopes default to every scope the owner may grant.
+ * @returns {Promise<string>} the raw key
+ */
+export async function createApiKey(url, { email = OWNER_EMAIL, password = OWNER_PASSWORD, label, scopes } = {}) {
+  const cookie = await login(url, { email, password });
+  if (!scopes) {
+    const r = await rest(url, '/rest/api-keys/scopes', { cookie });
+    if (r.status !== 200) throw restError('api key scopes', r);
+    scopes = r.json.data;
+  }
+  const r = await rest(url, '/rest/api-keys', {
+    method: 'POST',
+    cookie,
+    body: { label: label ?? `mediagen-test-${Date.now()}`, scopes, expiresAt: null },
+  });
+  if (r.status !== 200 || !r.json?.data?.rawApiKey) throw restError('create api key', r);
+  return r.json.data.rawApiKey;
+}
+
+/** fetch() against the public API with the key; resolves to the parsed JSON (throws on non-2xx). */
+export async function publicApi(url, apiKey, path, { method = 'GET', body } = {}) {
+  const res = await fetch(`${url}/api/v1${path}`, {
+    method,
+    headers: { 'X-N8N-API-KEY': apiKey, accept: 'application/json', ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} /api/v1${path}: HTTP ${res.status} ${text.slice(0, 500)}`);
+  return text ? JSON.parse(text) : null;
+}
