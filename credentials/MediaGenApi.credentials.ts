@@ -1,0 +1,38 @@
+import type { IAuthenticateGeneric, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
+
+export class MediaGenApi implements ICredentialType {
+	name = 'mediaGenApi';
+
+	displayName = 'MediaGen API';
+
+	icon = { light: 'file:mediagen.svg', dark: 'file:mediagen.dark.svg' } as const;
+
+	documentationUrl = 'https://github.com/n8n-nodes-mediagen/n8n-nodes-mediagen#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: 'http://127.0.0.1:4010/v1',
+			description: 'The service address, ending in /v1. The default is the local sandbox (npm run sandbox).',
+		},
+		{
+			displayName: 'API Key',
+			name: 'apiKey',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description: 'A scoped API key; each operation lists the scope it needs',
+		},
+	];
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: { headers: { Authorization: '=Bearer {{$credentials.apiKey}}' } },
+	};
+
+	test: ICredentialTestRequest = {
+		request: { baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}', url: '/account' },
+	};
+}

@@ -1,0 +1,10 @@
+/** @type {import('jest').Config} */
+module.exports = {
+	testEnvironment: 'node',
+	roots: ['<rootDir>/test'],
+	testMatch: ['**/*.test.ts'],
+	transform: { '^.+\\.ts$': ['ts-jest', { isolatedModules: true, tsconfig: 'tsconfig.json' }] },
+	setupFiles: ['<rootDir>/test/setup-env.ts'],
+	testTimeout: 60000,
+	maxWorkers: 2,
+};

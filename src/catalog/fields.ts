@@ -1,0 +1,96 @@
+import type { FieldSpec } from './types';
+
+/** Fields that many generation endpoints share, written once. */
+
+export const prompt = (required = true): FieldSpec => ({
+	name: 'prompt',
+	displayName: 'Prompt',
+	type: 'text',
+	required,
+	primary: true,
+	default: '',
+	description: 'What to generate. Some models cap its length (checked before submitting).',
+	limit: { kind: 'maxLength', keys: ['prompt_max_length', 'max_prompt_chars', 'max_prompt_length'] },
+});
+
+export const negativePrompt: FieldSpec = {
+	name: 'negative_prompt',
+	displayName: 'Negative Prompt',
+	type: 'text',
+	default: '',
+	description: 'What to avoid, on models that accept it',
+};
+
+export const aspectRatio: FieldSpec = {
+	name: 'aspect_ratio',
+	displayName: 'Aspect Ratio',
+	type: 'options',
+	primary: true,
+	default: '',
+	description: 'Choices come from the selected model. Empty uses the model default.',
+	limit: { kind: 'oneOf', keys: ['aspect_ratios'] },
+};
+
+export const resolution: FieldSpec = {
+	name: 'resolution',
+	displayName: 'Resolution',
+	type: 'options',
+	default: '',
+	description: 'Choices come from the selected model. Empty uses the model default.',
+	limit: { kind: 'oneOf', keys: ['resolutions', 'resolution'] },
+};
+
+export const quality: FieldSpec = {
+	name: 'quality',
+	displayName: 'Quality',
+	type: 'options',
+	default: '',
+	description: 'On models that list qualities',
+	limit: { kind: 'oneOf', keys: ['qualities'] },
+};
+
+export const imageUrl = (required: boolean, displayName = 'Image'): FieldSpec => ({
+	name: 'image_url',
+	displayName,
+	type: 'media',
+	required,
+	primary: required,
+	default: '',
+	description: 'Source image: a URL, or an input binary property that the node uploads first',
+});
+
+export const referenceImageUrls: FieldSpec = {
+	name: 'reference_image_urls',
+	displayName: 'Reference Images',
+	type: 'mediaList',
+	default: [],
+	description: 'Reference images (URLs or binary properties), bounded by the model',
+	limit: { kind: 'maxItems', keys: ['max_reference_images', 'max_input_images'] },
+};
+
+export const seed: FieldSpec = {
+	name: 'seed',
+	displayName: 'Seed',
+	type: 'integer',
+	default: 0,
+	description: 'Fixed seed for repeatable results, where the model supports it',
+};
+
+export const loras: FieldSpec = {
+	name: 'loras',
+	displayName: 'LoRAs',
+	type: 'json',
+	default: '[]',
+	description: 'Array of {"id": "lora_…", "scale": 0.8}: 1 to 3 completed trained models',
+	limit: { kind: 'maxItems', keys: ['loras'] },
+	max: 3,
+};
+
+export const mentions: FieldSpec = {
+	name: 'mentions',
+	displayName: 'Mentions',
+	type: 'json',
+	default: '[]',
+	description:
+		'Influencer references: array of {"handle": "ava", "influencer_id": "inf_…"}; only ready influencers',
+};

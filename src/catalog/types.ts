@@ -1,0 +1,141 @@
+/**
+ * The catalog: one typed entry per endpoint of the Media Generation Service API. Nodes build their
+ * parameters from it, the shared executor sends requests from it, the sandbox serves routes from it
+ * and the README table and coverage tests are generated from it.
+ */
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+export type Capability =
+	| 'image_generation'
+	| 'video_generation'
+	| 'speech_generation'
+	| 'music_generation'
+	| 'sound_effect_generation'
+	| 'transcription'
+	| 'image_editing'
+	| 'video_upscaling'
+	| 'image_upscaling'
+	| 'lipsync_generation'
+	| 'model_3d_generation'
+	| 'game_generation'
+	| 'app_generation'
+	| 'faceless_reel_generation';
+
+export type NodeName =
+	| 'MediaGenImage'
+	| 'MediaGenVideo'
+	| 'MediaGenAudio'
+	| 'MediaGenLipSync'
+	| 'MediaGenModel3D'
+	| 'MediaGenProduct'
+	| 'MediaGenWorkflow'
+	| 'MediaGenBatch'
+	| 'MediaGenRun'
+	| 'MediaGenAccount'
+	| 'MediaGenProducer'
+	| 'MediaGenLibrary';
+
+/**
+ * A check of a parameter against the selected model's `limits`. A rule whose limits key is absent
+ * on the model checks nothing: the node never invents a limit the service did not report.
+ */
+export type LimitRule =
+	/** value must be one of `limits[key]` (an array) or equal to it (a scalar); first key present wins */
+	| { kind: 'oneOf'; keys: string[] }
+	/** number must be <= limits[key] */
+	| { kind: 'max'; keys: string[] }
+	/** number must be >= limits[key] */
+	| { kind: 'min'; keys: string[] }
+	/** string length must be <= limits[key] */
+	| { kind: 'maxLength'; keys: string[] }
+	/** array length must be <= limits[key] */
+	| { kind: 'maxItems'; keys: string[] };
+
+export type FieldType =
+	| 'string'
+	| 'text'
+	| 'number'
+	| 'integer'
+	| 'boolean'
+	| 'options'
+	| 'multiOptions'
+	| 'stringList'
+	| 'json'
+	/** a URL the service fetches; the node also accepts an input binary property, uploaded first */
+	| 'media'
+	/** a list of such URLs (or binary properties) */
+	| 'mediaList';
+
+export interface FieldSpec {
+	/** the API's name for it (body key, query key or path placeholder) */
+	name: string;
+	displayName: string;
+	type: FieldType;
+	/** where it travels; default: path if the path has {name}, query for GET/DELETE, body otherwise */
+	in?: 'body' | 'query' | 'path';
+	required?: boolean;
+	/** shown at the top level although optional (otherwise optional fields go in "Additional Fields") */
+	primary?: boolean;
+	default?: string | number | boolean | string[];
+	description?: string;
+	placeholder?: string;
+	/** fixed choices */
+	options?: Array<{ name: string; value: string | number; description?: string }>;
+	/** choices read from the selected model's limits (dropdown) and checked against them */
+	limit?: LimitRule;
+	min?: number;
+	max?: number;
+}
+
+/** How a response is read into n8n items. */
+export type OutputKind =
+	/** a generating submit: 202 + Run; the node may wait for it and download its files */
+	| 'run'
+	/** a single JSON object */
+	| 'object'
+	/** `{object:'list', data, has_more}`: one item per element, with Return All / Limit */
+	| 'list'
+	/** no body (e.g. DELETE): the node returns `{ deleted: true, id }` */
+	| 'empty';
+
+export interface Endpoint {
+	method: HttpMethod;
+	/** relative to the base URL (which ends in /v1) */
+	path: string;
+	/** scope the key needs; null where the spec names none */
+	scope: string | null;
+	/** 'required': the spec marks Idem; 'sent': not required, but the node sends one anyway */
+	idempotency: 'required' | 'sent' | 'none';
+	auth: 'bearer' | 'none';
+	/** the node operation that reaches it */
+	node: NodeName;
+	resource: string;
+	operation: string;
+	/** operation name in the UI, e.g. "Generate" */
+	name: string;
+	/** n8n "action" label, e.g. "Generate an image" */
+	action: string;
+	description: string;
+	/** model dropdown for this capability; the run's limits are checked against the chosen model */
+	capability?: Capability;
+	fields: FieldSpec[];
+	output: OutputKind;
+	/** whether the route accepts team_id / project_id (it refuses them with a 400 otherwise) */
+	teamBilling?: boolean;
+	projectFiling?: boolean;
+	/** for 'run' outputs: how the service prices it (the sandbox's ledger) */
+	pricing?: { unit: 'per_image' | 'per_second' | 'per_character' | 'per_run'; countField?: string };
+}
+
+/** The catalog's key of an endpoint, e.g. "POST /images/generations". */
+export function endpointKey(e: Pick<Endpoint, 'method' | 'path'>): string {
+	return `${e.method} ${e.path}`;
+}
+
+/** Where a field travels in the request. */
+export function fieldLocation(endpoint: Endpoint, field: FieldSpec): 'body' | 'query' | 'path' {
+	if (field.in) return field.in;
+	if (endpoint.path.includes(`{${field.name}}`)) return 'path';
+	return endpoint.method === 'GET' || endpoint.method === 'DELETE' ? 'query' : 'body';
+}

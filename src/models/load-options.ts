@@ -1,0 +1,57 @@
+import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
+
+import { catalog, findOperation, type Endpoint, type LimitRule, type NodeName } from '../catalog';
+import { choicesMethod } from '../node/names';
+import { API_KEY_CREDENTIAL, isCredentialType } from '../transport/credentials';
+import { createClient } from '../transport/request';
+import { limitChoices } from './limits';
+import { defaultModel, listModels, modelLabel, modelsForCapability, type Model } from './model-catalog';
+
+type LoadOptionsMethod = (this: ILoadOptionsFunctions) => Promise<INodePropertyOptions[]>;
+
+function currentEndpoint(ctx: ILoadOptionsFunctions, node: NodeName): Endpoint | undefined {
+	const resource = String(ctx.getCurrentNodeParameter('resource') ?? '');
+	const operation = String(ctx.getCurrentNodeParameter('operation') ?? '');
+	return findOperation(node, resource, operation);
+}
+
+async function modelsOf(ctx: ILoadOptionsFunctions): Promise<Model[]> {
+	const auth = ctx.getCurrentNodeParameter('authentication');
+	const client = await createClient(ctx, isCredentialType(auth) ? auth : API_KEY_CREDENTIAL);
+	return await listModels(client);
+}
+
+/** The model the user picked (or the capability's default when the field is empty). */
+async function selectedModel(ctx: ILoadOptionsFunctions, endpoint: Endpoint): Promise<Model | undefined> {
+	if (!endpoint.capability) return undefined;
+	const models = await modelsOf(ctx);
+	const chosen = String(ctx.getCurrentNodeParameter('model') ?? '');
+	return chosen ? models.find((m) => m.id === chosen) : defaultModel(models, endpoint.capability);
+}
+
+/** loadOptions methods of a node: its model dropdown and one method per model-limit choice list. */
+export function loadOptionsFor(node: NodeName): Record<string, LoadOptionsMethod> {
+	const methods: Record<string, LoadOptionsMethod> = {
+		async getModels(this: ILoadOptionsFunctions) {
+			const endpoint = currentEndpoint(this, node);
+			if (!endpoint?.capability) return [];
+			const models = modelsForCapability(await modelsOf(this), endpoint.capability);
+			const fallback = models.find((m) => m.is_default) ?? models[0];
+			return [
+				{ name: `Service Default${fallback ? ` (currently ${fallback.id})` : ''}`, value: '' },
+				...models.map((m) => ({ name: modelLabel(m), value: m.id, description: m.description })),
+			];
+		},
+	};
+	const rules = new Map<string, LimitRule>();
+	for (const e of catalog) for (const f of e.fields) if (f.limit?.kind === 'oneOf') rules.set(choicesMethod(f.limit.keys), f.limit);
+	for (const [name, rule] of rules) {
+		methods[name] = async function (this: ILoadOptionsFunctions) {
+			const endpoint = currentEndpoint(this, node);
+			const model = endpoint && (await selectedModel(this, endpoint));
+			const choices = limitChoices(model?.limits, rule);
+			return [{ name: 'Model Default', value: '' }, ...choices.map((c) => ({ name: String(c), value: c }))];
+		};
+	}
+	return methods;
+}

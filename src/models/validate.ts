@@ -1,0 +1,48 @@
+import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
+
+import { fieldLocation } from '../catalog';
+import type { PreparedCall } from '../node/parameters';
+import { checkLimit, checkStaticBounds, type LimitViolation } from './limits';
+import { defaultModel, modelsForCapability, type Model } from './model-catalog';
+
+function describeValue(value: unknown): string {
+	return typeof value === 'string' ? `"${value}"` : JSON.stringify(value);
+}
+
+function violationError(ctx: IExecuteFunctions, call: PreparedCall, v: LimitViolation, model?: Model): NodeOperationError {
+	const by = model ? ` by model ${model.id}` : '';
+	return new NodeOperationError(
+		ctx.getNode(),
+		`${v.field.displayName} (${v.field.name}): ${describeValue(v.value)} is not allowed${by}; allowed: ${v.allowed}`,
+		{ itemIndex: call.itemIndex, description: 'Nothing was sent to the service, so no credits were spent.' },
+	);
+}
+
+/**
+ * Checks a prepared call against the catalog's fixed bounds and the selected model's `limits`
+ * (the default model of the capability when none is chosen). Throws before anything is sent.
+ */
+export function validateCall(ctx: IExecuteFunctions, call: PreparedCall, models: Model[] | undefined): Model | undefined {
+	const { endpoint } = call;
+	let model: Model | undefined;
+	if (endpoint.capability && models) {
+		const candidates = modelsForCapability(models, endpoint.capability);
+		const requested = call.body.model as string | undefined;
+		model = requested ? candidates.find((m) => m.id === requested) : defaultModel(models, endpoint.capability);
+		if (requested && !model) {
+			const allowed = candidates.map((m) => m.id).join(', ') || 'none offered to this credential';
+			throw new NodeOperationError(ctx.getNode(), `Model (model): "${requested}" is not a ${endpoint.capability} model; allowed: ${allowed}`, {
+				itemIndex: call.itemIndex,
+				description: 'Use an alias from GET /models (the dropdown lists them). Nothing was sent.',
+			});
+		}
+	}
+	for (const field of endpoint.fields) {
+		const location = fieldLocation(endpoint, field);
+		const source: IDataObject = location === 'query' ? call.qs : call.body;
+		const value = source[field.name];
+		const violation = checkStaticBounds(field, value) ?? checkLimit(field, value, model?.limits);
+		if (violation) throw violationError(ctx, call, violation, violation.allowed.includes('model limit') ? model : undefined);
+	}
+	return model;
+}

@@ -1,0 +1,168 @@
+import {
+	NodeOperationError,
+	type IBinaryKeyData,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type JsonObject,
+} from 'n8n-workflow';
+
+import { findOperation, type NodeName } from '../catalog';
+import { downloadOutput } from '../media/download';
+import { uploadBinary } from '../media/upload';
+import { listModels, type Model } from '../models/model-catalog';
+import { validateCall } from '../models/validate';
+import { forEachLimited } from '../runs/pool';
+import { isRun, outputFiles, type Run } from '../runs/run';
+import { waitForRuns, type WaitOutcome } from '../runs/wait';
+import { API_KEY_CREDENTIAL, isCredentialType } from '../transport/credentials';
+import { listAll } from '../transport/paginate';
+import { problemError } from '../transport/problem';
+import { apiRequest, createClient, unexpectedResponse, type ApiClient } from '../transport/request';
+import { errorItem } from './error-item';
+import { prepareCall, type PreparedCall } from './parameters';
+
+const SUBMIT_CONCURRENCY = 5;
+
+interface Submitted {
+	call: PreparedCall;
+	run: Run;
+}
+
+/** Builds the output item of a completed run: the run as JSON, its files as binary (or URLs). */
+async function completedRunItem(ctx: IExecuteFunctions, call: PreparedCall, run: Run): Promise<INodeExecutionData> {
+	const files = outputFiles(run);
+	const settings = call.run!;
+	const json: IDataObject = { ...run, output_urls: files.map((f) => f.url) };
+	if (settings.returnUrlsOnly || files.length === 0) return { json, pairedItem: { item: call.itemIndex } };
+	const binary: IBinaryKeyData = {};
+	for (const [index, file] of files.entries()) {
+		const key = index === 0 ? settings.binaryPropertyName : `${settings.binaryPropertyName}_${index}`;
+		binary[key] = await downloadOutput(ctx, file, `${run.id}${index ? `_${index}` : ''}`);
+	}
+	return { json, binary, pairedItem: { item: call.itemIndex } };
+}
+
+function outcomeError(ctx: IExecuteFunctions, call: PreparedCall, outcome: WaitOutcome): Error {
+	const run = outcome.run;
+	if (outcome.state === 'error') return outcome.error;
+	if (outcome.state === 'failed') {
+		return problemError(
+			ctx.getNode(),
+			{
+				code: run.error?.code ?? 'run_failed',
+				title: `Run ${run.id} failed`,
+				detail: run.error?.message,
+				run_id: run.id,
+				request_id: run.request_id as string | undefined,
+			},
+			undefined,
+			call.itemIndex,
+		);
+	}
+	const seconds = Math.round(call.run!.waitTimeoutMs / 1000);
+	const error = new NodeOperationError(
+		ctx.getNode(),
+		outcome.state === 'timeout'
+			? `Run ${run.id} is still ${run.status} after ${seconds} s`
+			: `Waiting for run ${run.id} stopped: the execution was cancelled`,
+		{
+			itemIndex: call.itemIndex,
+			description: 'The run goes on at the service. Raise "Wait Timeout" or read it later with MediaGen Run → Get.',
+		},
+	);
+	error.context.problem = { code: outcome.state === 'timeout' ? 'wait_timeout' : 'cancelled', run_id: run.id } as JsonObject;
+	return error;
+}
+
+/** Sends one prepared call (uploading its binaries first) and returns its items, or a run to wait for. */
+async function send(ctx: IExecuteFunctions, client: ApiClient, call: PreparedCall): Promise<INodeExecutionData[] | Run> {
+	for (const upload of call.uploads) upload.assign(await uploadBinary(client, ctx, upload.input));
+	const { endpoint, itemIndex } = call;
+	const pairedItem = { item: itemIndex };
+	if (call.list) {
+		const rows = await listAll(client, { path: call.path, qs: call.qs, itemIndex, auth: endpoint.auth }, call.list);
+		return rows.map((json) => ({ json, pairedItem }));
+	}
+	const { body } = await apiRequest<unknown>(client, {
+		method: endpoint.method,
+		path: call.path,
+		qs: call.qs,
+		body: endpoint.method === 'GET' || endpoint.method === 'DELETE' ? undefined : call.body,
+		idempotencyKey: call.idempotencyKey,
+		itemIndex,
+		auth: endpoint.auth,
+	});
+	if (endpoint.output === 'run') {
+		if (!isRun(body)) throw unexpectedResponse(client, `${endpoint.method} ${endpoint.path} did not return a run`, body, itemIndex);
+		return call.run!.wait ? body : [{ json: body, pairedItem }];
+	}
+	if (endpoint.output === 'empty' || body === undefined || body === null || body === '') {
+		return [{ json: { success: true }, pairedItem }];
+	}
+	return [{ json: body as IDataObject, pairedItem }];
+}
+
+/**
+ * The shared executor of every action node: resource/operation → catalog entry, then
+ * 1) read and check every item (nothing is sent if an item is invalid, unless Continue On Fail),
+ * 2) send with bounded concurrency, 3) wait for all submitted runs in one loop,
+ * 4) emit outputs in input order, each with pairedItem.
+ */
+export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName): Promise<INodeExecutionData[][]> {
+	const items = ctx.getInputData();
+	const results: INodeExecutionData[][] = items.map(() => []);
+	const fail = (itemIndex: number, error: unknown) => {
+		if (!ctx.continueOnFail()) throw error;
+		results[itemIndex] = [errorItem(error, itemIndex)];
+	};
+	const auth = ctx.getNodeParameter('authentication', 0, API_KEY_CREDENTIAL);
+	const client = await createClient(ctx, isCredentialType(auth) ? auth : API_KEY_CREDENTIAL);
+
+	const calls: PreparedCall[] = [];
+	let models: Promise<Model[]> | undefined;
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		try {
+			const resource = ctx.getNodeParameter('resource', itemIndex) as string;
+			const operation = ctx.getNodeParameter('operation', itemIndex) as string;
+			const endpoint = findOperation(node, resource, operation);
+			if (!endpoint) throw new NodeOperationError(ctx.getNode(), `Unknown operation "${resource}/${operation}"`, { itemIndex });
+			const call = await prepareCall(ctx, endpoint, itemIndex);
+			if (endpoint.capability) models ??= listModels(client);
+			validateCall(ctx, call, endpoint.capability ? await models : undefined);
+			calls.push(call);
+		} catch (error) {
+			fail(itemIndex, error);
+		}
+	}
+
+	const submitted: Submitted[] = [];
+	await forEachLimited(calls, SUBMIT_CONCURRENCY, async (call) => {
+		try {
+			const sent = await send(ctx, client, call);
+			if (Array.isArray(sent)) results[call.itemIndex] = sent;
+			else submitted.push({ call, run: sent });
+		} catch (error) {
+			fail(call.itemIndex, error);
+		}
+	});
+
+	if (submitted.length) {
+		const timeout = Math.max(...submitted.map((s) => s.call.run!.waitTimeoutMs));
+		const outcomes = await waitForRuns(
+			client,
+			submitted.map((s) => s.run),
+			{ deadline: Date.now() + timeout },
+		);
+		for (const { call, run } of submitted.sort((a, b) => a.call.itemIndex - b.call.itemIndex)) {
+			const outcome = outcomes.get(run.id)!;
+			try {
+				if (outcome.state !== 'completed') throw outcomeError(ctx, call, outcome);
+				results[call.itemIndex] = [await completedRunItem(ctx, call, outcome.run)];
+			} catch (error) {
+				fail(call.itemIndex, error);
+			}
+		}
+	}
+	return [results.flat()];
+}

@@ -1,0 +1,173 @@
+import {
+	NodeApiError,
+	type IDataObject,
+	type IExecuteFunctions,
+	type IHookFunctions,
+	type IHttpRequestMethods,
+	type IHttpRequestOptions,
+	type ILoadOptionsFunctions,
+	type IWebhookFunctions,
+	type JsonObject,
+} from 'n8n-workflow';
+
+import { normalizeBaseUrl, type CredentialType } from './credentials';
+import { pause } from './pause';
+import { isProblem, problemError, type Problem } from './problem';
+import { decideRetry, DEFAULT_RETRY_LIMITS, parseRetryAfter, type RetryLimits } from './retry-policy';
+
+export type RequestContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions;
+
+/** What every request of one node execution shares. */
+export interface ApiClient {
+	ctx: RequestContext;
+	credentialType: CredentialType;
+	baseUrl: string;
+	retryLimits: RetryLimits;
+	signal?: AbortSignal;
+	/** called once per HTTP attempt (tests and the benchmark count requests) */
+	onAttempt?: (method: string, path: string) => void;
+}
+
+export async function createClient(ctx: RequestContext, credentialType: CredentialType): Promise<ApiClient> {
+	const credentials = await ctx.getCredentials(credentialType);
+	const signal = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
+	return { ctx, credentialType, baseUrl: normalizeBaseUrl(credentials.baseUrl), retryLimits: DEFAULT_RETRY_LIMITS, signal };
+}
+
+export interface ApiRequest {
+	method: IHttpRequestMethods;
+	path: string;
+	qs?: IDataObject;
+	body?: IDataObject;
+	idempotencyKey?: string;
+	itemIndex?: number;
+	/** 'none' for the few routes that take no credential (CLI sign-in) */
+	auth?: 'bearer' | 'none';
+	timeoutMs?: number;
+}
+
+export interface ApiResponse<T = IDataObject> {
+	status: number;
+	body: T;
+	headers: Record<string, string>;
+}
+
+interface HttpFailure {
+	status?: number;
+	headers: Record<string, unknown>;
+	data?: unknown;
+	code?: string;
+}
+
+/** n8n wraps request errors (NodeApiError → cause → axios error); find the HTTP response inside. */
+function failureOf(error: unknown): HttpFailure {
+	let networkCode: string | undefined;
+	let current = error as { response?: { status?: number; headers?: Record<string, unknown>; data?: unknown; body?: unknown }; code?: unknown; cause?: unknown } | undefined;
+	for (let depth = 0; current && depth < 6; depth++) {
+		const response = current.response;
+		if (response && typeof response.status === 'number') {
+			return { status: response.status, headers: response.headers ?? {}, data: response.data ?? response.body };
+		}
+		if (networkCode === undefined && typeof current.code === 'string') networkCode = current.code;
+		current = current.cause as typeof current;
+	}
+	return { headers: {}, code: networkCode };
+}
+
+function parseBody(data: unknown): unknown {
+	if (typeof data === 'string') {
+		try {
+			return JSON.parse(data);
+		} catch {
+			return data;
+		}
+	}
+	if (Buffer.isBuffer(data)) return parseBody(data.toString('utf8'));
+	return data;
+}
+
+function toError(client: ApiClient, request: ApiRequest, failure: HttpFailure): NodeApiError {
+	const node = client.ctx.getNode();
+	const body = parseBody(failure.data);
+	if (failure.status !== undefined) {
+		const problem: Problem = isProblem(body)
+			? body
+			: {
+					code: `http_${failure.status}`,
+					title: `HTTP ${failure.status} from ${request.method} ${request.path}`,
+					detail: typeof body === 'string' ? body.slice(0, 300) : undefined,
+				};
+		return problemError(node, problem, failure.status, request.itemIndex);
+	}
+	// No response at all: name the route and the network code, never the raw error (its config
+	// holds the Authorization header).
+	const problem: Problem = {
+		code: 'network_error',
+		title: `Could not reach the service for ${request.method} ${request.path}`,
+		detail: `${failure.code ?? 'no response'} (base URL ${client.baseUrl})`,
+	};
+	const error = problemError(node, problem, undefined, request.itemIndex);
+	return error;
+}
+
+function lowerCaseHeaders(headers: unknown): Record<string, string> {
+	const out: Record<string, string> = {};
+	for (const [k, v] of Object.entries((headers as Record<string, unknown>) ?? {})) out[k.toLowerCase()] = String(v);
+	return out;
+}
+
+async function sendOnce(client: ApiClient, request: ApiRequest): Promise<ApiResponse<unknown>> {
+	const headers: IDataObject = { Accept: 'application/json' };
+	if (request.idempotencyKey) headers['Idempotency-Key'] = request.idempotencyKey;
+	const options: IHttpRequestOptions = {
+		method: request.method,
+		url: `${client.baseUrl}${request.path}`,
+		qs: request.qs,
+		body: request.body,
+		headers,
+		json: true,
+		returnFullResponse: true,
+		timeout: request.timeoutMs ?? 30_000,
+	};
+	client.onAttempt?.(request.method, request.path);
+	const response = (request.auth === 'none'
+		? await client.ctx.helpers.httpRequest(options)
+		: await client.ctx.helpers.httpRequestWithAuthentication.call(client.ctx, client.credentialType, options)) as {
+		statusCode: number;
+		body: unknown;
+		headers: unknown;
+	};
+	return { status: response.statusCode, body: parseBody(response.body), headers: lowerCaseHeaders(response.headers) };
+}
+
+/**
+ * The one request function of the package: authentication through n8n's credential helpers (so
+ * OAuth2 tokens are fetched and refreshed by n8n), problem documents turned into errors that keep
+ * their `code`, and the retry rules of `retry-policy.ts`.
+ */
+export async function apiRequest<T = IDataObject>(client: ApiClient, request: ApiRequest): Promise<ApiResponse<T>> {
+	for (let attempt = 1; ; attempt++) {
+		try {
+			return (await sendOnce(client, request)) as ApiResponse<T>;
+		} catch (error) {
+			const failure = failureOf(error);
+			const decision = decideRetry(
+				{
+					method: request.method,
+					hasIdempotencyKey: Boolean(request.idempotencyKey),
+					status: failure.status,
+					retryAfterSeconds: parseRetryAfter(failure.headers['retry-after'] ?? failure.headers['Retry-After']),
+					attempt,
+				},
+				client.retryLimits,
+			);
+			if (!decision.retry || client.signal?.aborted) throw toError(client, request, failure);
+			if (!(await pause(decision.delayMs, client.signal))) throw toError(client, request, failure);
+		}
+	}
+}
+
+/** Error for a value the service returned that the node cannot use. */
+export function unexpectedResponse(client: ApiClient, what: string, body: unknown, itemIndex?: number): NodeApiError {
+	return problemError(client.ctx.getNode(), { code: 'unexpected_response', title: what, detail: JSON.stringify(body as JsonObject)?.slice(0, 300) }, undefined, itemIndex);
+}

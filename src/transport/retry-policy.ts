@@ -1,0 +1,72 @@
+/**
+ * Which failed requests may be sent again, and after how long. Pure, so it is tested on its own.
+ *
+ * - 429: always retried after Retry-After (the service did not act on the request), bounded.
+ * - network errors, timeouts and 5xx: the service may have acted, so only requests that are safe to
+ *   repeat are resent: GETs, and writes that carry an Idempotency-Key (the service replays the
+ *   original). A write without a key is never resent.
+ */
+export interface FailedAttempt {
+	method: string;
+	hasIdempotencyKey: boolean;
+	/** HTTP status, or undefined when no response arrived */
+	status?: number;
+	/** Retry-After header value in seconds, if any */
+	retryAfterSeconds?: number;
+	/** 1 for the first retry decision */
+	attempt: number;
+}
+
+export interface RetryLimits {
+	maxRateLimitRetries: number;
+	maxTransientRetries: number;
+	/** ceiling for one wait (ms) */
+	maxDelayMs: number;
+	baseDelayMs: number;
+}
+
+export const DEFAULT_RETRY_LIMITS: RetryLimits = {
+	maxRateLimitRetries: 8,
+	maxTransientRetries: 4,
+	maxDelayMs: 30_000,
+	baseDelayMs: 400,
+};
+
+export type RetryDecision = { retry: false } | { retry: true; delayMs: number };
+
+const TRANSIENT_STATUSES = new Set([500, 502, 503, 504]);
+
+export function isSafeToResend(method: string, hasIdempotencyKey: boolean): boolean {
+	return method.toUpperCase() === 'GET' || hasIdempotencyKey;
+}
+
+/** Up to +25 % so that many clients told the same Retry-After do not come back in one burst. */
+export function withJitter(ms: number, random: () => number = Math.random): number {
+	return Math.round(ms * (1 + 0.25 * random()));
+}
+
+export function decideRetry(
+	failure: FailedAttempt,
+	limits: RetryLimits = DEFAULT_RETRY_LIMITS,
+	random: () => number = Math.random,
+): RetryDecision {
+	if (failure.status === 429) {
+		if (failure.attempt > limits.maxRateLimitRetries) return { retry: false };
+		const hinted = failure.retryAfterSeconds !== undefined ? failure.retryAfterSeconds * 1000 : limits.baseDelayMs * 2 ** (failure.attempt - 1);
+		return { retry: true, delayMs: Math.min(limits.maxDelayMs, withJitter(Math.max(hinted, 50), random)) };
+	}
+	const transient = failure.status === undefined || TRANSIENT_STATUSES.has(failure.status);
+	if (!transient || !isSafeToResend(failure.method, failure.hasIdempotencyKey)) return { retry: false };
+	if (failure.attempt > limits.maxTransientRetries) return { retry: false };
+	const hinted = failure.retryAfterSeconds !== undefined ? failure.retryAfterSeconds * 1000 : limits.baseDelayMs * 2 ** (failure.attempt - 1);
+	return { retry: true, delayMs: Math.min(limits.maxDelayMs, withJitter(hinted, random)) };
+}
+
+export function parseRetryAfter(value: unknown): number | undefined {
+	const raw = Array.isArray(value) ? value[0] : value;
+	if (raw === undefined || raw === null || raw === '') return undefined;
+	const seconds = Number(raw);
+	if (Number.isFinite(seconds) && seconds >= 0) return seconds;
+	const date = Date.parse(String(raw));
+	return Number.isNaN(date) ? undefined : Math.max(0, (date - Date.now()) / 1000);
+}

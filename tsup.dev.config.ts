@@ -1,0 +1,13 @@
+import { defineConfig } from 'tsup';
+
+// Dev-only build of the sandbox service (never part of the published package: files = ["dist"]).
+export default defineConfig({
+	entry: { 'sandbox/cli': 'src/sandbox/cli.ts' },
+	outDir: 'build',
+	format: ['cjs'],
+	target: 'node20',
+	platform: 'node',
+	external: ['express', 'n8n-workflow'],
+	clean: false,
+	splitting: false,
+});
