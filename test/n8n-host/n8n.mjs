@@ -76,6 +76,28 @@ export function n8nEnv({ port, brokerPort, userFolder, extensionsDir, env = {} }
   return { ...inherited, ...base, ...env };
 }
 
+// n8n runs in its own process group (so stop() also ends its task runner); that group does not get
+// the terminal's Ctrl-C, so we pass fatal signals on rather than leave orphans holding ports.
+const liveGroups = new Set();
+function killGroup(pid, signal) {
+  try {
+    process.kill(-pid, signal);
+  } catch {}
+}
+let signalsHooked = false;
+function hookSignals() {
+  if (signalsHooked) return;
+  signalsHooked = true;
+  process.on('exit', () => liveGroups.forEach((pid) => killGroup(pid, 'SIGKILL')));
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+    process.once(sig, () => {
+      liveGroups.forEach((pid) => killGroup(pid, 'SIGKILL'));
+      // Nobody else handles it: die of it, as we would have without this hook.
+      if (process.listenerCount(sig) === 0) process.kill(process.pid, sig);
+    });
+  }
+}
+
 async function readyRuntime(log) {
   const { nodeBin, n8nBin } = await ensureN8nInstalled({ log });
   return { nodeBin, n8nBin };
@@ -132,28 +154,22 @@ export async function startN8n({ port, extensionsDir, userFolder, env, log, time
     }),
   );
   // If the test process dies without stop(), n8n must not outlive it.
-  const killOnExit = () => {
-    try {
-      process.kill(-child.pid, 'SIGKILL');
-    } catch {}
-  };
-  process.on('exit', killOnExit);
+  hookSignals();
+  liveGroups.add(child.pid);
 
-  const stop = async () => {
-    process.off('exit', killOnExit);
-    if (!exited) {
-      try {
-        process.kill(-child.pid, 'SIGTERM');
-      } catch {}
-      const timer = setTimeout(killOnExit, 15_000);
-      await exitPromise;
-      clearTimeout(timer);
-    }
-    // The task runner may linger a moment after the main process.
-    try {
-      process.kill(-child.pid, 'SIGKILL');
-    } catch {}
-  };
+  let stopping;
+  const stop = () =>
+    (stopping ??= (async () => {
+      if (!exited) {
+        killGroup(child.pid, 'SIGTERM');
+        const timer = setTimeout(() => killGroup(child.pid, 'SIGKILL'), 15_000);
+        await exitPromise;
+        clearTimeout(timer);
+      }
+      // The task runner may linger a moment after the main process.
+      killGroup(child.pid, 'SIGKILL');
+      liveGroups.delete(child.pid);
+    })());
 
   while (true) {
     if (exited) {
@@ -186,6 +202,7 @@ export async function n8nCli(args, { userFolder, extensionsDir, env, timeoutMs =
   const { nodeBin, n8nBin } = await readyRuntime(log ?? ((m) => console.log(m)));
   mkdirSync(userFolder, { recursive: true });
   const [port, brokerPort] = [await freePort(), await freePort()];
+  hookSignals();
   return new Promise((resolve, reject) => {
     const child = spawn(nodeBin, [n8nBin, ...args], {
       cwd: userFolder,
@@ -193,47 +210,65 @@ export async function n8nCli(args, { userFolder, extensionsDir, env, timeoutMs =
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
+    liveGroups.add(child.pid);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => {
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {}
-    }, timeoutMs);
+    const timer = setTimeout(() => killGroup(child.pid, 'SIGKILL'), timeoutMs);
     child.on('error', (e) => {
       clearTimeout(timer);
+      liveGroups.delete(child.pid);
       reject(e);
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       // The CLI may leave its task runner behind in the group.
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {}
+      killGroup(child.pid, 'SIGKILL');
+      liveGroups.delete(child.pid);
       resolve({ code, signal, stdout, stderr });
     });
   });
 }
 
+// `n8n execute` prints log lines around the run data; on success the JSON is the rest of stdout, on
+// failure it is logged (pretty-printed, so its first and last lines are a bare "{" and "}") and an
+// error text follows.
+function parseRunData(text) {
+  const lines = text.split('\n');
+  const first = lines.indexOf('{');
+  if (first !== -1) {
+    const last = lines.indexOf('}', first);
+    if (last !== -1) {
+      try {
+        return JSON.parse(lines.slice(first, last + 1).join('\n'));
+      } catch {}
+    }
+  }
+  const brace = text.indexOf('{');
+  if (brace === -1) return undefined;
+  try {
+    return JSON.parse(text.slice(brace));
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * `n8n execute --id=<id> --rawOutput` → the run data as parsed JSON (the CLI prints log lines
- * before it, so parsing starts at the first "{"). Rejects when no JSON came out.
+ * `n8n execute --id=<id> --rawOutput` → the execution (IRun) as parsed JSON: `status`,
+ * `data.resultData.runData[nodeName][0].data.main[0]` (items), `data.resultData.error` on failure.
+ * A failed run resolves too (check `status`); rejects only when no run data came out.
+ * Output is captured whole; never pipe `n8n execute` into `head`: the broken pipe kills the run.
  * @param {string} id workflow id
  * @param {{userFolder: string, extensionsDir?: string, env?: Record<string,string>}} opts
  */
 export async function executeWorkflow(id, opts) {
   const result = await n8nCli(['execute', `--id=${id}`, '--rawOutput'], opts);
-  const start = result.stdout.indexOf('{');
-  if (start === -1) {
-    throw new Error(`n8n execute --id=${id} printed no JSON (exit ${result.code}).\nstdout:\n${result.stdout}\nstderr:\n${result.stderr}`);
+  const run = parseRunData(result.stdout) ?? parseRunData(result.stderr);
+  if (!run) {
+    throw new Error(`n8n execute --id=${id} printed no run data (exit ${result.code}).\nstdout:\n${result.stdout.slice(-4000)}\nstderr:\n${result.stderr.slice(-4000)}`);
   }
-  try {
-    return JSON.parse(result.stdout.slice(start));
-  } catch (e) {
-    throw new Error(`n8n execute --id=${id}: cannot parse its output (${e.message}).\nstdout:\n${result.stdout}\nstderr:\n${result.stderr}`);
-  }
+  return run;
 }
 
 // --- REST (the editor's internal API) -------------------------------------------------------------
