@@ -123,7 +123,7 @@ export const accountEndpoints: Endpoint[] = [
 				name: 'parameters',
 				displayName: 'Parameters',
 				type: 'json',
-				in: 'body',
+				spread: true,
 				default: '{}',
 				description: 'The generation parameters, as the submit would take them',
 			},

@@ -86,6 +86,8 @@ export interface FieldSpec {
 	limit?: LimitRule;
 	min?: number;
 	max?: number;
+	/** a JSON object whose keys are merged into the body (e.g. the parameters of an estimate) */
+	spread?: boolean;
 }
 
 /** How a response is read into n8n items. */

@@ -122,7 +122,10 @@ export async function prepareCall(ctx: IExecuteFunctions, endpoint: Endpoint, it
 			if (field.required) throw invalid(ctx, itemIndex, field, 'is required');
 			continue;
 		}
-		target[field.name] = value as IDataObject[keyof IDataObject];
+		if (field.spread) {
+			if (typeof value !== 'object' || Array.isArray(value)) throw invalid(ctx, itemIndex, field, 'must be a JSON object');
+			Object.assign(target, value);
+		} else target[field.name] = value as IDataObject[keyof IDataObject];
 	}
 	let path = endpoint.path;
 	for (const [name, value] of Object.entries(pathValues)) path = path.replace(`{${name}}`, encodeURIComponent(String(value)));

@@ -134,7 +134,7 @@ function runNpmStep({ label, nodeForNpm, pathFirst, args, cwd, env, log, watchDi
 async function checkRegistry(want, log) {
   log(`Checking the npm registry has n8n@${want.n8n} ...`);
   try {
-    const out = execFileSync(process.execPath, [npmCliPath(), 'view', `n8n@${want.n8n}`, 'version'], {
+    const out = execFileSync(process.execPath, [npmCliPath(), 'view', `n8n@${want.n8n}`, 'version', '--fetch-retries=1', '--fetch-timeout=20000'], {
       cwd: HOST_DIR,
       encoding: 'utf8',
       timeout: 60_000,
@@ -142,7 +142,8 @@ async function checkRegistry(want, log) {
     });
     if (!out.includes(want.n8n)) throw new Error(`registry answered "${out.trim()}"`);
   } catch (e) {
-    throw codedError(N8N_UNAVAILABLE, `cannot reach the npm registry for n8n@${want.n8n}: ${e.message.split('\n')[0]}`, e);
+    const npmSaid = String(e.stderr ?? '').split('\n').filter((l) => /npm error/.test(l)).slice(0, 3).join(' | ');
+    throw codedError(N8N_UNAVAILABLE, `cannot reach the npm registry for n8n@${want.n8n}: ${npmSaid || e.message.split('\n')[0]}`, e);
   }
 }
 

@@ -91,7 +91,8 @@ function hookSignals() {
   process.on('exit', () => liveGroups.forEach((pid) => killGroup(pid, 'SIGKILL')));
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
     process.once(sig, () => {
-      liveGroups.forEach((pid) => killGroup(pid, 'SIGKILL'));
+      // SIGTERM lets n8n close its database; the 'exit' hook above is the backstop.
+      liveGroups.forEach((pid) => killGroup(pid, 'SIGTERM'));
       // Nobody else handles it: die of it, as we would have without this hook.
       if (process.listenerCount(sig) === 0) process.kill(process.pid, sig);
     });

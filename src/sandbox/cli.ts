@@ -1,0 +1,64 @@
+import { parseArgs } from 'node:util';
+
+import { SANDBOX_API_KEY, SANDBOX_OAUTH_CLIENT_ID, SANDBOX_OAUTH_CLIENT_SECRET } from './options';
+import { startSandbox } from './server';
+
+/** `npm run sandbox -- --port 4010 --latency 1500 --failure-rate 0 --rate-limit 500 ...` */
+async function main(): Promise<void> {
+	const { values } = parseArgs({
+		options: {
+			port: { type: 'string', default: '4010' },
+			host: { type: 'string', default: '127.0.0.1' },
+			latency: { type: 'string' },
+			'failure-rate': { type: 'string' },
+			'rate-limit': { type: 'string' },
+			concurrency: { type: 'string' },
+			'token-ttl': { type: 'string' },
+			'quote-ttl': { type: 'string' },
+			credits: { type: 'string' },
+			chaos: { type: 'string' },
+			'webhook-backoff-scale': { type: 'string' },
+			help: { type: 'boolean', default: false },
+		},
+	});
+	if (values.help) {
+		process.stdout.write(
+			'npm run sandbox -- [--port 4010] [--latency ms] [--failure-rate 0..1] [--rate-limit req/s] [--concurrency runs]\n' +
+				'                   [--token-ttl s] [--quote-ttl s] [--credits n] [--chaos 0..1] [--webhook-backoff-scale x]\n',
+		);
+		return;
+	}
+	const num = (v: string | undefined) => (v === undefined ? undefined : Number(v));
+	const options = Object.fromEntries(
+		Object.entries({
+			port: num(values.port),
+			host: values.host,
+			latencyMs: num(values.latency),
+			failureRate: num(values['failure-rate']),
+			rateLimitPerSecond: num(values['rate-limit']),
+			concurrencyPerAccount: num(values.concurrency),
+			tokenTtlSeconds: num(values['token-ttl']),
+			quoteTtlSeconds: num(values['quote-ttl']),
+			startingCredits: num(values.credits),
+			chaos: num(values.chaos),
+			webhookBackoffScale: num(values['webhook-backoff-scale']),
+		}).filter(([, v]) => v !== undefined),
+	);
+	const sandbox = await startSandbox(options);
+	process.stdout.write(
+		[
+			`MediaGen sandbox listening on ${sandbox.origin}`,
+			`  Base URL:            ${sandbox.baseUrl}`,
+			`  API key (all scopes): ${SANDBOX_API_KEY}`,
+			`  OAuth client id:     ${SANDBOX_OAUTH_CLIENT_ID}`,
+			`  OAuth client secret: ${SANDBOX_OAUTH_CLIENT_SECRET}`,
+			`  Run latency ${sandbox.state.options.latencyMs} ms, failure rate ${sandbox.state.options.failureRate}, rate limit ${sandbox.state.options.rateLimitPerSecond}/s per credential`,
+			'',
+		].join('\n'),
+	);
+	const stop = () => void sandbox.close().then(() => process.exit(0));
+	process.on('SIGINT', stop);
+	process.on('SIGTERM', stop);
+}
+
+void main();

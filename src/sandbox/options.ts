@@ -1,0 +1,51 @@
+/** Knobs of the sandbox service (CLI flags and test options). */
+export interface SandboxOptions {
+	/** how long a run stays processing (ms) */
+	latencyMs: number;
+	/** share of runs that fail with provider_error (0..1) */
+	failureRate: number;
+	/** requests per second per credential before 429 rate_limited */
+	rateLimitPerSecond: number;
+	/** runs processing at once per account; further runs wait queued */
+	concurrencyPerAccount: number;
+	/** lifetime of OAuth access tokens (s) */
+	tokenTtlSeconds: number;
+	/** lifetime of cost quotes (s) */
+	quoteTtlSeconds: number;
+	/** starting balance of the sandbox account (credits) */
+	startingCredits: number;
+	/** webhook retry back-off is multiplied by this (tests use small values) */
+	webhookBackoffScale: number;
+	/** share of requests hit by injected chaos (500/503, 429, resets, slow replies), 0..1 */
+	chaos: number;
+}
+
+export const defaultSandboxOptions: SandboxOptions = {
+	latencyMs: 1500,
+	failureRate: 0,
+	rateLimitPerSecond: 500,
+	concurrencyPerAccount: 50,
+	tokenTtlSeconds: 3600,
+	quoteTtlSeconds: 600,
+	startingCredits: 100000,
+	webhookBackoffScale: 1,
+	chaos: 0,
+};
+
+/** The ready-made credentials the sandbox starts with (printed by `npm run sandbox`). */
+export const SANDBOX_API_KEY = 'mg_sandbox_full_access_key';
+export const SANDBOX_OAUTH_CLIENT_ID = 'mg_sandbox_client';
+export const SANDBOX_OAUTH_CLIENT_SECRET = 'mg_sandbox_client_secret';
+export const SANDBOX_ACCOUNT_ID = 'acc_sandbox';
+export const SANDBOX_TEAM_ID = 'team_sandbox';
+export const SANDBOX_VIEWER_TEAM_ID = 'team_viewer';
+export const SANDBOX_PROJECT_ID = 'proj_sandbox';
+
+/** Every scope the API document names. */
+export const ALL_SCOPES = [
+	'account:read', 'credits:read', 'models:read', 'runs:read', 'uploads:write', 'influencers:read', 'influencers:write',
+	'projects:read', 'projects:write', 'elements:read', 'elements:write', 'brands:read', 'brands:write', 'moodboards:read',
+	'teams:read', 'images:write', 'videos:write', 'lipsync:write', 'audio:write', 'products:write', 'marketing:read',
+	'workflows:read', 'workflows:write', 'batches:read', 'batches:write', 'webhooks:read', 'webhooks:write', 'reels:read',
+	'reels:write', 'tasks:read', 'tasks:write',
+];

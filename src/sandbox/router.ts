@@ -1,0 +1,154 @@
+import { createHash } from 'node:crypto';
+
+import express, { type Request, type Response } from 'express';
+
+import { catalog, endpointKey, type Endpoint } from '../catalog';
+import { canonicalJson } from '../transport/idempotency';
+import { ProblemError, requireScope, type Reply, type RouteContext, type RouteHandler } from './http';
+import { sendProblem } from './problem';
+import type { SandboxServices } from './services';
+import type { Fault, Principal, SandboxState } from './state';
+
+function authenticate(state: SandboxState, req: Request): Principal {
+	const header = req.get('authorization') ?? '';
+	const match = /^Bearer\s+(\S+)$/i.exec(header);
+	if (!match) throw new ProblemError(401, 'unauthorized', 'Missing or malformed bearer credential');
+	const credential = match[1];
+	const key = state.apiKeys.get(credential);
+	if (key) return { credentialId: credential, accountId: key.accountId, scopes: new Set(key.scopes) };
+	const token = state.tokens.get(credential);
+	if (!token) throw new ProblemError(401, 'unauthorized', 'Unknown bearer credential');
+	if (token.expiresAt <= Date.now()) throw new ProblemError(401, 'unauthorized', 'The access token has expired');
+	return { credentialId: credential, accountId: token.accountId, scopes: new Set(token.scopes) };
+}
+
+/** Per-credential request rate, in one-second windows. */
+class RateLimiter {
+	private window = 0;
+	private counts = new Map<string, number>();
+
+	constructor(private readonly perSecond: () => number) {}
+
+	/** seconds to wait, or 0 when the request may pass */
+	take(credential: string): number {
+		const now = Date.now();
+		const window = Math.floor(now / 1000);
+		if (window !== this.window) {
+			this.window = window;
+			this.counts.clear();
+		}
+		const count = (this.counts.get(credential) ?? 0) + 1;
+		this.counts.set(credential, count);
+		return count > this.perSecond() ? 1 : 0;
+	}
+}
+
+function takeFault(state: SandboxState, req: Request, when: Fault['when'], apiPath: string): Fault | undefined {
+	const index = state.faults.findIndex(
+		(f) =>
+			f.when === when &&
+			f.remaining > 0 &&
+			(!f.method || f.method === req.method) &&
+			(!f.path || (typeof f.path === 'string' ? apiPath.startsWith(f.path) : f.path.test(apiPath))),
+	);
+	if (index < 0) return undefined;
+	const fault = state.faults[index];
+	if (--fault.remaining <= 0) state.faults.splice(index, 1);
+	return fault;
+}
+
+/** Answers with an injected fault; false when the fault only delays the real answer. */
+async function applyFault(req: Request, res: Response, fault: Fault): Promise<boolean> {
+	if (fault.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
+	if (fault.reset) {
+		req.socket.destroy();
+		return true;
+	}
+	if (!fault.status) return false;
+	if (fault.retryAfter !== undefined) res.set('Retry-After', String(fault.retryAfter));
+	sendProblem(req, res, fault.status, fault.status === 429 ? 'rate_limited' : 'service_unavailable', 'Injected failure');
+	return true;
+}
+
+function fingerprint(req: Request, apiPath: string): string {
+	return createHash('sha256').update(`${req.method} ${apiPath}\n${canonicalJson(req.body ?? {})}`).digest('hex');
+}
+
+/** Idempotency exactly as decisions.md: required → 400 if absent; same key + same body → the original; other body → 409. */
+async function withIdempotency(ctx: RouteContext, apiPath: string, handler: RouteHandler): Promise<Reply> {
+	const key = ctx.req.get('idempotency-key');
+	const mode = ctx.endpoint.idempotency;
+	if (mode === 'required' && !key) {
+		throw new ProblemError(400, 'idempotency_key_required', `${ctx.endpoint.method} ${ctx.endpoint.path} requires an Idempotency-Key header`);
+	}
+	if (!key || mode === 'none' || !ctx.principal) return await handler(ctx);
+	const scope = `${ctx.principal.accountId}|${key}`;
+	const print = fingerprint(ctx.req, apiPath);
+	const prior = ctx.state.idempotency.get(scope);
+	if (prior) {
+		if (prior.fingerprint !== print) {
+			throw new ProblemError(409, 'idempotency_key_reused', 'This Idempotency-Key was used with different parameters; no run was created');
+		}
+		const body = prior.kind === 'run' ? ctx.state.runs.get(prior.resourceId)?.run : prior.body;
+		return { status: prior.status, body, headers: { 'Idempotent-Replayed': 'true' } };
+	}
+	const reply = await handler(ctx);
+	if (reply.status < 400) {
+		ctx.state.idempotency.set(scope, {
+			fingerprint: print,
+			status: reply.status,
+			kind: reply.runId ? 'run' : 'object',
+			resourceId: reply.runId ?? '',
+			body: reply.body,
+			at: Date.now(),
+		});
+	}
+	return reply;
+}
+
+function expressPath(endpoint: Endpoint): string {
+	return endpoint.path.replace(/\{(\w+)\}/g, ':$1');
+}
+
+/**
+ * The API under /v1, derived from the catalog: each entry's method, path, credential, scope and
+ * idempotency are enforced here; the handler only does the endpoint's own work.
+ */
+export function catalogRouter(state: SandboxState, services: SandboxServices, handlers: Record<string, RouteHandler>): express.Router {
+	const router = express.Router();
+	const limiter = new RateLimiter(() => state.options.rateLimitPerSecond);
+	const ordered = [...catalog].sort((a, b) => a.path.split('{').length - b.path.split('{').length);
+	for (const endpoint of ordered) {
+		const handler = handlers[endpointKey(endpoint)];
+		const method = endpoint.method.toLowerCase() as 'get' | 'post' | 'patch' | 'delete';
+		router[method](expressPath(endpoint), async (req: Request, res: Response) => {
+			const apiPath = req.path;
+			const origin = `${req.protocol}://${req.get('host')}`;
+			services.origin = origin;
+			const ctx: RouteContext = { req, res, state, endpoint, origin, baseUrl: `${origin}/v1` };
+			try {
+				const before = takeFault(state, req, 'before', apiPath);
+				if (before && (await applyFault(req, res, before))) return;
+				const wait = limiter.take(req.get('authorization') ?? req.ip ?? 'anonymous');
+				if (wait) {
+					res.set('Retry-After', String(wait));
+					throw new ProblemError(429, 'rate_limited', `More than ${state.options.rateLimitPerSecond} requests per second`);
+				}
+				if (endpoint.auth === 'bearer') ctx.principal = authenticate(state, req);
+				if (endpoint.scope) requireScope(ctx, endpoint.scope);
+				if (!handler) throw new ProblemError(501, 'not_implemented', `The sandbox does not serve ${endpointKey(endpoint)} yet`);
+				const reply = await withIdempotency(ctx, apiPath, handler);
+				const after = takeFault(state, req, 'after', apiPath);
+				if (after && (await applyFault(req, res, after))) return;
+				if (reply.headers) res.set(reply.headers);
+				if (reply.body === undefined) res.status(reply.status).end();
+				else res.status(reply.status).json(reply.body);
+			} catch (error) {
+				if (res.headersSent) return;
+				if (error instanceof ProblemError) sendProblem(req, res, error.status, error.code, error.message, error.extra);
+				else sendProblem(req, res, 500, 'internal_error', error instanceof Error ? error.message : String(error));
+			}
+		});
+	}
+	return router;
+}

@@ -1,0 +1,150 @@
+import type { Endpoint } from '../catalog';
+import { newId, nowIso } from './ids';
+import type { SandboxModel } from './models';
+import type { OutputMaker } from './outputs';
+import type { Principal, RunRecord, SandboxState } from './state';
+import { UrlSigner } from './storage';
+
+export interface NewRun {
+	endpoint: Endpoint;
+	model?: SandboxModel;
+	principal: Principal;
+	params: Record<string, unknown>;
+	price: number;
+	teamId?: string;
+	inputSummary: Record<string, unknown>;
+	makeOutput: OutputMaker;
+	/** money reason the run will fail with (decided at submit) */
+	moneyFailure?: string;
+}
+
+const FILE_URL_VALIDITY_MS = 7 * 24 * 3600 * 1000;
+
+/**
+ * Runs move queued → processing → completed/failed. At most `concurrencyPerAccount` runs process
+ * at once per account; the rest wait queued. Credits are reserved at submit and charged once,
+ * when the run completes; a failed run is not charged.
+ */
+export class RunEngine {
+	private readonly active = new Map<string, number>();
+	private readonly waiting = new Map<string, Array<{ record: RunRecord; job: NewRun }>>();
+	private readonly timers = new Set<NodeJS.Timeout>();
+
+	constructor(
+		private readonly state: SandboxState,
+		private readonly signer: UrlSigner,
+		private readonly origin: () => string,
+	) {}
+
+	/** Creates a queued run; returns the record and the run as the submit answers it (queued). */
+	create(job: NewRun): { record: RunRecord; submitted: Record<string, unknown> } {
+		const at = nowIso();
+		const id = newId('run');
+		const record: RunRecord = {
+			run: {
+				id,
+				object: 'run',
+				status: 'queued',
+				capability: job.endpoint.capability ?? job.model?.capability ?? 'workflow',
+				endpoint: job.endpoint.path.replace(/^\//, ''),
+				model: job.model?.id ?? null,
+				request_id: newId('req'),
+				input_summary: job.inputSummary,
+				output: null,
+				usage: null,
+				error: null,
+				resource_id: null,
+				provider_request_id: null,
+				created_at: at,
+				updated_at: at,
+				completed_at: null,
+			},
+			accountId: job.principal.accountId,
+			credentialId: job.principal.credentialId,
+			price: job.price,
+			teamId: job.teamId,
+			moneyFailure: job.moneyFailure,
+			files: new Map(),
+		};
+		this.reserve(record, +1);
+		this.state.runs.set(id, record);
+		const submitted = { ...record.run };
+		const queue = this.waiting.get(record.accountId) ?? [];
+		queue.push({ record, job });
+		this.waiting.set(record.accountId, queue);
+		this.pump(record.accountId);
+		return { record, submitted };
+	}
+
+	/** Stops pending timers (sandbox shutdown). */
+	stop(): void {
+		for (const t of this.timers) clearTimeout(t);
+		this.timers.clear();
+	}
+
+	private later(ms: number, fn: () => void): void {
+		const timer = setTimeout(() => {
+			this.timers.delete(timer);
+			fn();
+		}, ms);
+		timer.unref();
+		this.timers.add(timer);
+	}
+
+	private pump(accountId: string): void {
+		const queue = this.waiting.get(accountId) ?? [];
+		while (queue.length && (this.active.get(accountId) ?? 0) < this.state.options.concurrencyPerAccount) {
+			const next = queue.shift()!;
+			this.active.set(accountId, (this.active.get(accountId) ?? 0) + 1);
+			next.record.run.status = 'processing';
+			next.record.run.updated_at = nowIso();
+			this.later(this.state.options.latencyMs, () => this.finish(next.record, next.job));
+		}
+	}
+
+	private reserve(record: RunRecord, sign: 1 | -1): void {
+		if (record.moneyFailure) return;
+		const amount = sign * record.price;
+		if (record.teamId) this.state.teams.get(record.teamId)!.reserved += amount;
+		else this.state.account(record.accountId).reserved += amount;
+	}
+
+	private finish(record: RunRecord, job: NewRun): void {
+		this.active.set(record.accountId, (this.active.get(record.accountId) ?? 1) - 1);
+		const at = nowIso();
+		const failure = record.moneyFailure ?? (Math.random() < this.state.options.failureRate ? 'provider_error' : undefined);
+		this.reserve(record, -1);
+		if (failure) {
+			record.run.status = 'failed';
+			record.run.error = { code: failure, message: failure === 'provider_error' ? 'The provider failed to produce an output' : `Not enough credits: ${failure}` };
+		} else {
+			const { files, extra } = job.makeOutput(record.run.id, job.params);
+			const output: Record<string, unknown> = { ...extra };
+			const expires = Date.now() + FILE_URL_VALIDITY_MS;
+			for (const file of files) {
+				record.files.set(file.name, { contentType: file.contentType, bytes: file.bytes });
+				const url = this.signer.sign(this.origin(), `/storage/files/${record.run.id}/${file.name}`, expires);
+				if (file.slot === 'image') ((output.images ??= []) as unknown[]).push({ url });
+				else if (typeof file.slot === 'object') ((output.model_urls ??= {}) as Record<string, string>)[file.slot.format] = url;
+				else output.output_url = url;
+				output.output_url ??= url;
+			}
+			this.charge(record, at);
+			record.run.status = 'completed';
+			record.run.output = output;
+			record.run.usage = { credits: record.price };
+			record.run.provider_request_id = newId('prov');
+		}
+		record.run.updated_at = at;
+		record.run.completed_at = at;
+		this.state.events.emit('run.finished', record);
+		this.pump(record.accountId);
+	}
+
+	private charge(record: RunRecord, at: string): void {
+		if (this.state.chargesFor(record.run.id).length) throw new Error(`run ${record.run.id} charged twice`);
+		if (record.teamId) this.state.teams.get(record.teamId)!.pool -= record.price;
+		else this.state.account(record.accountId).balance -= record.price;
+		this.state.ledger.push({ run_id: record.run.id, account_id: record.accountId, team_id: record.teamId ?? null, credits: record.price, at });
+	}
+}

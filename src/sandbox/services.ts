@@ -1,0 +1,39 @@
+import { ProblemError, type RouteContext } from './http';
+import { QuoteSigner } from './quotes';
+import { RunEngine } from './runs';
+import type { SandboxState } from './state';
+import { UrlSigner } from './storage';
+
+/** The sandbox's shared machinery that route handlers use. */
+export class SandboxServices {
+	readonly urls = new UrlSigner();
+	readonly quotes: QuoteSigner;
+	readonly runs: RunEngine;
+	origin = 'http://127.0.0.1';
+
+	constructor(readonly state: SandboxState) {
+		this.quotes = new QuoteSigner(() => state.options.quoteTtlSeconds);
+		this.runs = new RunEngine(state, this.urls, () => this.origin);
+	}
+
+	/**
+	 * A media URL the service would fetch: sandbox assets must be uploaded and unexpired; other
+	 * hosts cannot be reached from here and are accepted as they are.
+	 */
+	assertFetchable(ctx: RouteContext, url: string, param: string): void {
+		let parsed: URL;
+		try {
+			parsed = new URL(url);
+		} catch {
+			throw new ProblemError(400, 'invalid_parameter', `${param} is not a URL`, { param });
+		}
+		if (parsed.origin !== ctx.origin || !parsed.pathname.startsWith('/storage/')) return;
+		const check = this.urls.check(parsed.pathname, parsed.searchParams.get('expires'), parsed.searchParams.get('sig'));
+		if (check !== 'ok') throw new ProblemError(400, 'invalid_parameter', `${param}: the asset URL is ${check}`, { param });
+		const assetId = parsed.pathname.split('/').pop() ?? '';
+		if (parsed.pathname.startsWith('/storage/assets/')) {
+			const upload = this.state.uploads.get(assetId);
+			if (!upload?.bytes) throw new ProblemError(400, 'invalid_parameter', `${param}: nothing was uploaded to asset ${assetId}`, { param });
+		}
+	}
+}

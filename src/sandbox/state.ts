@@ -1,0 +1,170 @@
+import { EventEmitter } from 'node:events';
+
+import { nowIso } from './ids';
+import {
+	ALL_SCOPES,
+	SANDBOX_ACCOUNT_ID,
+	SANDBOX_API_KEY,
+	SANDBOX_OAUTH_CLIENT_ID,
+	SANDBOX_OAUTH_CLIENT_SECRET,
+	SANDBOX_PROJECT_ID,
+	SANDBOX_TEAM_ID,
+	SANDBOX_VIEWER_TEAM_ID,
+	type SandboxOptions,
+} from './options';
+
+export interface Principal {
+	credentialId: string;
+	accountId: string;
+	scopes: Set<string>;
+}
+
+export interface Account {
+	id: string;
+	object: 'account';
+	display_name: string;
+	email: string;
+	plan: string;
+	status: 'active';
+	created_at: string;
+	updated_at: string;
+	balance: number;
+	reserved: number;
+}
+
+export interface Team {
+	id: string;
+	name: string;
+	/** accountId -> role; only owner/admin/member can spend the pool */
+	members: Record<string, 'owner' | 'admin' | 'member' | 'viewer'>;
+	pool: number;
+	reserved: number;
+}
+
+export interface RunRecord {
+	run: Record<string, unknown> & { id: string; status: string };
+	accountId: string;
+	credentialId: string;
+	price: number;
+	teamId?: string;
+	/** set at submit when the run must fail for money reasons */
+	moneyFailure?: string;
+	files: Map<string, { contentType: string; bytes: Buffer }>;
+}
+
+export interface LedgerEntry {
+	run_id: string;
+	account_id: string;
+	team_id: string | null;
+	credits: number;
+	at: string;
+}
+
+export interface IdempotencyRecord {
+	fingerprint: string;
+	status: number;
+	/** id of the resource the original request created (a run or another object) */
+	resourceId: string;
+	kind: 'run' | 'object';
+	body: unknown;
+	at: number;
+}
+
+export interface UploadRecord {
+	asset_id: string;
+	accountId: string;
+	content_type: string;
+	filename?: string;
+	uploadExpiresAt: number;
+	assetExpiresAt: number;
+	bytes?: Buffer;
+}
+
+export interface RequestLogEntry {
+	method: string;
+	path: string;
+	status: number;
+	idempotencyKey?: string;
+	at: number;
+}
+
+/** A failure injected for the next matching requests (tests and chaos). */
+export interface Fault {
+	method?: string;
+	path?: string | RegExp;
+	/** before: answer instead of handling; after: handle, then answer with the fault (the service acted) */
+	when: 'before' | 'after';
+	status?: number;
+	retryAfter?: number;
+	/** drop the connection instead of answering */
+	reset?: boolean;
+	/** delay the answer (ms) */
+	delayMs?: number;
+	remaining: number;
+}
+
+/** Everything the sandbox remembers. One instance per running sandbox. */
+export class SandboxState {
+	readonly events = new EventEmitter();
+	readonly accounts = new Map<string, Account>();
+	readonly apiKeys = new Map<string, { accountId: string; scopes: string[]; label: string }>();
+	readonly oauthClients = new Map<string, { secret: string; accountId: string; allowedScopes: string[]; defaultScopes: string[] }>();
+	readonly tokens = new Map<string, { clientId: string; accountId: string; scopes: string[]; expiresAt: number }>();
+	readonly teams = new Map<string, Team>();
+	readonly projects = new Map<string, { id: string; name: string; accountId: string; items: string[] }>();
+	readonly runs = new Map<string, RunRecord>();
+	readonly ledger: LedgerEntry[] = [];
+	readonly idempotency = new Map<string, IdempotencyRecord>();
+	readonly uploads = new Map<string, UploadRecord>();
+	readonly requests: RequestLogEntry[] = [];
+	readonly faults: Fault[] = [];
+	tokensIssued = 0;
+
+	constructor(readonly options: SandboxOptions) {
+		const at = nowIso();
+		this.accounts.set(SANDBOX_ACCOUNT_ID, {
+			id: SANDBOX_ACCOUNT_ID,
+			object: 'account',
+			display_name: 'Sandbox Studio',
+			email: 'studio@sandbox.invalid',
+			plan: 'pro',
+			status: 'active',
+			created_at: at,
+			updated_at: at,
+			balance: options.startingCredits,
+			reserved: 0,
+		});
+		this.apiKeys.set(SANDBOX_API_KEY, { accountId: SANDBOX_ACCOUNT_ID, scopes: [...ALL_SCOPES], label: 'full access' });
+		this.oauthClients.set(SANDBOX_OAUTH_CLIENT_ID, {
+			secret: SANDBOX_OAUTH_CLIENT_SECRET,
+			accountId: SANDBOX_ACCOUNT_ID,
+			allowedScopes: [...ALL_SCOPES],
+			defaultScopes: ALL_SCOPES.filter((s) => s.endsWith(':read') || s === 'images:write' || s === 'uploads:write'),
+		});
+		this.teams.set(SANDBOX_TEAM_ID, { id: SANDBOX_TEAM_ID, name: 'Sandbox Team', members: { [SANDBOX_ACCOUNT_ID]: 'owner' }, pool: 5000, reserved: 0 });
+		this.teams.set(SANDBOX_VIEWER_TEAM_ID, { id: SANDBOX_VIEWER_TEAM_ID, name: 'Viewer Team', members: { [SANDBOX_ACCOUNT_ID]: 'viewer' }, pool: 5000, reserved: 0 });
+		this.projects.set(SANDBOX_PROJECT_ID, { id: SANDBOX_PROJECT_ID, name: 'Sandbox Project', accountId: SANDBOX_ACCOUNT_ID, items: [] });
+	}
+
+	/** Adds an API key with the given scopes (tests use narrow keys to provoke insufficient_scope). */
+	createApiKey(scopes: string[], label = 'test key', accountId = SANDBOX_ACCOUNT_ID): string {
+		const key = `mg_key_${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`;
+		this.apiKeys.set(key, { accountId, scopes, label });
+		return key;
+	}
+
+	account(id: string): Account {
+		const account = this.accounts.get(id);
+		if (!account) throw new Error(`no account ${id}`);
+		return account;
+	}
+
+	chargesFor(runId: string): LedgerEntry[] {
+		return this.ledger.filter((e) => e.run_id === runId);
+	}
+
+	/** Requests that reached a route (method + path as sent, e.g. "POST /v1/images/generations"). */
+	countRequests(method: string, pathPrefix: string): number {
+		return this.requests.filter((r) => r.method === method && r.path.startsWith(pathPrefix)).length;
+	}
+}
