@@ -1,0 +1,9 @@
+// n8n-core reads its instance settings from the environment when first loaded: give every test
+// worker its own throw-away user folder and a fixed encryption key.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+process.env.N8N_USER_FOLDER ??= mkdtempSync(join(tmpdir(), 'mediagen-n8n-'));
+process.env.N8N_ENCRYPTION_KEY ??= 'mediagen-test-encryption-key';
+process.env.N8N_DIAGNOSTICS_ENABLED = 'false';
