@@ -1,0 +1,230 @@
+import { Container } from '@n8n/di';
+import { BinaryDataService, Credentials, ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import {
+	ICredentialsHelper,
+	Workflow,
+	type ICredentialDataDecryptedObject,
+	type ICredentialType,
+	type IDataObject,
+	type IBinaryData,
+	type IHttpRequestOptions,
+	type INode,
+	type INodeCredentialsDetails,
+	type INodeExecutionData,
+	type INodeType,
+	type INodeTypes,
+	type IRun,
+	type IRunExecutionData,
+	type IWorkflowExecuteAdditionalData,
+} from 'n8n-workflow';
+
+import { MediaGenApi } from '../../credentials/MediaGenApi.credentials';
+import { MediaGenOAuth2Api } from '../../credentials/MediaGenOAuth2Api.credentials';
+
+const credentialTypes: Record<string, ICredentialType> = {
+	mediaGenApi: new MediaGenApi(),
+	mediaGenOAuth2Api: new MediaGenOAuth2Api(),
+};
+
+/** Resolves `={{ … }}` credential expressions the way n8n does for $self / $credentials (test-only). */
+function resolveExpression(value: unknown, data: IDataObject): unknown {
+	if (typeof value !== 'string' || !value.startsWith('=')) return value;
+	return value.slice(1).replace(/\{\{([\s\S]+?)\}\}/g, (_, expr: string) => {
+		// eslint-disable-next-line @typescript-eslint/no-implied-eval
+		const evaluate = new Function('$self', '$credentials', `return (${expr});`) as (a: IDataObject, b: IDataObject) => unknown;
+		return String(evaluate(data, data));
+	});
+}
+
+/**
+ * A credentials helper that behaves like n8n's for our two types: defaults and `={{…}}`
+ * expressions resolved, generic `authenticate` applied, OAuth2 token data stored back.
+ */
+export class TestCredentialsHelper extends ICredentialsHelper {
+	readonly store = new Map<string, ICredentialDataDecryptedObject>();
+	tokenUpdates = 0;
+
+	set(type: string, data: ICredentialDataDecryptedObject): void {
+		this.store.set(type, { ...data });
+	}
+
+	getParentTypes(name: string): string[] {
+		return credentialTypes[name]?.extends ?? [];
+	}
+
+	isCredentialUsableByNode(): boolean {
+		return true;
+	}
+
+	getCredentialsProperties(type: string) {
+		return credentialTypes[type]?.properties ?? [];
+	}
+
+	async authenticate(credentials: ICredentialDataDecryptedObject, typeName: string, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+		const type = credentialTypes[typeName];
+		const auth = type?.authenticate;
+		if (!auth) return requestOptions;
+		if (typeof auth === 'function') return await auth(credentials, requestOptions);
+		const headers = { ...(requestOptions.headers ?? {}) } as IDataObject;
+		for (const [name, template] of Object.entries(auth.properties.headers ?? {})) {
+			headers[name] = resolveExpression(template, credentials) as string;
+		}
+		return { ...requestOptions, headers };
+	}
+
+	async preAuthentication() {
+		return undefined;
+	}
+
+	async runPreAuthentication() {
+		return undefined;
+	}
+
+	async getCredentials(nodeCredentials: INodeCredentialsDetails) {
+		return new Credentials({ id: nodeCredentials.id ?? null, name: nodeCredentials.name }, '', '');
+	}
+
+	async getDecrypted(_a: IWorkflowExecuteAdditionalData, _n: INodeCredentialsDetails, type: string): Promise<ICredentialDataDecryptedObject> {
+		const stored = this.store.get(type) ?? {};
+		const data: IDataObject = {};
+		for (const p of credentialTypes[type]?.properties ?? []) data[p.name] = (stored[p.name] ?? p.default) as IDataObject[string];
+		Object.assign(data, stored);
+		for (const [k, v] of Object.entries(data)) data[k] = resolveExpression(v, data) as IDataObject[string];
+		return data as ICredentialDataDecryptedObject;
+	}
+
+	async updateCredentials(_n: INodeCredentialsDetails, type: string, data: ICredentialDataDecryptedObject): Promise<void> {
+		this.store.set(type, { ...data });
+	}
+
+	async updateCredentialsOauthTokenData(_n: INodeCredentialsDetails, type: string, data: ICredentialDataDecryptedObject): Promise<void> {
+		this.tokenUpdates++;
+		this.store.set(type, { ...(this.store.get(type) ?? {}), oauthTokenData: data.oauthTokenData });
+	}
+}
+
+class TestNodeTypes implements INodeTypes {
+	constructor(private readonly types: Record<string, INodeType>) {}
+
+	getByName(type: string): INodeType {
+		return this.types[type];
+	}
+
+	getByNameAndVersion(type: string): INodeType {
+		return this.types[type];
+	}
+
+	getKnownTypes() {
+		return {};
+	}
+}
+
+let binaryReady: Promise<void> | undefined;
+
+/** n8n keeps binary data through its BinaryDataService ("default" = in memory). */
+async function ensureBinaryData(): Promise<void> {
+	binaryReady ??= Container.get(BinaryDataService).init();
+	await binaryReady;
+}
+
+export interface NodeRun {
+	/** items of the node's first output */
+	items: INodeExecutionData[];
+	/** the node's error when it failed (without Continue On Fail) */
+	error?: Error & { description?: string; context?: IDataObject };
+	run: IRun;
+}
+
+export interface RunNodeOptions {
+	nodeType: INodeType;
+	parameters: IDataObject;
+	input?: INodeExecutionData[];
+	credentials: TestCredentialsHelper;
+	credentialType?: 'mediaGenApi' | 'mediaGenOAuth2Api';
+	settings?: Partial<Pick<INode, 'retryOnFail' | 'maxTries' | 'waitBetweenTries' | 'continueOnFail' | 'onError'>>;
+	executionId?: string;
+	workflowId?: string;
+	nodeName?: string;
+}
+
+let executionCounter = 0;
+
+/**
+ * Runs one of our nodes with n8n-core's real WorkflowExecute (Retry On Fail, Continue On Fail,
+ * binary data and credential helpers as in n8n), starting from the given input items.
+ */
+export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
+	await ensureBinaryData();
+	const name = options.nodeName ?? 'MediaGen';
+	const typeName = `CUSTOM.${options.nodeType.description.name}`;
+	const credentialType = options.credentialType ?? 'mediaGenApi';
+	const node: INode = {
+		id: 'node-1',
+		name,
+		type: typeName,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: { authentication: credentialType, ...options.parameters } as INode['parameters'],
+		credentials: { [credentialType]: { id: `cred-${credentialType}`, name: 'MediaGen test credential' } },
+		...options.settings,
+	};
+	const workflow = new Workflow({
+		id: options.workflowId ?? 'wf-test',
+		name: 'test',
+		nodes: [node],
+		connections: {},
+		active: false,
+		nodeTypes: new TestNodeTypes({ [typeName]: options.nodeType }),
+		settings: { executionOrder: 'v1' },
+	});
+	const executionId = options.executionId ?? `exec-${++executionCounter}`;
+	const hooks = new ExecutionLifecycleHooks('manual', executionId, { id: workflow.id, name: 'test', nodes: [node], connections: {}, active: false, settings: {}, createdAt: new Date(), updatedAt: new Date(), isArchived: false, activeVersionId: null } as never);
+	const additionalData = {
+		credentialsHelper: options.credentials,
+		hooks,
+		executionId,
+		currentNodeExecutionIndex: 0,
+		restApiUrl: 'http://127.0.0.1:5678/rest',
+		instanceBaseUrl: 'http://127.0.0.1:5678/',
+		formBaseUrl: 'http://127.0.0.1:5678/form',
+		formWaitingBaseUrl: 'http://127.0.0.1:5678/form-waiting',
+		formTestBaseUrl: 'http://127.0.0.1:5678/form-test',
+		webhookBaseUrl: 'http://127.0.0.1:5678/webhook',
+		webhookWaitingBaseUrl: 'http://127.0.0.1:5678/webhook-waiting',
+		webhookTestBaseUrl: 'http://127.0.0.1:5678/webhook-test',
+		mcpBaseUrl: 'http://127.0.0.1:5678/mcp',
+		mcpTestBaseUrl: 'http://127.0.0.1:5678/mcp-test',
+		variables: {},
+		logAiEvent: () => undefined,
+		executeWorkflow: async () => {
+			throw new Error('not available in tests');
+		},
+		getRunExecutionData: async () => undefined,
+		getRuntimeCredential: async () => undefined,
+		startRunnerTask: async () => {
+			throw new Error('not available in tests');
+		},
+	} as unknown as IWorkflowExecuteAdditionalData;
+	const runExecutionData: IRunExecutionData = {
+		version: 1,
+		startData: {},
+		resultData: { runData: {} },
+		executionData: {
+			contextData: {},
+			metadata: {},
+			nodeExecutionStack: [{ node, data: { main: [options.input ?? [{ json: {} }]] }, source: null }],
+			waitingExecution: {},
+			waitingExecutionSource: {},
+		},
+	} as unknown as IRunExecutionData;
+	const execute = new WorkflowExecute(additionalData, 'manual', runExecutionData);
+	const run = await execute.processRunExecutionData(workflow);
+	const taskData = run.data.resultData.runData[name]?.[0];
+	const items = taskData?.data?.main?.[0] ?? [];
+	return { items, error: (taskData?.error ?? run.data.resultData.error) as NodeRun['error'], run };
+}
+
+/** The bytes of an output binary, however n8n stored them. */
+export async function binaryBytes(binary: IBinaryData): Promise<Buffer> {
+	return await Container.get(BinaryDataService).getAsBuffer(binary);
+}
