@@ -94,8 +94,9 @@ export function createSandboxApp(state: SandboxState, services: SandboxServices)
 	app.set('etag', false);
 	app.use((req, res, next) => {
 		res.locals.requestId = newId('req');
-		res.on('finish', () => {
-			state.requests.push({ method: req.method, path: req.path, status: res.statusCode, idempotencyKey: req.get('idempotency-key'), at: Date.now() });
+		// 'close' also fires for connections the sandbox dropped on purpose (logged with status 0)
+		res.on('close', () => {
+			state.requests.push({ method: req.method, path: req.originalUrl.split('?')[0], status: res.writableFinished ? res.statusCode : 0, idempotencyKey: req.get('idempotency-key'), at: Date.now() });
 		});
 		next();
 	});
