@@ -1,10 +1,14 @@
+import { readdirSync } from 'node:fs';
 import { cp, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { defineConfig } from 'tsup';
 
 // The published build: one CommonJS bundle per node and credential, with src/ inlined, so the
 // package has no runtime dependencies besides n8n-workflow (a peer that n8n provides).
-const nodeNames = ['MediaGenImage'];
+// Every folder under nodes/ is a node: adding one needs no edit here.
+const nodeNames = readdirSync('nodes', { withFileTypes: true })
+	.filter((d) => d.isDirectory())
+	.map((d) => d.name);
 
 /** Codex files and icons (light and dark) go beside the compiled files: n8n reads them there. */
 async function copyNodeAssets(): Promise<void> {
