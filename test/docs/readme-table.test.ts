@@ -1,0 +1,17 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { catalog } from '../../src/catalog';
+import { withOperationsTable } from '../../src/catalog/operations-table';
+
+describe('README operations table', () => {
+	const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+
+	it('is the table generated from the catalog (run `npm run docs` when this fails)', () => {
+		expect(readme).toBe(withOperationsTable(readme));
+	});
+
+	it('lists every catalog endpoint', () => {
+		for (const e of catalog) expect(readme).toContain(`\`${e.method} ${e.path}\``);
+	});
+});

@@ -1,0 +1,8 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+
+import { withOperationsTable } from '../../src/catalog/operations-table';
+
+// `npm run docs`: rewrites the README's operations table from the catalog.
+const file = 'README.md';
+writeFileSync(file, withOperationsTable(readFileSync(file, 'utf8')));
+process.stdout.write('README operations table updated\n');
