@@ -43,9 +43,9 @@ describe('deriveIdempotencyKey', () => {
 		expect(deriveIdempotencyKey(scope, other)).not.toBe(deriveIdempotencyKey(scope, body));
 	});
 
-	it('does not confuse fields that could run together (item 1 + node "x" vs item 11 + node "")', () => {
-		const a = deriveIdempotencyKey({ ...scope, itemIndex: 1, nodeName: '1x' }, body);
-		const b = deriveIdempotencyKey({ ...scope, itemIndex: 11, nodeName: 'x' }, body);
+	it('does not confuse scopes whose fields would run together (node "Node 1" item 1 vs node "Node " item 11)', () => {
+		const a = deriveIdempotencyKey({ ...scope, nodeName: 'Node 1', itemIndex: 1 }, body);
+		const b = deriveIdempotencyKey({ ...scope, nodeName: 'Node ', itemIndex: 11 }, body);
 		expect(a).not.toBe(b);
 	});
 });
