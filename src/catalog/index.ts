@@ -1,12 +1,26 @@
 import { accountEndpoints } from './account';
+import { audioEndpoints } from './audio';
 import { imageEndpoints } from './images';
+import { lipSyncEndpoints } from './lipsync';
+import { model3dEndpoints } from './model3d';
+import { productEndpoints } from './products';
 import { runEndpoints } from './runs';
+import { videoEndpoints } from './video';
 import { endpointKey, type Endpoint, type NodeName } from './types';
 
 export * from './types';
 
 /** Every endpoint the package knows, in one list. */
-export const catalog: readonly Endpoint[] = [...accountEndpoints, ...runEndpoints, ...imageEndpoints];
+export const catalog: readonly Endpoint[] = [
+	...accountEndpoints,
+	...runEndpoints,
+	...imageEndpoints,
+	...videoEndpoints,
+	...audioEndpoints,
+	...lipSyncEndpoints,
+	...model3dEndpoints,
+	...productEndpoints,
+];
 
 const byKey = new Map(catalog.map((e) => [endpointKey(e), e]));
 

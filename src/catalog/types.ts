@@ -50,7 +50,17 @@ export type LimitRule =
 	/** string length must be <= limits[key] */
 	| { kind: 'maxLength'; keys: string[] }
 	/** array length must be <= limits[key] */
-	| { kind: 'maxItems'; keys: string[] };
+	| { kind: 'maxItems'; keys: string[] }
+	/** number within limits[minKey] .. limits[maxKey]; either bound alone applies when only it is present */
+	| { kind: 'range'; minKeys: string[]; maxKeys: string[] }
+	/** limits[key] is an object {min, max}: a number, or an array's length, must lie within it */
+	| { kind: 'between'; keys: string[] }
+	/** array of objects: the number of distinct `property` values must be <= limits[key] (e.g. voices of a dialogue) */
+	| { kind: 'maxDistinct'; keys: string[]; property: string }
+	/** array of objects: the summed length of their `property` strings must be <= limits[key] */
+	| { kind: 'maxTotalLength'; keys: string[]; property: string }
+	/** every rule applies (each only when its own key is present) */
+	| { kind: 'all'; rules: LimitRule[] };
 
 export type FieldType =
 	| 'string'
@@ -88,6 +98,10 @@ export interface FieldSpec {
 	max?: number;
 	/** a JSON object whose keys are merged into the body (e.g. the parameters of an estimate) */
 	spread?: boolean;
+	/** a fixed format the value must have (checked before sending) */
+	format?: 'url';
+	/** dropdown loaded from a list endpoint of the API (e.g. voices from GET /audio/voices) */
+	optionsFrom?: { path: string };
 }
 
 /** How a response is read into n8n items. */
@@ -126,6 +140,8 @@ export interface Endpoint {
 	/** whether the route accepts team_id / project_id (it refuses them with a 400 otherwise) */
 	teamBilling?: boolean;
 	projectFiling?: boolean;
+	/** at least one of these fields must be set (e.g. text or dialogue), checked before sending */
+	requireOneOf?: string[];
 	/** for 'run' outputs: how the service prices it (the sandbox's ledger) */
 	pricing?: { unit: 'per_image' | 'per_second' | 'per_character' | 'per_run'; countField?: string };
 }

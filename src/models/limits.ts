@@ -27,17 +27,44 @@ function sameValue(a: unknown, b: unknown): boolean {
 	return a === b || (typeof a !== 'object' && typeof b !== 'object' && String(a) === String(b));
 }
 
-/** Checks one value; undefined when it is allowed (or when the model reports no limit for it). */
-export function checkLimit(field: FieldSpec, value: unknown, limits: IDataObject | undefined): LimitViolation | undefined {
-	const rule = field.limit;
-	if (!rule || !limits || value === undefined || value === null || value === '') return undefined;
+function asNumber(value: unknown): number | undefined {
+	const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+	return Number.isFinite(n) ? n : undefined;
+}
+
+function objectsOf(value: unknown): Array<Record<string, unknown>> {
+	return Array.isArray(value) ? value.filter((v): v is Record<string, unknown> => typeof v === 'object' && v !== null) : [];
+}
+
+function checkRule(field: FieldSpec, rule: LimitRule, value: unknown, limits: IDataObject): LimitViolation | undefined {
+	if (rule.kind === 'all') {
+		for (const inner of rule.rules) {
+			const violation = checkRule(field, inner, value, limits);
+			if (violation) return violation;
+		}
+		return undefined;
+	}
+	if (rule.kind === 'range') {
+		const min = firstPresent(limits, rule.minKeys);
+		const max = firstPresent(limits, rule.maxKeys);
+		const lo = asNumber(min?.value);
+		const hi = asNumber(max?.value);
+		const n = asNumber(value);
+		if (n === undefined || (lo === undefined && hi === undefined)) return undefined;
+		if ((lo === undefined || n >= lo) && (hi === undefined || n <= hi)) return undefined;
+		const keys = [min?.key, max?.key].filter(Boolean).join(', ');
+		const allowed = lo !== undefined && hi !== undefined ? `from ${lo} to ${hi}` : lo !== undefined ? `at least ${lo}` : `at most ${hi}`;
+		return { field, value, allowed: `${allowed} (model limit ${keys})` };
+	}
 	const found = firstPresent(limits, rule.keys);
 	if (!found) return undefined;
 	switch (rule.kind) {
 		case 'oneOf': {
 			const choices = Array.isArray(found.value) ? found.value : [found.value];
-			if (choices.some((c) => sameValue(c, value))) return undefined;
-			return { field, value, allowed: `one of ${choices.map(String).join(', ')} (model limit ${found.key})` };
+			const values = Array.isArray(value) ? value : [value];
+			const outside = values.filter((v) => !choices.some((c) => sameValue(c, v)));
+			if (outside.length === 0) return undefined;
+			return { field, value: Array.isArray(value) ? outside : value, allowed: `one of ${choices.map(String).join(', ')} (model limit ${found.key})` };
 		}
 		case 'max': {
 			const max = Number(found.value);
@@ -61,12 +88,45 @@ export function checkLimit(field: FieldSpec, value: unknown, limits: IDataObject
 			if (!Number.isFinite(max) || typeof found.value === 'boolean' || count <= max) return undefined;
 			return { field, value: `${count} items`, allowed: `at most ${max} (model limit ${found.key})` };
 		}
+		case 'between': {
+			const bounds = found.value as { min?: unknown; max?: unknown };
+			if (typeof bounds !== 'object' || Array.isArray(bounds)) return undefined;
+			const lo = asNumber(bounds.min);
+			const hi = asNumber(bounds.max);
+			const n = Array.isArray(value) ? value.length : asNumber(value);
+			if (n === undefined || ((lo === undefined || n >= lo) && (hi === undefined || n <= hi))) return undefined;
+			const unit = Array.isArray(value) ? ' items' : '';
+			return { field, value: Array.isArray(value) ? `${n} items` : value, allowed: `from ${lo ?? '-'} to ${hi ?? '-'}${unit} (model limit ${found.key})` };
+		}
+		case 'maxDistinct': {
+			const max = Number(found.value);
+			const distinct = new Set(objectsOf(value).map((o) => o[rule.property]).filter((v) => v !== undefined && v !== ''));
+			if (!Number.isFinite(max) || distinct.size <= max) return undefined;
+			return { field, value: `${distinct.size} different ${rule.property} values`, allowed: `at most ${max} (model limit ${found.key})` };
+		}
+		case 'maxTotalLength': {
+			const max = Number(found.value);
+			const length = objectsOf(value).reduce((n, o) => n + String(o[rule.property] ?? '').length, 0);
+			if (!Number.isFinite(max) || length <= max) return undefined;
+			return { field, value: `${length} characters of ${rule.property}`, allowed: `at most ${max} characters (model limit ${found.key})` };
+		}
 	}
+}
+
+/** Checks one value; undefined when it is allowed (or when the model reports no limit for it). */
+export function checkLimit(field: FieldSpec, value: unknown, limits: IDataObject | undefined): LimitViolation | undefined {
+	const rule = field.limit;
+	if (!rule || !limits || value === undefined || value === null || value === '') return undefined;
+	if (Array.isArray(value) && value.length === 0) return undefined;
+	return checkRule(field, rule, value, limits);
 }
 
 /** Fixed bounds from the catalog (not the model): min/max on numbers and list lengths. */
 export function checkStaticBounds(field: FieldSpec, value: unknown): LimitViolation | undefined {
 	if (value === undefined || value === null || value === '') return undefined;
+	if (field.format === 'url' && typeof value === 'string' && !/^https?:\/\/[^\s/]+/i.test(value)) {
+		return { field, value, allowed: 'an http:// or https:// URL' };
+	}
 	if (Array.isArray(value)) {
 		if (field.max !== undefined && value.length > field.max) return { field, value: `${value.length} items`, allowed: `at most ${field.max}` };
 		return undefined;

@@ -37,6 +37,20 @@ export function validateCall(ctx: IExecuteFunctions, call: PreparedCall, models:
 			});
 		}
 	}
+	if (endpoint.requireOneOf) {
+		const fields = endpoint.fields.filter((f) => endpoint.requireOneOf!.includes(f.name));
+		const present = fields.some((f) => {
+			const value = (fieldLocation(endpoint, f) === 'query' ? call.qs : call.body)[f.name];
+			return value !== undefined && value !== null && value !== '' && !(Array.isArray(value) && value.length === 0);
+		});
+		if (!present) {
+			const names = fields.map((f) => `${f.displayName} (${f.name})`).join(' or ');
+			throw new NodeOperationError(ctx.getNode(), `${names}: one of them is required`, {
+				itemIndex: call.itemIndex,
+				description: 'Nothing was sent to the service, so no credits were spent.',
+			});
+		}
+	}
 	for (const field of endpoint.fields) {
 		const location = fieldLocation(endpoint, field);
 		const source: IDataObject = location === 'query' ? call.qs : call.body;
