@@ -1,7 +1,8 @@
 import { catalog, endpointKey, type Endpoint } from '../catalog';
 import type { RouteHandler } from './http';
-import { imageOutputs, type OutputMaker } from './outputs';
+import { imageOutputs, mediaOutputsFor, type OutputMaker } from './outputs';
 import { coreHandlers } from './routes/core';
+import { mediaHandlers } from './routes/media';
 import { runHandler } from './routes/generation';
 import type { SandboxServices } from './services';
 
@@ -10,17 +11,14 @@ import type { SandboxServices } from './services';
  * (Add capabilities here as their outputs get their own files.)
  */
 function outputMakerFor(endpoint: Endpoint): OutputMaker {
-	switch (endpoint.capability) {
-		default:
-			return imageOutputs;
-	}
+	return mediaOutputsFor(endpoint) ?? imageOutputs;
 }
 
 /**
  * Handler maps of the sandbox's route modules, keyed like the catalog ("POST /images/generations").
  * A new module adds one line here.
  */
-const handlerModules: Array<(services: SandboxServices) => Record<string, RouteHandler>> = [coreHandlers];
+const handlerModules: Array<(services: SandboxServices) => Record<string, RouteHandler>> = [coreHandlers, mediaHandlers];
 
 /** Every handler of the sandbox. Generating submits without a handler of their own use runHandler. */
 export function sandboxHandlers(services: SandboxServices): Record<string, RouteHandler> {

@@ -114,13 +114,20 @@ export const sandboxModels: SandboxModel[] = [
 	m('video_upscale.sharp-2', 'video_upscaling', 'Sharp 2', { scale_factors: [2, 4], max_duration_seconds: 60 }, { unit: 'per_second', credits: 3 }, { is_default: true }),
 	m('video_upscale.flex', 'video_upscaling', 'Flex', { min_scale_factor: 1.5, max_scale_factor: 3, max_duration_seconds: 20, max_file_mb: 50 }, { unit: 'per_second', credits: 2 }),
 
-	m('lipsync.sync-1', 'lipsync_generation', 'Sync', { max_duration_seconds: 120 }, { unit: 'per_second', credits: 2 }, { is_default: true }),
+	m('lipsync.sync-1', 'lipsync_generation', 'Sync', { max_duration_seconds: 120, resolutions: ['480p', '720p', '1080p'], prompt_max_length: 500 }, { unit: 'per_second', credits: 2 }, { is_default: true }),
+	m('lipsync.sync-lite', 'lipsync_generation', 'Sync Lite', { max_duration_seconds: 30, resolutions: ['480p', '720p'] }, { unit: 'per_second', credits: 1 }),
 	m('3d.mesh-1', 'model_3d_generation', 'Mesh', {
 		max_images: 4,
 		output_formats: ['glb', 'fbx', 'obj', 'usdz', 'blend', 'stl'],
 		target_polycount: { min: 100, max: 300000, default: 30000 },
 		topology: ['quad', 'triangle'],
 	}, { unit: 'per_image', credits: 20 }, { is_default: true }),
+	m('3d.mesh-lite', 'model_3d_generation', 'Mesh Lite', {
+		max_images: 1,
+		output_formats: ['glb', 'obj', 'stl'],
+		target_polycount: { min: 100, max: 50000, default: 10000 },
+		topology: ['triangle'],
+	}, { unit: 'per_image', credits: 8 }, { status: 'preview' }),
 	m('game.arcade-1', 'game_generation', 'Arcade', { prompt_max_length: 4000 }, { unit: 'per_image', credits: 30 }, { is_default: true }),
 	m('app.builder-1', 'app_generation', 'App Builder', { prompt_max_length: 8000 }, { unit: 'per_image', credits: 40 }, { is_default: true }),
 	m('video.reel-director', 'faceless_reel_generation', 'Reel Director', { duration_seconds: [30, 60, 90] }, { unit: 'per_second', credits: 1 }, { is_default: true }),

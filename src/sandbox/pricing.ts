@@ -19,6 +19,7 @@ export function billableUnits(model: SandboxModel, params: Record<string, unknow
 			return Number.isFinite(count) && count > 0 ? count : 1;
 		}
 		case 'per_second': {
+			if (Array.isArray(params.scenes)) return params.scenes.reduce((n: number, scene) => n + (Number((scene as { duration?: unknown })?.duration) || 5), 0);
 			const seconds = Number(params.duration ?? params.duration_seconds ?? 5);
 			return Number.isFinite(seconds) && seconds > 0 ? seconds : 5;
 		}
@@ -30,5 +31,7 @@ export function billableUnits(model: SandboxModel, params: Record<string, unknow
 /** The price in credits of a request on a model. */
 export function priceOf(model: SandboxModel, params: Record<string, unknown>): number {
 	const audio = params.generate_audio === true && model.capability === 'video_generation' ? 1.5 : 1;
-	return round(billableUnits(model, params) * model.pricing.credits * audio);
+	// a draft render costs a quarter; its final costs the full price
+	const draft = params.draft === true ? 0.25 : 1;
+	return round(billableUnits(model, params) * model.pricing.credits * audio * draft);
 }

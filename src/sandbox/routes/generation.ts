@@ -47,6 +47,9 @@ export function resolveModel(endpoint: Endpoint, params: Record<string, unknown>
 
 /** Server-side checks of the parameters against the catalog and the model's limits. */
 export function checkParameters(ctx: RouteContext, services: SandboxServices, endpoint: Endpoint, params: Record<string, unknown>, model?: SandboxModel): void {
+	if (endpoint.requireOneOf && endpoint.requireOneOf.every((name) => params[name] === undefined || params[name] === '')) {
+		throw new ProblemError(400, 'invalid_parameter', `One of ${endpoint.requireOneOf.join(', ')} is required`, { param: endpoint.requireOneOf[0] });
+	}
 	for (const field of endpoint.fields) {
 		const value = params[field.name];
 		if (field.name === 'prompt' && field.required && (typeof value !== 'string' || value.trim() === '')) {
@@ -73,6 +76,49 @@ function inputSummary(params: Record<string, unknown>, model?: SandboxModel): Re
 	return summary;
 }
 
+/** A run to create once its model and parameters are known (see createPaidRun). */
+export interface PaidRun {
+	endpoint: Endpoint;
+	model?: SandboxModel;
+	params: Record<string, unknown>;
+	price: number;
+	makeOutput: OutputMaker;
+	inputSummary?: Record<string, unknown>;
+}
+
+/**
+ * Team/project rules, the quote and the money of a submit, then a queued run (HTTP 202). Shared by
+ * runHandler and the routes that price a run themselves (draft finals, timeline renders).
+ */
+export function createPaidRun(ctx: RouteContext, services: SandboxServices, job: PaidRun): Reply {
+	const { endpoint, model, params, price } = job;
+	const principal = principalOf(ctx);
+	const teamId = checkBillingAndFiling(ctx, endpoint, params);
+	if (typeof params.quote_token === 'string' && params.quote_token) {
+		services.quotes.verify(params.quote_token, principal.accountId, model?.id ?? endpoint.path, params, price);
+	}
+	let moneyFailure: string | undefined;
+	if (teamId) {
+		const team = ctx.state.teams.get(teamId)!;
+		if (team.pool - team.reserved < price) moneyFailure = 'team_pool_insufficient';
+	} else {
+		const account = ctx.state.account(principal.accountId);
+		if (account.balance - account.reserved < price) moneyFailure = 'insufficient_credits';
+	}
+	const { record, submitted } = services.runs.create({
+		endpoint,
+		model,
+		principal,
+		params,
+		price,
+		teamId,
+		moneyFailure,
+		makeOutput: job.makeOutput,
+		inputSummary: job.inputSummary ?? inputSummary(params, model),
+	});
+	return { status: 202, body: submitted, runId: record.run.id };
+}
+
 /**
  * The handler of a generating submit: model, parameters, team/project, quote, money; then a
  * queued run (HTTP 202). Every generation endpoint is served by this one function.
@@ -80,34 +126,10 @@ function inputSummary(params: Record<string, unknown>, model?: SandboxModel): Re
 export function runHandler(services: SandboxServices, makeOutput: OutputMaker = imageOutputs): RouteHandler {
 	return (ctx): Reply => {
 		const { endpoint } = ctx;
-		const principal = principalOf(ctx);
 		const params = bodyOf(ctx);
 		const model = resolveModel(endpoint, params);
 		checkParameters(ctx, services, endpoint, params, model);
-		const teamId = checkBillingAndFiling(ctx, endpoint, params);
 		const price = model ? priceOf(model, params) : 1;
-		if (typeof params.quote_token === 'string' && params.quote_token) {
-			services.quotes.verify(params.quote_token, principal.accountId, model?.id ?? endpoint.path, params, price);
-		}
-		let moneyFailure: string | undefined;
-		if (teamId) {
-			const team = ctx.state.teams.get(teamId)!;
-			if (team.pool - team.reserved < price) moneyFailure = 'team_pool_insufficient';
-		} else {
-			const account = ctx.state.account(principal.accountId);
-			if (account.balance - account.reserved < price) moneyFailure = 'insufficient_credits';
-		}
-		const { record, submitted } = services.runs.create({
-			endpoint,
-			model,
-			principal,
-			params,
-			price,
-			teamId,
-			moneyFailure,
-			makeOutput,
-			inputSummary: inputSummary(params, model),
-		});
-		return { status: 202, body: submitted, runId: record.run.id };
+		return createPaidRun(ctx, services, { endpoint, model, params, price, makeOutput });
 	};
 }
