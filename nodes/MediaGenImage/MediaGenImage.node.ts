@@ -12,7 +12,7 @@ export class MediaGenImage implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description: 'Generate images, remove backgrounds and upscale with the Media Generation Service',
+		description: 'Generate images, remove backgrounds, upscale, capture pages and block out scenes with the Media Generation Service',
 		defaults: { name: 'MediaGen Image' },
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],

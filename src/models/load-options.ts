@@ -1,7 +1,9 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { catalog, findOperation, type Endpoint, type LimitRule, type NodeName } from '../catalog';
-import { choicesMethod } from '../node/names';
+import { catalog, type Endpoint, type LimitRule, type NodeName } from '../catalog';
+import { choicesMethod, listMethod } from '../node/names';
+import { resolveOperation } from '../runs/cost';
+import { listAll } from '../transport/paginate';
 import { API_KEY_CREDENTIAL, isCredentialType } from '../transport/credentials';
 import { createClient } from '../transport/request';
 import { limitChoices } from './limits';
@@ -12,7 +14,7 @@ type LoadOptionsMethod = (this: ILoadOptionsFunctions) => Promise<INodePropertyO
 function currentEndpoint(ctx: ILoadOptionsFunctions, node: NodeName): Endpoint | undefined {
 	const resource = String(ctx.getCurrentNodeParameter('resource') ?? '');
 	const operation = String(ctx.getCurrentNodeParameter('operation') ?? '');
-	return findOperation(node, resource, operation);
+	return resolveOperation(node, resource, operation)?.endpoint;
 }
 
 async function modelsOf(ctx: ILoadOptionsFunctions): Promise<Model[]> {
@@ -51,6 +53,21 @@ export function loadOptionsFor(node: NodeName): Record<string, LoadOptionsMethod
 			const model = endpoint && (await selectedModel(this, endpoint));
 			const choices = limitChoices(model?.limits, rule);
 			return [{ name: 'Model Default', value: '' }, ...choices.map((c) => ({ name: String(c), value: c }))];
+		};
+	}
+	const lists = new Set<string>();
+	for (const e of catalog) for (const f of e.fields) if (e.node === node && f.optionsFrom) lists.add(f.optionsFrom.path);
+	for (const path of lists) {
+		methods[listMethod(path)] = async function (this: ILoadOptionsFunctions) {
+			const auth = this.getCurrentNodeParameter('authentication');
+			const client = await createClient(this, isCredentialType(auth) ? auth : API_KEY_CREDENTIAL);
+			const rows = await listAll(client, { path }, { returnAll: true, limit: 0 });
+			return rows
+				.filter((row) => typeof row.id === 'string')
+				.map((row) => {
+					const details = ['language', 'gender', 'style'].map((k) => row[k]).filter((v) => typeof v === 'string' && v);
+					return { name: typeof row.name === 'string' ? row.name : String(row.id), value: String(row.id), description: details.join(' · ') || undefined };
+				});
 		};
 	}
 	return methods;

@@ -7,11 +7,12 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
-import { findOperation, type NodeName } from '../catalog';
+import type { NodeName } from '../catalog';
 import { downloadOutput } from '../media/download';
 import { uploadBinary } from '../media/upload';
 import { listModels, type Model } from '../models/model-catalog';
 import { validateCall } from '../models/validate';
+import { planCost, resolveOperation, sendWithinBudget } from '../runs/cost';
 import { forEachLimited } from '../runs/pool';
 import { isRun, outputFiles, type Run } from '../runs/run';
 import { waitForRuns, type WaitOutcome } from '../runs/wait';
@@ -125,11 +126,13 @@ export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName)
 		try {
 			const resource = ctx.getNodeParameter('resource', itemIndex) as string;
 			const operation = ctx.getNodeParameter('operation', itemIndex) as string;
-			const endpoint = findOperation(node, resource, operation);
-			if (!endpoint) throw new NodeOperationError(ctx.getNode(), `Unknown operation "${resource}/${operation}"`, { itemIndex });
+			const resolved = resolveOperation(node, resource, operation);
+			if (!resolved) throw new NodeOperationError(ctx.getNode(), `Unknown operation "${resource}/${operation}"`, { itemIndex });
+			const { endpoint } = resolved;
 			const call = await prepareCall(ctx, endpoint, itemIndex);
 			if (endpoint.capability) models ??= listModels(client);
-			validateCall(ctx, call, endpoint.capability ? await models : undefined);
+			const model = validateCall(ctx, call, endpoint.capability ? await models : undefined);
+			planCost(ctx, call, model, resolved.estimate);
 			calls.push(call);
 		} catch (error) {
 			fail(itemIndex, error);
@@ -139,7 +142,7 @@ export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName)
 	const submitted: Submitted[] = [];
 	await forEachLimited(calls, SUBMIT_CONCURRENCY, async (call) => {
 		try {
-			const sent = await send(ctx, client, call);
+			const sent = await sendWithinBudget(ctx, client, call, async () => await send(ctx, client, call));
 			if (Array.isArray(sent)) results[call.itemIndex] = sent;
 			else submitted.push({ call, run: sent });
 		} catch (error) {

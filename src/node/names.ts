@@ -13,5 +13,10 @@ export function choicesMethod(keys: string[]): string {
 	return `choicesFor_${keys.join('_or_')}`;
 }
 
+/** loadOptions method that lists the elements of a list endpoint, e.g. listFrom_audio_voices. */
+export function listMethod(path: string): string {
+	return `listFrom${path.replace(/[^a-z0-9]+/gi, '_')}`;
+}
+
 export const DYNAMIC_OPTIONS_DESCRIPTION =
 	'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>';

@@ -2,7 +2,8 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { endpointsOfNode, type Endpoint, type FieldSpec, type NodeName } from '../catalog';
 import { API_KEY_CREDENTIAL, OAUTH2_CREDENTIAL } from '../transport/credentials';
-import { binaryParam, choicesMethod, DYNAMIC_OPTIONS_DESCRIPTION, paramName, sourceParam } from './names';
+import { estimateOperationOf, estimateOperationOption, offersEstimate } from '../runs/cost';
+import { binaryParam, choicesMethod, DYNAMIC_OPTIONS_DESCRIPTION, listMethod, paramName, sourceParam } from './names';
 
 /** The Authentication option every node has: its values are the credential type names. */
 export const authenticationProperty: INodeProperties = {
@@ -21,7 +22,15 @@ export const credentialsOfNodes = [
 	{ name: OAUTH2_CREDENTIAL, required: true, displayOptions: { show: { authentication: [OAUTH2_CREDENTIAL] } } },
 ];
 
+/** The operations that show an endpoint's fields: its own, and its Estimate Cost where offered. */
+const operationsOf = (e: Endpoint): string[] => (offersEstimate(e) ? [e.operation, estimateOperationOf(e)] : [e.operation]);
+
 const show = (e: Endpoint, extra: Record<string, unknown[]> = {}) => ({
+	show: { resource: [e.resource], operation: operationsOf(e), ...extra },
+});
+
+/** displayOptions of what only the endpoint's own operation shows (waiting, options, paging). */
+const showOwn = (e: Endpoint, extra: Record<string, unknown[]> = {}) => ({
 	show: { resource: [e.resource], operation: [e.operation], ...extra },
 });
 
@@ -69,6 +78,17 @@ function fieldProperty(field: FieldSpec, inCollection: boolean): INodeProperties
 			return { ...base, displayName: `${field.displayName} URL`, type: 'string', default: '' };
 		case 'options':
 		case 'multiOptions':
+			if (field.optionsFrom) {
+				return {
+					...base,
+					displayName: `${field.displayName} Name or ID`,
+					type: field.type,
+					typeOptions: { loadOptionsMethod: listMethod(field.optionsFrom.path) },
+					default: field.type === 'options' ? '' : [],
+					description: DYNAMIC_OPTIONS_DESCRIPTION,
+					hint: field.description,
+				};
+			}
 			if (field.limit?.kind === 'oneOf') {
 				return {
 					...base,
@@ -178,6 +198,17 @@ function runOptions(e: Endpoint): INodeProperties[] {
 	if (e.teamBilling) {
 		options.push({ displayName: 'Team ID', name: 'teamId', type: 'string', default: '', description: 'Bill the workspace (team) pool instead of the personal balance; the key also needs teams:read' });
 	}
+	if (offersEstimate(e)) {
+		options.push({
+			displayName: 'Max Credits',
+			name: 'maxCredits',
+			type: 'number',
+			default: 0,
+			typeOptions: { minValue: 0, numberPrecision: 2 },
+			description:
+				'Estimate first and refuse (no run is created) when the price is higher; otherwise submit bound to the quote. A fresh quote after quote_expired or quote_mismatch is accepted once if it still fits.',
+		});
+	}
 	if (e.projectFiling) {
 		options.push({ displayName: 'Project ID', name: 'projectId', type: 'string', default: '', description: 'File the output in this project; the key also needs projects:read' });
 	}
@@ -188,7 +219,7 @@ function runOptions(e: Endpoint): INodeProperties[] {
 			type: 'boolean',
 			default: true,
 			description: 'Whether to wait until the run completes and return its output; otherwise the queued run is returned',
-			displayOptions: show(e),
+			displayOptions: showOwn(e),
 		},
 		{
 			displayName: 'Options',
@@ -196,7 +227,7 @@ function runOptions(e: Endpoint): INodeProperties[] {
 			type: 'collection',
 			placeholder: 'Add Option',
 			default: {},
-			displayOptions: show(e),
+			displayOptions: showOwn(e),
 			options: options.sort((a, b) => a.displayName.localeCompare(b.displayName)),
 		},
 	];
@@ -210,7 +241,7 @@ function listProperties(e: Endpoint): INodeProperties[] {
 			type: 'boolean',
 			default: false,
 			description: 'Whether to return all results or only up to a given limit',
-			displayOptions: show(e),
+			displayOptions: showOwn(e),
 		},
 		{
 			displayName: 'Limit',
@@ -219,7 +250,7 @@ function listProperties(e: Endpoint): INodeProperties[] {
 			default: 50,
 			typeOptions: { minValue: 1 },
 			description: 'Max number of results to return',
-			displayOptions: show(e, { returnAll: [false] }),
+			displayOptions: showOwn(e, { returnAll: [false] }),
 		},
 	];
 }
@@ -269,7 +300,10 @@ export function nodeProperties(node: NodeName, resourceNames: Record<string, str
 	for (const resource of resources) {
 		const ops = endpoints.filter((e) => e.resource === resource);
 		const options: INodePropertyOptions[] = ops
-			.map((e) => ({ name: e.name, value: e.operation, action: e.action, description: e.description }))
+			.flatMap((e) => [
+				{ name: e.name, value: e.operation, action: e.action, description: e.description },
+				...(offersEstimate(e) ? [estimateOperationOption(e)] : []),
+			])
 			.sort((a, b) => a.name.localeCompare(b.name));
 		props.push({
 			displayName: 'Operation',

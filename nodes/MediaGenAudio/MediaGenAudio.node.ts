@@ -1,0 +1,29 @@
+import { NodeConnectionTypes, type IExecuteFunctions, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+
+import { loadOptionsFor } from '../../src/models/load-options';
+import { executeCatalogNode } from '../../src/node/execute';
+import { credentialsOfNodes, nodeProperties } from '../../src/node/properties';
+
+export class MediaGenAudio implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'MediaGen Audio',
+		name: 'mediaGenAudio',
+		icon: { light: 'file:mediagen.svg', dark: 'file:mediagen.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description: 'Generate speech, dialogue, music and sound effects, convert voices and transcribe with the Media Generation Service',
+		defaults: { name: 'MediaGen Audio' },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		usableAsTool: true,
+		credentials: credentialsOfNodes,
+		properties: nodeProperties('MediaGenAudio', { audio: 'Audio', voice: 'Voice' }),
+	};
+
+	methods = { loadOptions: loadOptionsFor('MediaGenAudio') };
+
+	async execute(this: IExecuteFunctions) {
+		return await executeCatalogNode(this, 'MediaGenAudio');
+	}
+}

@@ -1,0 +1,29 @@
+import { NodeConnectionTypes, type IExecuteFunctions, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+
+import { loadOptionsFor } from '../../src/models/load-options';
+import { executeCatalogNode } from '../../src/node/execute';
+import { credentialsOfNodes, nodeProperties } from '../../src/node/properties';
+
+export class MediaGenLipSync implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'MediaGen Lip Sync',
+		name: 'mediaGenLipSync',
+		icon: { light: 'file:mediagen.svg', dark: 'file:mediagen.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description: 'Lip-sync a face in a video or image to speech with the Media Generation Service',
+		defaults: { name: 'MediaGen Lip Sync' },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		usableAsTool: true,
+		credentials: credentialsOfNodes,
+		properties: nodeProperties('MediaGenLipSync', { lipSync: 'Lip Sync' }),
+	};
+
+	methods = { loadOptions: loadOptionsFor('MediaGenLipSync') };
+
+	async execute(this: IExecuteFunctions) {
+		return await executeCatalogNode(this, 'MediaGenLipSync');
+	}
+}

@@ -1,0 +1,29 @@
+import { NodeConnectionTypes, type IExecuteFunctions, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+
+import { loadOptionsFor } from '../../src/models/load-options';
+import { executeCatalogNode } from '../../src/node/execute';
+import { credentialsOfNodes, nodeProperties } from '../../src/node/properties';
+
+export class MediaGenModel3D implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'MediaGen 3D',
+		name: 'mediaGenModel3D',
+		icon: { light: 'file:mediagen.svg', dark: 'file:mediagen.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description: 'Generate 3D models (GLB, FBX, OBJ, USDZ, BLEND, STL) from images with the Media Generation Service',
+		defaults: { name: 'MediaGen 3D' },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		usableAsTool: true,
+		credentials: credentialsOfNodes,
+		properties: nodeProperties('MediaGenModel3D', { model3d: '3D Model' }),
+	};
+
+	methods = { loadOptions: loadOptionsFor('MediaGenModel3D') };
+
+	async execute(this: IExecuteFunctions) {
+		return await executeCatalogNode(this, 'MediaGenModel3D');
+	}
+}

@@ -1,0 +1,29 @@
+import { NodeConnectionTypes, type IExecuteFunctions, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+
+import { loadOptionsFor } from '../../src/models/load-options';
+import { executeCatalogNode } from '../../src/node/execute';
+import { credentialsOfNodes, nodeProperties } from '../../src/node/properties';
+
+export class MediaGenProduct implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'MediaGen Product',
+		name: 'mediaGenProduct',
+		icon: { light: 'file:mediagen.svg', dark: 'file:mediagen.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description: 'Extract product data and photos from a product page with the Media Generation Service',
+		defaults: { name: 'MediaGen Product' },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		usableAsTool: true,
+		credentials: credentialsOfNodes,
+		properties: nodeProperties('MediaGenProduct', { product: 'Product' }),
+	};
+
+	methods = { loadOptions: loadOptionsFor('MediaGenProduct') };
+
+	async execute(this: IExecuteFunctions) {
+		return await executeCatalogNode(this, 'MediaGenProduct');
+	}
+}

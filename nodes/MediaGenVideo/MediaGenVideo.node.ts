@@ -1,0 +1,29 @@
+import { NodeConnectionTypes, type IExecuteFunctions, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+
+import { loadOptionsFor } from '../../src/models/load-options';
+import { executeCatalogNode } from '../../src/node/execute';
+import { credentialsOfNodes, nodeProperties } from '../../src/node/properties';
+
+export class MediaGenVideo implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'MediaGen Video',
+		name: 'mediaGenVideo',
+		icon: { light: 'file:mediagen.svg', dark: 'file:mediagen.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description: 'Generate, finalize, upscale, compose and analyze videos; timelines, voices, frames and motion presets with the Media Generation Service',
+		defaults: { name: 'MediaGen Video' },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		usableAsTool: true,
+		credentials: credentialsOfNodes,
+		properties: nodeProperties('MediaGenVideo', { video: 'Video', timeline: 'Timeline', motion: 'Motion Preset' }),
+	};
+
+	methods = { loadOptions: loadOptionsFor('MediaGenVideo') };
+
+	async execute(this: IExecuteFunctions) {
+		return await executeCatalogNode(this, 'MediaGenVideo');
+	}
+}

@@ -1,0 +1,160 @@
+import { NodeOperationError, type IDataObject, type IExecuteFunctions, type JsonObject } from 'n8n-workflow';
+
+import { endpointFor, findOperation, type Endpoint, type NodeName } from '../catalog';
+import { uploadBinary } from '../media/upload';
+import type { Model } from '../models/model-catalog';
+import type { PreparedCall } from '../node/parameters';
+import { problemOf } from '../transport/problem';
+import { apiRequest, unexpectedResponse, type ApiClient } from '../transport/request';
+
+/**
+ * Cost control of the generating operations:
+ * - every model-aware run endpoint also offers an "Estimate Cost" operation: the same parameters
+ *   and the resolved model go to POST /models/estimate-cost, and the quote is the output;
+ * - option Max Credits: estimate first, refuse (no run) when the price is higher, else submit bound
+ *   to the quote;
+ * - a submit answered 409 quote_expired / quote_mismatch is sent once more with the fresh quote of
+ *   the answer when that quote still fits Max Credits; otherwise the item fails with the code.
+ */
+
+const ESTIMATE_SUFFIX = 'EstimateCost';
+const QUOTE_CODES = new Set(['quote_expired', 'quote_mismatch']);
+
+/** The estimate needs a model to price: only run endpoints with a model dropdown offer it. */
+export function offersEstimate(endpoint: Endpoint): boolean {
+	return endpoint.output === 'run' && endpoint.capability !== undefined;
+}
+
+export function estimateOperationOf(endpoint: Endpoint): string {
+	return `${endpoint.operation}${ESTIMATE_SUFFIX}`;
+}
+
+/** n8n operation option of an endpoint's Estimate Cost. */
+export function estimateOperationOption(endpoint: Endpoint) {
+	const action = endpoint.action.charAt(0).toLowerCase() + endpoint.action.slice(1);
+	return {
+		name: `Estimate ${endpoint.name} Cost`,
+		value: estimateOperationOf(endpoint),
+		action: `Estimate the cost to ${action}`,
+		description: `Credits and a quote token for ${endpoint.name} with these parameters (nothing is generated)`,
+	};
+}
+
+/** The endpoint behind a node's resource/operation, including the Estimate Cost pseudo-operations. */
+export function resolveOperation(node: NodeName, resource: string, operation: string): { endpoint: Endpoint; estimate: boolean } | undefined {
+	const direct = findOperation(node, resource, operation);
+	if (direct) return { endpoint: direct, estimate: false };
+	if (!operation.endsWith(ESTIMATE_SUFFIX)) return undefined;
+	const base = findOperation(node, resource, operation.slice(0, -ESTIMATE_SUFFIX.length));
+	return base && offersEstimate(base) ? { endpoint: base, estimate: true } : undefined;
+}
+
+export interface Quote extends IDataObject {
+	credits: number;
+	quote_token: string;
+}
+
+function isQuote(value: unknown): value is Quote {
+	return typeof value === 'object' && value !== null && typeof (value as Quote).credits === 'number' && typeof (value as Quote).quote_token === 'string';
+}
+
+interface CostPlan {
+	maxCredits?: number;
+	model?: string;
+}
+
+// Per prepared call (the call object lives for one execution only).
+const plans = new WeakMap<PreparedCall, CostPlan>();
+
+/** Parameters that do not belong in an estimate (they do not change the price). */
+const NOT_PRICED = ['quote_token', 'team_id', 'project_id'];
+
+/**
+ * Called once per item after its parameters are read and checked against the model: turns an
+ * Estimate Cost operation into its POST /models/estimate-cost, and notes Max Credits of a submit.
+ */
+export function planCost(ctx: IExecuteFunctions, call: PreparedCall, model: Model | undefined, estimate: boolean): void {
+	const { endpoint, itemIndex } = call;
+	if (estimate) {
+		const estimateEndpoint = endpointFor('POST', '/models/estimate-cost')!;
+		for (const key of NOT_PRICED) delete call.body[key];
+		// the resolved model: the quote binds it, and the submit that uses the quote resolves the same one
+		if (model) call.body.model = model.id;
+		call.endpoint = estimateEndpoint;
+		call.path = estimateEndpoint.path;
+		call.qs = {};
+		call.run = undefined;
+		call.idempotencyKey = undefined;
+		return;
+	}
+	if (endpoint.output !== 'run') return;
+	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const raw = options.maxCredits;
+	let maxCredits: number | undefined;
+	if (offersEstimate(endpoint) && raw !== undefined && raw !== null && raw !== '') {
+		maxCredits = Number(raw);
+		if (!Number.isFinite(maxCredits) || maxCredits < 0) {
+			throw new NodeOperationError(ctx.getNode(), `Max Credits (maxCredits): "${String(raw)}" is not allowed; allowed: a number of credits >= 0`, { itemIndex });
+		}
+	}
+	plans.set(call, { maxCredits, model: model?.id });
+}
+
+async function estimateOf(client: ApiClient, call: PreparedCall, model: string | undefined): Promise<Quote> {
+	const body: IDataObject = { ...call.body };
+	for (const key of NOT_PRICED) delete body[key];
+	if (model) body.model = model;
+	const { body: quote } = await apiRequest<unknown>(client, { method: 'POST', path: '/models/estimate-cost', body, itemIndex: call.itemIndex });
+	if (!isQuote(quote)) throw unexpectedResponse(client, 'POST /models/estimate-cost did not return credits and a quote_token', quote, call.itemIndex);
+	return quote;
+}
+
+function overBudget(ctx: IExecuteFunctions, call: PreparedCall, quote: Quote, maxCredits: number): NodeOperationError {
+	const error = new NodeOperationError(
+		ctx.getNode(),
+		`Max Credits (maxCredits): ${call.endpoint.name} costs ${quote.credits} credits${quote.model ? ` on model ${String(quote.model)}` : ''}, above the maximum of ${maxCredits}`,
+		{
+			itemIndex: call.itemIndex,
+			description: 'Nothing was submitted: no run was created and no credits were spent. Raise Max Credits or choose cheaper parameters.',
+		},
+	);
+	error.context.problem = { code: 'max_credits_exceeded', credits: quote.credits, max_credits: maxCredits } as JsonObject;
+	return error;
+}
+
+/**
+ * Sends a submit under its cost plan. With Max Credits, the item's binaries are uploaded first (the
+ * quote binds their URLs), then the estimate decides; a stale quote is replaced once.
+ */
+export async function sendWithinBudget<T>(ctx: IExecuteFunctions, client: ApiClient, call: PreparedCall, send: () => Promise<T>): Promise<T> {
+	const plan = plans.get(call);
+	if (!plan) return await send();
+	const { maxCredits } = plan;
+	if (maxCredits !== undefined && !call.body.quote_token) {
+		for (const upload of call.uploads) upload.assign(await uploadBinary(client, ctx, upload.input));
+		call.uploads = [];
+		const quote = await estimateOf(client, call, plan.model);
+		if (quote.credits > maxCredits) throw overBudget(ctx, call, quote, maxCredits);
+		call.body.quote_token = quote.quote_token;
+	}
+	try {
+		return await send();
+	} catch (error) {
+		const problem = problemOf(error);
+		if (!problem?.code || !QUOTE_CODES.has(problem.code)) throw error;
+		const fresh = problem.quote;
+		if (maxCredits === undefined || !isQuote(fresh) || fresh.credits > maxCredits) {
+			const why =
+				maxCredits === undefined
+					? 'Set Max Credits to let the node accept a fresh quote within that price.'
+					: isQuote(fresh)
+						? `The fresh quote (${fresh.credits} credits) is above Max Credits (${maxCredits}); nothing was submitted.`
+						: 'The answer carried no fresh quote.';
+			const described = error as { description?: string };
+			described.description = [described.description, why].filter(Boolean).join(' · ');
+			throw error;
+		}
+		call.body.quote_token = fresh.quote_token;
+		return await send();
+	}
+}
