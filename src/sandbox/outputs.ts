@@ -9,8 +9,8 @@ export interface ProducedFile {
 	name: string;
 	contentType: string;
 	bytes: Buffer;
-	/** where the file's URL goes in `output`: images[], model_urls[format], or output_url */
-	slot: 'image' | 'main' | { format: string };
+	/** where the file's URL goes in `output`: images[], model_urls[format], draft_cache_url, or output_url */
+	slot: 'image' | 'main' | 'draft' | { format: string };
 }
 
 function seedOf(text: string, index: number): number {
@@ -44,7 +44,7 @@ export const videoOutputs: OutputMaker = (runId, params) => {
 	const draft = params.draft === true;
 	const name = `${runId}${draft ? '_draft' : ''}.mp4`;
 	return {
-		files: [{ name, contentType: 'video/mp4', bytes: mp4Clip(), slot: 'main' }],
+		files: [{ name, contentType: 'video/mp4', bytes: mp4Clip(), slot: draft ? 'draft' : 'main' }],
 		extra: { duration_seconds: durationOf(params, 5), ...(draft ? { draft: true, draft_expires_at: new Date(Date.now() + 7 * 86400_000).toISOString() } : {}) },
 	};
 };

@@ -126,6 +126,7 @@ export class RunEngine {
 				const url = this.signer.sign(this.origin(), `/storage/files/${record.run.id}/${file.name}`, expires);
 				if (file.slot === 'image') ((output.images ??= []) as unknown[]).push({ url });
 				else if (typeof file.slot === 'object') ((output.model_urls ??= {}) as Record<string, string>)[file.slot.format] = url;
+				else if (file.slot === 'draft') output.draft_cache_url = url;
 				else output.output_url = url;
 				output.output_url ??= url;
 			}
