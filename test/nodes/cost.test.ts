@@ -1,0 +1,155 @@
+import type { INodeType } from 'n8n-workflow';
+
+import { MediaGenAudio } from '../../nodes/MediaGenAudio/MediaGenAudio.node';
+import { MediaGenImage } from '../../nodes/MediaGenImage/MediaGenImage.node';
+import { MediaGenLipSync } from '../../nodes/MediaGenLipSync/MediaGenLipSync.node';
+import { MediaGenModel3D } from '../../nodes/MediaGenModel3D/MediaGenModel3D.node';
+import { MediaGenProduct } from '../../nodes/MediaGenProduct/MediaGenProduct.node';
+import { MediaGenVideo } from '../../nodes/MediaGenVideo/MediaGenVideo.node';
+import { makePng } from '../../src/sandbox/png';
+import { sleep } from '../helpers/media';
+import { runNode } from '../helpers/n8n-harness';
+import { posts, startFixture, type Fixture } from '../helpers/sandbox-fixture';
+
+interface Case {
+	node: string;
+	nodeType: INodeType;
+	path: string;
+	resource: string;
+	operation: string;
+	params: Record<string, unknown>;
+	model: string;
+	credits: number;
+}
+
+/** One generating operation per node, with its expected price on the sandbox. */
+const cases: Case[] = [
+	{ node: 'Image', nodeType: new MediaGenImage(), path: '/images/generations', resource: 'image', operation: 'generate', params: { prompt: 'a quoted castle', count: 2 }, model: 'image.aurora-2', credits: 8 },
+	{ node: 'Video', nodeType: new MediaGenVideo(), path: '/videos/generations', resource: 'video', operation: 'generate', params: { prompt: 'waves', duration: 10 }, model: 'video.motion-2', credits: 60 },
+	{ node: 'Audio', nodeType: new MediaGenAudio(), path: '/audio/music', resource: 'audio', operation: 'music', params: { prompt: 'calm synths', durationSeconds: 20 }, model: 'music.compose-1', credits: 10 },
+	{
+		node: 'Lip Sync',
+		nodeType: new MediaGenLipSync(),
+		path: '/lipsync/generations',
+		resource: 'lipSync',
+		operation: 'generate',
+		params: { audioUrl: 'https://cdn.example.com/s.mp3', videoUrl: 'https://cdn.example.com/f.mp4' },
+		model: 'lipsync.sync-1',
+		credits: 10,
+	},
+	{ node: '3D', nodeType: new MediaGenModel3D(), path: '/models/3d/generations', resource: 'model3d', operation: 'generate', params: { imageUrls: ['https://cdn.example.com/a.png', 'https://cdn.example.com/b.png'] }, model: '3d.mesh-1', credits: 40 },
+];
+
+const estimateOp = (c: Case) => ({ resource: c.resource, operation: `${c.operation}EstimateCost`, ...c.params });
+const submitOp = (c: Case, options: Record<string, unknown> = {}) => ({ resource: c.resource, operation: c.operation, ...c.params, options });
+
+describe.each(cases)('cost control of MediaGen $node ($path)', (c) => {
+	let fx: Fixture;
+	const run = (parameters: Record<string, unknown>) => runNode({ nodeType: c.nodeType, credentials: fx.credentials, parameters, settings: {} });
+
+	beforeEach(async () => {
+		fx = await startFixture({ quoteTtlSeconds: 600 });
+	});
+	afterEach(async () => fx.sandbox.close());
+
+	it('Estimate Cost returns the quote for the resolved model; submitting with its token binds that price', async () => {
+		const estimate = await run(estimateOp(c));
+		expect(estimate.error).toBeUndefined();
+		expect(estimate.items[0].json).toMatchObject({ object: 'cost_estimate', model: c.model, credits: c.credits, quote_token: expect.any(String) });
+		expect(posts(fx.sandbox, c.path)).toHaveLength(0);
+
+		const submitted = await run(submitOp(c, { quoteToken: estimate.items[0].json.quote_token }));
+		expect(submitted.error).toBeUndefined();
+		expect(submitted.items[0].json.status).toBe('completed');
+		expect(posts(fx.sandbox, c.path).map((r) => r.status)).toEqual([202]);
+		expect(fx.sandbox.state.ledger).toEqual([expect.objectContaining({ run_id: submitted.items[0].json.id, credits: c.credits })]);
+	});
+
+	it('Max Credits below the price: a clear error and no run', async () => {
+		const { error, items } = await run(submitOp(c, { maxCredits: c.credits - 1 }));
+		expect(items).toHaveLength(0);
+		expect(error?.message).toBe(`Max Credits (maxCredits): ${submitName(c)} costs ${c.credits} credits on model ${c.model}, above the maximum of ${c.credits - 1}`);
+		expect(error?.description).toContain('no run was created');
+		expect(posts(fx.sandbox, '/models/estimate-cost')).toHaveLength(1);
+		expect(posts(fx.sandbox, c.path)).toHaveLength(0);
+		expect(fx.sandbox.state.runs.size).toBe(0);
+	});
+
+	it('Max Credits at the price: estimates, submits bound to the quote and is charged the quoted credits', async () => {
+		const { error, items } = await run(submitOp(c, { maxCredits: c.credits }));
+		expect(error).toBeUndefined();
+		expect(items[0].json.status).toBe('completed');
+		expect(posts(fx.sandbox, '/models/estimate-cost')).toHaveLength(1);
+		expect(posts(fx.sandbox, c.path).map((r) => r.status)).toEqual([202]);
+		expect(fx.sandbox.state.ledger.map((e) => e.credits)).toEqual([c.credits]);
+	});
+});
+
+function submitName(c: Case): string {
+	return { generate: 'Generate', music: 'Music' }[c.operation] ?? c.operation;
+}
+
+describe('expired quotes', () => {
+	let fx: Fixture;
+	const tokens = new Map<Case, string>();
+
+	beforeAll(async () => {
+		fx = await startFixture({ quoteTtlSeconds: 1 });
+		for (const c of cases) {
+			const { items } = await runNode({ nodeType: c.nodeType, credentials: fx.credentials, parameters: estimateOp(c) });
+			tokens.set(c, String(items[0].json.quote_token));
+		}
+		await sleep(1200);
+	});
+	afterAll(async () => fx.sandbox.close());
+
+	it.each(cases)('$node: a lapsed Quote Token is refreshed once from the 409 when the fresh quote fits Max Credits', async (c) => {
+		const before = posts(fx.sandbox, c.path).length;
+		const { error, items } = await runNode({ nodeType: c.nodeType, credentials: fx.credentials, parameters: submitOp(c, { quoteToken: tokens.get(c), maxCredits: c.credits + 5 }) });
+		expect(error).toBeUndefined();
+		expect(items[0].json.status).toBe('completed');
+		expect(posts(fx.sandbox, c.path).slice(before).map((r) => r.status)).toEqual([409, 202]);
+		expect(fx.sandbox.state.chargesFor(String(items[0].json.id))[0].credits).toBe(c.credits);
+	});
+
+	it.each(cases)('$node: fails with quote_expired when the fresh quote is above Max Credits, or without Max Credits', async (c) => {
+		const runsBefore = fx.sandbox.state.runs.size;
+		const over = await runNode({ nodeType: c.nodeType, credentials: fx.credentials, parameters: submitOp(c, { quoteToken: tokens.get(c), maxCredits: c.credits - 1 }) });
+		expect(over.error?.message).toMatch(/^quote_expired/);
+		expect(over.error?.description).toContain(`The fresh quote (${c.credits} credits) is above Max Credits (${c.credits - 1})`);
+		const unbounded = await runNode({
+			nodeType: c.nodeType,
+			credentials: fx.credentials,
+			parameters: submitOp(c, { quoteToken: tokens.get(c) }),
+			settings: { onError: 'continueRegularOutput' },
+		});
+		expect(unbounded.items[0].json.code).toBe('quote_expired');
+		expect(fx.sandbox.state.runs.size).toBe(runsBefore);
+	});
+});
+
+describe('Max Credits with input binaries', () => {
+	it('uploads first, so the quote binds the asset URLs the submit carries (no quote_mismatch)', async () => {
+		const fx = await startFixture();
+		try {
+			const png = makePng(8, 8, 5);
+			const { error, items } = await runNode({
+				nodeType: new MediaGenModel3D(),
+				credentials: fx.credentials,
+				parameters: { resource: 'model3d', operation: 'generate', imageUrlsSource: 'binary', imageUrlsBinaryProperty: 'photo', options: { maxCredits: 20 } },
+				input: [{ json: {}, binary: { photo: { data: png.toString('base64'), mimeType: 'image/png' } } }],
+			});
+			expect(error).toBeUndefined();
+			expect(items[0].json.status).toBe('completed');
+			expect(posts(fx.sandbox, '/uploads')).toHaveLength(1);
+			expect(posts(fx.sandbox, '/models/3d/generations').map((r) => r.status)).toEqual([202]);
+		} finally {
+			await fx.sandbox.close();
+		}
+	});
+
+	it('offers no Estimate Cost where the route has no model to price (Product extraction)', () => {
+		const operations = new MediaGenProduct().description.properties.find((p) => p.name === 'operation')!;
+		expect((operations.options ?? []).map((o) => (o as { value: string }).value)).toEqual(['extract']);
+	});
+});
