@@ -15,7 +15,7 @@ import { validateCall } from '../models/validate';
 import { forEachLimited } from '../runs/pool';
 import { isRun, outputFiles, type Run } from '../runs/run';
 import { waitForRuns, type WaitOutcome } from '../runs/wait';
-import { API_KEY_CREDENTIAL, isCredentialType } from '../transport/credentials';
+import { BEARER_CREDENTIAL_TYPE, isCredentialType } from '../transport/credentials';
 import { listAll } from '../transport/paginate';
 import { problemError } from '../transport/problem';
 import { apiRequest, createClient, unexpectedResponse, type ApiClient } from '../transport/request';
@@ -116,8 +116,8 @@ export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName)
 		if (!ctx.continueOnFail()) throw error;
 		results[itemIndex] = [errorItem(error, itemIndex)];
 	};
-	const auth = ctx.getNodeParameter('authentication', 0, API_KEY_CREDENTIAL);
-	const client = await createClient(ctx, isCredentialType(auth) ? auth : API_KEY_CREDENTIAL);
+	const auth = ctx.getNodeParameter('authentication', 0, BEARER_CREDENTIAL_TYPE);
+	const client = await createClient(ctx, isCredentialType(auth) ? auth : BEARER_CREDENTIAL_TYPE);
 
 	const calls: PreparedCall[] = [];
 	let models: Promise<Model[]> | undefined;

@@ -1,7 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { endpointsOfNode, type Endpoint, type FieldSpec, type NodeName } from '../catalog';
-import { API_KEY_CREDENTIAL, OAUTH2_CREDENTIAL } from '../transport/credentials';
+import { BEARER_CREDENTIAL_TYPE, CLIENT_CREDENTIALS_TYPE } from '../transport/credentials';
 import { binaryParam, choicesMethod, DYNAMIC_OPTIONS_DESCRIPTION, paramName, sourceParam } from './names';
 
 /** The Authentication option every node has: its values are the credential type names. */
@@ -10,15 +10,15 @@ export const authenticationProperty: INodeProperties = {
 	name: 'authentication',
 	type: 'options',
 	options: [
-		{ name: 'API Key', value: API_KEY_CREDENTIAL },
-		{ name: 'OAuth2 (Client Credentials)', value: OAUTH2_CREDENTIAL },
+		{ name: 'API Key', value: BEARER_CREDENTIAL_TYPE },
+		{ name: 'OAuth2 (Client Credentials)', value: CLIENT_CREDENTIALS_TYPE },
 	],
-	default: API_KEY_CREDENTIAL,
+	default: BEARER_CREDENTIAL_TYPE,
 };
 
 export const credentialsOfNodes = [
-	{ name: API_KEY_CREDENTIAL, required: true, displayOptions: { show: { authentication: [API_KEY_CREDENTIAL] } } },
-	{ name: OAUTH2_CREDENTIAL, required: true, displayOptions: { show: { authentication: [OAUTH2_CREDENTIAL] } } },
+	{ name: BEARER_CREDENTIAL_TYPE, required: true, displayOptions: { show: { authentication: [BEARER_CREDENTIAL_TYPE] } } },
+	{ name: CLIENT_CREDENTIALS_TYPE, required: true, displayOptions: { show: { authentication: [CLIENT_CREDENTIALS_TYPE] } } },
 ];
 
 const show = (e: Endpoint, extra: Record<string, unknown[]> = {}) => ({
