@@ -17,6 +17,11 @@ function problem(status: number, code: string, extra: Record<string, unknown> = 
 	return { type: `${ORIGIN}/errors/${code}`, title: 'Problem', status, detail: `detail of ${code}`, code, request_id: `req_${code}`, ...extra };
 }
 
+/** An Error instance (nock 14 hangs the request when replyWithError gets a plain object). */
+function networkError(code: string, message: string): Error {
+	return Object.assign(new Error(message), { code });
+}
+
 interface Sent {
 	helper: 'httpRequest' | 'httpRequestWithAuthentication';
 	credentialType?: string;
@@ -153,7 +158,7 @@ describe('apiRequest retries', () => {
 	});
 
 	it('sends a POST without Idempotency-Key exactly once when the connection resets, and the error carries a code', async () => {
-		const scope = nock(ORIGIN).post('/v1/images/generations').times(2).replyWithError({ code: 'ECONNRESET', message: 'socket hang up' });
+		const scope = nock(ORIGIN).post('/v1/images/generations').times(2).replyWithError(networkError('ECONNRESET', 'socket hang up'));
 		const { client, attempts } = newClient();
 		const error = await rejectionOf(apiRequest(client, generation));
 		expect(attempts).toEqual(['POST /images/generations']);
@@ -183,7 +188,7 @@ describe('apiRequest retries', () => {
 		const scope = nock(ORIGIN)
 			.matchHeader('idempotency-key', 'key-reset')
 			.post('/v1/images/generations')
-			.replyWithError({ code: 'ECONNRESET', message: 'socket hang up' })
+			.replyWithError(networkError('ECONNRESET', 'socket hang up'))
 			.post('/v1/images/generations')
 			.reply(202, { id: 'run_3', status: 'queued' });
 		const { client, attempts } = newClient();
@@ -288,8 +293,8 @@ describe('apiRequest errors', () => {
 	it.each<[string, () => nock.Scope]>([
 		['a 401 problem', () => nock(ORIGIN).get('/v1/account').reply(401, problem(401, 'unauthorized'), problemHeaders)],
 		['a 500 without a problem', () => nock(ORIGIN).get('/v1/account').times(10).reply(500, 'oops')],
-		['a connection reset', () => nock(ORIGIN).get('/v1/account').times(10).replyWithError({ code: 'ECONNRESET', message: 'socket hang up' })],
-		['a refused connection', () => nock(ORIGIN).get('/v1/account').times(10).replyWithError({ code: 'ECONNREFUSED', message: 'connect ECONNREFUSED' })],
+		['a connection reset', () => nock(ORIGIN).get('/v1/account').times(10).replyWithError(networkError('ECONNRESET', 'socket hang up'))],
+		['a refused connection', () => nock(ORIGIN).get('/v1/account').times(10).replyWithError(networkError('ECONNREFUSED', 'connect ECONNREFUSED'))],
 	])('never puts the Authorization header value into the error (%s)', async (_name, mock) => {
 		mock();
 		const { client } = newClient();
