@@ -1,3 +1,5 @@
+import type { IDataObject } from 'n8n-workflow';
+
 import { MediaGenImage } from '../../nodes/MediaGenImage/MediaGenImage.node';
 import { loadOptions } from '../helpers/n8n-harness';
 import { startFixture, type Fixture } from '../helpers/sandbox-fixture';
@@ -9,7 +11,7 @@ describe('model-aware dropdowns (n8n-core LoadOptionsContext against the sandbox
 	});
 	afterEach(async () => fx.sandbox.close());
 
-	const load = (method: string, parameters: Record<string, unknown>) =>
+	const load = (method: string, parameters: IDataObject) =>
 		loadOptions({ nodeType: new MediaGenImage(), credentials: fx.credentials, method, parameters });
 
 	it('lists the aliases of the operation capability: service default, then the default model, preview and superseded marked', async () => {

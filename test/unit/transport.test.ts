@@ -167,6 +167,7 @@ describe('apiRequest retries', () => {
 		const carried = problemOf(error);
 		expect(carried?.code).toBe('network_error');
 		expect(carried?.detail).toContain('ECONNRESET');
+		expect(error.message.startsWith('network_error')).toBe(true);
 		expectNoSecret(error);
 	});
 
