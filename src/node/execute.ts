@@ -22,7 +22,7 @@ import { apiRequest, createClient, unexpectedResponse, type ApiClient } from '..
 import { errorItem } from './error-item';
 import { prepareCall, type PreparedCall } from './parameters';
 
-const SUBMIT_CONCURRENCY = 5;
+const DEFAULT_SUBMIT_CONCURRENCY = 5;
 
 interface Submitted {
 	call: PreparedCall;
@@ -136,8 +136,11 @@ export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName)
 		}
 	}
 
+	// Execution-wide settings come from the first item (expressions per item make no sense here).
+	const settings = calls.find((c) => c.run)?.run;
+	if (settings) client.requestTimeoutMs = settings.requestTimeoutMs;
 	const submitted: Submitted[] = [];
-	await forEachLimited(calls, SUBMIT_CONCURRENCY, async (call) => {
+	await forEachLimited(calls, settings?.concurrency ?? DEFAULT_SUBMIT_CONCURRENCY, async (call) => {
 		try {
 			const sent = await send(ctx, client, call);
 			if (Array.isArray(sent)) results[call.itemIndex] = sent;

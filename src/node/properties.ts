@@ -159,6 +159,22 @@ function runOptions(e: Endpoint): INodeProperties[] {
 			description: 'First output file goes to this field, further ones to data_1, data_2, …',
 		},
 		{
+			displayName: 'Max Parallel Submits',
+			name: 'concurrency',
+			type: 'number',
+			default: 5,
+			typeOptions: { minValue: 1, maxValue: 50 },
+			description: 'How many items are submitted at once; all runs are then waited for together',
+		},
+		{
+			displayName: 'Request Timeout (Seconds)',
+			name: 'requestTimeout',
+			type: 'number',
+			default: 30,
+			typeOptions: { minValue: 1 },
+			description: 'A reply slower than this is treated as lost; submits are then resent with the same Idempotency-Key',
+		},
+		{
 			displayName: 'Quote Token',
 			name: 'quoteToken',
 			type: 'string',

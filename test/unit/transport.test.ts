@@ -75,6 +75,7 @@ function newClient() {
 		credentialType: 'mediaGenApi',
 		baseUrl: BASE_URL,
 		retryLimits: { ...DEFAULT_RETRY_LIMITS, baseDelayMs: 10, maxTransientRetries: 3 },
+		requestTimeoutMs: 5000,
 		onAttempt: (method, path) => attempts.push(`${method} ${path}`),
 	};
 	return { client, sent, attempts };
