@@ -3,8 +3,8 @@ import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 import { catalog, type Endpoint, type LimitRule, type NodeName } from '../catalog';
 import { choicesMethod, listMethod } from '../node/names';
 import { resolveOperation } from '../runs/cost';
+import { BEARER_CREDENTIAL_TYPE, isCredentialType } from '../transport/credentials';
 import { listAll } from '../transport/paginate';
-import { API_KEY_CREDENTIAL, isCredentialType } from '../transport/credentials';
 import { createClient } from '../transport/request';
 import { limitChoices } from './limits';
 import { defaultModel, listModels, modelLabel, modelsForCapability, type Model } from './model-catalog';
@@ -19,7 +19,7 @@ function currentEndpoint(ctx: ILoadOptionsFunctions, node: NodeName): Endpoint |
 
 async function modelsOf(ctx: ILoadOptionsFunctions): Promise<Model[]> {
 	const auth = ctx.getCurrentNodeParameter('authentication');
-	const client = await createClient(ctx, isCredentialType(auth) ? auth : API_KEY_CREDENTIAL);
+	const client = await createClient(ctx, isCredentialType(auth) ? auth : BEARER_CREDENTIAL_TYPE);
 	return await listModels(client);
 }
 
@@ -60,7 +60,7 @@ export function loadOptionsFor(node: NodeName): Record<string, LoadOptionsMethod
 	for (const path of lists) {
 		methods[listMethod(path)] = async function (this: ILoadOptionsFunctions) {
 			const auth = this.getCurrentNodeParameter('authentication');
-			const client = await createClient(this, isCredentialType(auth) ? auth : API_KEY_CREDENTIAL);
+			const client = await createClient(this, isCredentialType(auth) ? auth : BEARER_CREDENTIAL_TYPE);
 			const rows = await listAll(client, { path }, { returnAll: true, limit: 0 });
 			return rows
 				.filter((row) => typeof row.id === 'string')

@@ -1,3 +1,5 @@
+import type { IDataObject } from 'n8n-workflow';
+
 import { MediaGenAudio } from '../../nodes/MediaGenAudio/MediaGenAudio.node';
 import { makeWav, mp4Clip } from '../../src/sandbox/media-files';
 import { kindOf } from '../helpers/media';
@@ -8,7 +10,7 @@ const audio = new MediaGenAudio();
 
 describe('MediaGen Audio in n8n-core (against the sandbox)', () => {
 	let fx: Fixture;
-	const run = (parameters: Record<string, unknown>, extra: Partial<Parameters<typeof runNode>[0]> = {}) =>
+	const run = (parameters: IDataObject, extra: Partial<Parameters<typeof runNode>[0]> = {}) =>
 		runNode({ nodeType: audio, credentials: fx.credentials, parameters, ...extra });
 
 	beforeAll(async () => {

@@ -1,4 +1,4 @@
-import type { INodeType } from 'n8n-workflow';
+import type { IDataObject, INodeType } from 'n8n-workflow';
 
 import { MediaGenAudio } from '../../nodes/MediaGenAudio/MediaGenAudio.node';
 import { MediaGenImage } from '../../nodes/MediaGenImage/MediaGenImage.node';
@@ -17,7 +17,7 @@ interface Case {
 	path: string;
 	resource: string;
 	operation: string;
-	params: Record<string, unknown>;
+	params: IDataObject;
 	model: string;
 	credits: number;
 }
@@ -41,11 +41,11 @@ const cases: Case[] = [
 ];
 
 const estimateOp = (c: Case) => ({ resource: c.resource, operation: `${c.operation}EstimateCost`, ...c.params });
-const submitOp = (c: Case, options: Record<string, unknown> = {}) => ({ resource: c.resource, operation: c.operation, ...c.params, options });
+const submitOp = (c: Case, options: IDataObject = {}) => ({ resource: c.resource, operation: c.operation, ...c.params, options });
 
 describe.each(cases)('cost control of MediaGen $node ($path)', (c) => {
 	let fx: Fixture;
-	const run = (parameters: Record<string, unknown>) => runNode({ nodeType: c.nodeType, credentials: fx.credentials, parameters, settings: {} });
+	const run = (parameters: IDataObject) => runNode({ nodeType: c.nodeType, credentials: fx.credentials, parameters, settings: {} });
 
 	beforeEach(async () => {
 		fx = await startFixture({ quoteTtlSeconds: 600 });

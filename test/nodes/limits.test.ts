@@ -1,4 +1,4 @@
-import type { INodeType } from 'n8n-workflow';
+import type { IDataObject, INodeType } from 'n8n-workflow';
 
 import { MediaGenAudio } from '../../nodes/MediaGenAudio/MediaGenAudio.node';
 import { MediaGenImage } from '../../nodes/MediaGenImage/MediaGenImage.node';
@@ -22,7 +22,7 @@ const urls = (n: number) => Array.from({ length: n }, (_, i) => `https://cdn.exa
 const voices = (n: number) => JSON.stringify(Array.from({ length: n }, (_, i) => ({ text: `line ${i}`, voice_id: `voice_${i}` })));
 
 /** [node, what, parameters, field as the message names it, allowed values as the message states them] */
-const badInputs: Array<[string, string, Record<string, unknown>, string, string]> = [
+const badInputs: Array<[string, string, IDataObject, string, string]> = [
 	['Image', 'aspect ratio', { resource: 'image', operation: 'generate', model: 'image.aurora-1', prompt: 'p', aspectRatio: '4:3' }, 'Aspect Ratio (aspect_ratio)', 'one of 1:1, 16:9, 9:16 (model limit aspect_ratios)'],
 	['Image', 'count', { resource: 'image', operation: 'generate', prompt: 'p', count: 9 }, 'Count (count)', 'at most 4 (model limit max_count)'],
 	['Image', 'prompt length', { resource: 'image', operation: 'generate', model: 'image.lumen-xl', prompt: 'x'.repeat(2001) }, 'Prompt (prompt)', 'at most 2000 characters (model limit max_prompt_chars)'],

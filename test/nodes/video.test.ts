@@ -1,3 +1,5 @@
+import type { IDataObject } from 'n8n-workflow';
+
 import { MediaGenVideo } from '../../nodes/MediaGenVideo/MediaGenVideo.node';
 import { makePng } from '../../src/sandbox/png';
 import { kindOf } from '../helpers/media';
@@ -8,7 +10,7 @@ const video = new MediaGenVideo();
 
 describe('MediaGen Video in n8n-core (against the sandbox)', () => {
 	let fx: Fixture;
-	const run = (parameters: Record<string, unknown>, extra: Partial<Parameters<typeof runNode>[0]> = {}) =>
+	const run = (parameters: IDataObject, extra: Partial<Parameters<typeof runNode>[0]> = {}) =>
 		runNode({ nodeType: video, credentials: fx.credentials, parameters, ...extra });
 
 	beforeAll(async () => {
