@@ -1,3 +1,4 @@
+import { offersEstimate } from '../runs/cost';
 import { catalog, type Endpoint } from './index';
 
 const NODE_TITLES: Record<string, string> = {
@@ -17,7 +18,12 @@ const NODE_TITLES: Record<string, string> = {
 
 function row(e: Endpoint): string {
 	const idem = e.idempotency === 'required' ? 'yes' : e.idempotency === 'sent' ? 'sent' : '';
-	const extras = [e.output === 'run' ? 'waits, binary out' : '', e.teamBilling ? 'team_id' : '', e.projectFiling ? 'project_id' : '']
+	const extras = [
+		e.output === 'run' ? 'waits, binary out' : '',
+		offersEstimate(e) ? 'Estimate Cost, Max Credits' : '',
+		e.teamBilling ? 'team_id' : '',
+		e.projectFiling ? 'project_id' : '',
+	]
 		.filter(Boolean)
 		.join(', ');
 	return `| ${NODE_TITLES[e.node] ?? e.node} | ${e.resource} → ${e.name} | \`${e.method} ${e.path}\` | ${e.scope ?? 'none'} | ${idem} | ${extras} |`;
