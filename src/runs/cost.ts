@@ -137,24 +137,26 @@ export async function sendWithinBudget<T>(ctx: IExecuteFunctions, client: ApiCli
 		if (quote.credits > maxCredits) throw overBudget(ctx, call, quote, maxCredits);
 		call.body.quote_token = quote.quote_token;
 	}
-	try {
-		return await send();
-	} catch (error) {
-		const problem = problemOf(error);
-		if (!problem?.code || !QUOTE_CODES.has(problem.code)) throw error;
-		const fresh = problem.quote;
-		if (maxCredits === undefined || !isQuote(fresh) || fresh.credits > maxCredits) {
-			const why =
-				maxCredits === undefined
-					? 'Set Max Credits to let the node accept a fresh quote within that price.'
-					: isQuote(fresh)
-						? `The fresh quote (${fresh.credits} credits) is above Max Credits (${maxCredits}); nothing was submitted.`
-						: 'The answer carried no fresh quote.';
-			const described = error as { description?: string };
-			described.description = [described.description, why].filter(Boolean).join(' · ');
-			throw error;
-		}
-		call.body.quote_token = fresh.quote_token;
-		return await send();
+	// The transport's failures are already NodeApiErrors carrying the problem; only a stale quote is handled here.
+	const first = await send().then(
+		(value) => ({ ok: true as const, value }),
+		(error: unknown) => ({ ok: false as const, error }),
+	);
+	if (first.ok) return first.value;
+	const problem = problemOf(first.error);
+	if (!problem?.code || !QUOTE_CODES.has(problem.code)) throw first.error;
+	const fresh = problem.quote;
+	if (maxCredits === undefined || !isQuote(fresh) || fresh.credits > maxCredits) {
+		const why =
+			maxCredits === undefined
+				? 'Set Max Credits to let the node accept a fresh quote within that price.'
+				: isQuote(fresh)
+					? `The fresh quote (${fresh.credits} credits) is above Max Credits (${maxCredits}); nothing was submitted.`
+					: 'The answer carried no fresh quote.';
+		const described = first.error as { description?: string };
+		described.description = [described.description, why].filter(Boolean).join(' · ');
+		throw first.error;
 	}
+	call.body.quote_token = fresh.quote_token;
+	return await send();
 }
