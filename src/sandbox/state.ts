@@ -39,6 +39,10 @@ export interface Team {
 	members: Record<string, 'owner' | 'admin' | 'member' | 'viewer'>;
 	pool: number;
 	reserved: number;
+	/** credits the workspace may spend per calendar month (team_monthly_cap) */
+	monthlyCap?: number;
+	/** accountId -> credits that member may spend from the pool per month (team_member_cap) */
+	memberCaps?: Record<string, number>;
 }
 
 export interface RunRecord {

@@ -128,6 +128,28 @@ describe('expired quotes', () => {
 	});
 });
 
+describe('mismatched quotes', () => {
+	it('a quote made for other parameters gets quote_mismatch; its fresh quote is used once when it fits Max Credits', async () => {
+		const fx = await startFixture();
+		try {
+			const image = new MediaGenImage();
+			const estimate = await runNode({ nodeType: image, credentials: fx.credentials, parameters: { resource: 'image', operation: 'generateEstimateCost', prompt: 'castle', count: 2 } });
+			const token = estimate.items[0].json.quote_token;
+			const submit = (maxCredits: number) =>
+				runNode({ nodeType: image, credentials: fx.credentials, parameters: { resource: 'image', operation: 'generate', prompt: 'castle', count: 3, options: { quoteToken: token, maxCredits } } });
+			const refused = await submit(11);
+			expect(refused.error?.message).toMatch(/^quote_mismatch/);
+			expect(refused.error?.description).toContain('The fresh quote (12 credits) is above Max Credits (11)');
+			const accepted = await submit(12);
+			expect(accepted.error).toBeUndefined();
+			expect(posts(fx.sandbox, '/images/generations').map((r) => r.status)).toEqual([409, 409, 202]);
+			expect(fx.sandbox.state.ledger.map((e) => e.credits)).toEqual([12]);
+		} finally {
+			await fx.sandbox.close();
+		}
+	});
+});
+
 describe('Max Credits with input binaries', () => {
 	it('uploads first, so the quote binds the asset URLs the submit carries (no quote_mismatch)', async () => {
 		const fx = await startFixture();

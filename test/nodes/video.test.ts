@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { MediaGenVideo } from '../../nodes/MediaGenVideo/MediaGenVideo.node';
+import { SANDBOX_ACCOUNT_ID, SANDBOX_TEAM_ID, SANDBOX_VIEWER_TEAM_ID } from '../../src/sandbox/options';
 import { makePng } from '../../src/sandbox/png';
 import { kindOf } from '../helpers/media';
 import { runNode } from '../helpers/n8n-harness';
@@ -163,6 +164,39 @@ describe('MediaGen Video in n8n-core (against the sandbox)', () => {
 			expect(poor.sandbox.state.ledger).toHaveLength(0);
 		} finally {
 			await poor.sandbox.close();
+		}
+	});
+});
+
+describe('MediaGen Video billed to a workspace pool', () => {
+	it('charges the team pool, and fails runs with the real money reason: pool, monthly cap, member cap', async () => {
+		const fx = await startFixture();
+		try {
+			const team = fx.sandbox.state.teams.get(SANDBOX_TEAM_ID)!;
+			const submit = (teamId = SANDBOX_TEAM_ID) =>
+				runNode({
+					nodeType: video,
+					credentials: fx.credentials,
+					parameters: { resource: 'video', operation: 'generate', prompt: 'team shot', duration: 5, options: { teamId } },
+					settings: { onError: 'continueRegularOutput' },
+				});
+			const paid = await submit();
+			expect(paid.items[0].json.status).toBe('completed');
+			expect(fx.sandbox.state.ledger).toEqual([expect.objectContaining({ team_id: SANDBOX_TEAM_ID, credits: 30 })]);
+			expect(team.pool).toBe(5000 - 30);
+
+			team.memberCaps = { [SANDBOX_ACCOUNT_ID]: 50 };
+			expect((await submit()).items[0].json.code).toBe('team_member_cap');
+			team.memberCaps = undefined;
+			team.monthlyCap = 40;
+			expect((await submit()).items[0].json.code).toBe('team_monthly_cap');
+			team.monthlyCap = undefined;
+			team.pool = 10;
+			expect((await submit()).items[0].json.code).toBe('team_pool_insufficient');
+			expect((await submit(SANDBOX_VIEWER_TEAM_ID)).items[0].json.code).toBe('team_role_cannot_spend');
+			expect(fx.sandbox.state.ledger).toHaveLength(1);
+		} finally {
+			await fx.sandbox.close();
 		}
 	});
 });

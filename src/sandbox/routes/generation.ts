@@ -100,7 +100,13 @@ export function createPaidRun(ctx: RouteContext, services: SandboxServices, job:
 	let moneyFailure: string | undefined;
 	if (teamId) {
 		const team = ctx.state.teams.get(teamId)!;
+		const month = new Date().toISOString().slice(0, 7);
+		const spent = (accountId?: string) =>
+			ctx.state.ledger.filter((e) => e.team_id === teamId && e.at.startsWith(month) && (!accountId || e.account_id === accountId)).reduce((n, e) => n + e.credits, 0);
+		const memberCap = team.memberCaps?.[principal.accountId];
 		if (team.pool - team.reserved < price) moneyFailure = 'team_pool_insufficient';
+		else if (team.monthlyCap !== undefined && spent() + team.reserved + price > team.monthlyCap) moneyFailure = 'team_monthly_cap';
+		else if (memberCap !== undefined && spent(principal.accountId) + price > memberCap) moneyFailure = 'team_member_cap';
 	} else {
 		const account = ctx.state.account(principal.accountId);
 		if (account.balance - account.reserved < price) moneyFailure = 'insufficient_credits';
