@@ -46,13 +46,22 @@ export function loadOptionsFor(node: NodeName): Record<string, LoadOptionsMethod
 		},
 	};
 	const rules = new Map<string, LimitRule>();
-	for (const e of catalog) for (const f of e.fields) if (f.limit?.kind === 'oneOf') rules.set(choicesMethod(f.limit.keys), f.limit);
+	// a multi-select leaves "model default" as an empty selection, so it gets no empty choice
+	const multiple = new Set<string>();
+	for (const e of catalog) {
+		for (const f of e.fields) {
+			if (f.limit?.kind !== 'oneOf') continue;
+			rules.set(choicesMethod(f.limit.keys), f.limit);
+			if (f.type === 'multiOptions') multiple.add(choicesMethod(f.limit.keys));
+		}
+	}
 	for (const [name, rule] of rules) {
 		methods[name] = async function (this: ILoadOptionsFunctions) {
 			const endpoint = currentEndpoint(this, node);
 			const model = endpoint && (await selectedModel(this, endpoint));
 			const choices = limitChoices(model?.limits, rule);
-			return [{ name: 'Model Default', value: '' }, ...choices.map((c) => ({ name: String(c), value: c }))];
+			const listed = choices.map((c) => ({ name: String(c), value: c }));
+			return multiple.has(name) ? listed : [{ name: 'Model Default', value: '' }, ...listed];
 		};
 	}
 	const lists = new Set<string>();
