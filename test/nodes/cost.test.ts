@@ -75,6 +75,14 @@ describe.each(cases)('cost control of MediaGen $node ($path)', (c) => {
 		expect(fx.sandbox.state.runs.size).toBe(0);
 	});
 
+	it('Max Credits below the price with Continue On Fail: an error item with code max_credits_exceeded', async () => {
+		const { items } = await runNode({ nodeType: c.nodeType, credentials: fx.credentials, parameters: submitOp(c, { maxCredits: c.credits / 2 }), settings: { onError: 'continueRegularOutput' } });
+		expect(items).toHaveLength(1);
+		expect(items[0].json).toMatchObject({ code: 'max_credits_exceeded', error: expect.stringContaining(`costs ${c.credits} credits`) });
+		expect(items[0].pairedItem).toEqual({ item: 0 });
+		expect(fx.sandbox.state.runs.size).toBe(0);
+	});
+
 	it('Max Credits at the price: estimates, submits bound to the quote and is charged the quoted credits', async () => {
 		const { error, items } = await run(submitOp(c, { maxCredits: c.credits }));
 		expect(error).toBeUndefined();

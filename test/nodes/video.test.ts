@@ -61,6 +61,16 @@ describe('MediaGen Video in n8n-core (against the sandbox)', () => {
 		expect(posts(fx.sandbox, `/videos/generations/${draftId}/final`)[0].idempotencyKey).toMatch(/^n8n-/);
 	});
 
+	it('refuses to finalize a draft older than 7 days with draft_expired (no run)', async () => {
+		const draft = await run({ resource: 'video', operation: 'generate', prompt: 'old', duration: 5, additionalFields: { draft: true } });
+		const record = fx.sandbox.state.runs.get(String(draft.items[0].json.id))!;
+		record.run.completed_at = new Date(Date.now() - 8 * 86400_000).toISOString();
+		const runs = fx.sandbox.state.runs.size;
+		const { error } = await run({ resource: 'video', operation: 'finalizeDraft', id: record.run.id });
+		expect(error?.message).toMatch(/^draft_expired/);
+		expect(fx.sandbox.state.runs.size).toBe(runs);
+	});
+
 	it('refuses to finalize a run that is not a draft, with the service code', async () => {
 		const plain = await run({ resource: 'video', operation: 'generate', prompt: 'x', duration: 5, waitForCompletion: false });
 		const { error } = await run({ resource: 'video', operation: 'finalizeDraft', id: String(plain.items[0].json.id) });
