@@ -36,9 +36,9 @@ export const imageEndpoints: Endpoint[] = [
 			negativePrompt,
 			resolution,
 			quality,
-			imageUrl(false, 'Source Image'),
+			{ ...imageUrl(false, 'Source Image'), needs: 'image_to_output' },
 			{ ...imageUrl(false, 'Mask'), name: 'mask_url', description: 'Mask for editing: the white region is edited' },
-			referenceImageUrls,
+			{ ...referenceImageUrls, needs: 'reference_images' },
 			{
 				name: 'strength',
 				displayName: 'Strength',

@@ -100,6 +100,10 @@ export interface FieldSpec {
 	spread?: boolean;
 	/** a fixed format the value must have (checked before sending) */
 	format?: 'url';
+	/** a model `capabilities` flag this field needs: refused where the model reports it false */
+	needs?: string;
+	/** a model `capabilities` flag that makes this field required where the model reports it true */
+	requiredBy?: string;
 	/** dropdown loaded from a list endpoint of the API (e.g. voices from GET /audio/voices) */
 	optionsFrom?: { path: string };
 }

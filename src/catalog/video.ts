@@ -45,12 +45,12 @@ export const videoEndpoints: Endpoint[] = [
 				default: false,
 				description: 'Whether to add generated sound, on models that support audio (costs more)',
 			},
-			imageUrl(false, 'Image'),
-			mediaUrls('image_urls', 'First and Last Frames', 'First frame, then last frame, on models with first_last_frame', undefined, { max: 2 }),
-			referenceImageUrls,
+			{ ...imageUrl(false, 'Image'), needs: 'image_to_output' },
+			mediaUrls('image_urls', 'First and Last Frames', 'First frame, then last frame, on models with first_last_frame', undefined, { max: 2, needs: 'first_last_frame' }),
+			{ ...referenceImageUrls, needs: 'reference_images' },
 			mediaUrls('reference_video_urls', 'Reference Videos', 'Reference videos, bounded by the model', ['max_reference_videos']),
 			mediaUrls('audio_urls', 'Reference Audio', 'Reference audio, bounded by the model', ['max_reference_audio']),
-			sourceVideoUrl,
+			{ ...sourceVideoUrl, requiredBy: 'source_video' },
 			{
 				name: 'keyframes',
 				displayName: 'Keyframes',
@@ -66,6 +66,7 @@ export const videoEndpoints: Endpoint[] = [
 				default: '',
 				description: 'Camera preset, on the multi-angle model (camera_paths)',
 				limit: { kind: 'oneOf', keys: ['camera_paths'] },
+				needs: 'motion_control',
 			},
 			{
 				name: 'camera_trajectory',
@@ -74,6 +75,7 @@ export const videoEndpoints: Endpoint[] = [
 				default: '[]',
 				description: 'Array of camera keyframes {"time", "position", "target"}; the model bounds their number (camera_keyframes)',
 				limit: { kind: 'between', keys: ['camera_keyframes'] },
+				needs: 'motion_control',
 			},
 			{
 				name: 'video_style',

@@ -121,6 +121,25 @@ export function checkLimit(field: FieldSpec, value: unknown, limits: IDataObject
 	return checkRule(field, rule, value, limits);
 }
 
+function isEmptyValue(value: unknown): boolean {
+	return value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
+}
+
+/**
+ * Checks a field against the model's `capabilities` booleans: a field the model reports it cannot
+ * take (flag false), or a field the model reports it needs (flag true). An absent flag checks nothing.
+ */
+export function checkCapability(field: FieldSpec, value: unknown, capabilities: IDataObject | undefined): LimitViolation | undefined {
+	if (!capabilities) return undefined;
+	if (field.needs && capabilities[field.needs] === false && !isEmptyValue(value)) {
+		return { field, value, allowed: `no value (model capability ${field.needs} is false)` };
+	}
+	if (field.requiredBy && capabilities[field.requiredBy] === true && isEmptyValue(value)) {
+		return { field, value: '(empty)', allowed: `a value: the model works on it (model capability ${field.requiredBy})` };
+	}
+	return undefined;
+}
+
 /** Fixed bounds from the catalog (not the model): min/max on numbers and list lengths. */
 export function checkStaticBounds(field: FieldSpec, value: unknown): LimitViolation | undefined {
 	if (value === undefined || value === null || value === '') return undefined;

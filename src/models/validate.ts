@@ -2,7 +2,7 @@ import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8
 
 import { fieldLocation } from '../catalog';
 import type { PreparedCall } from '../node/parameters';
-import { checkLimit, checkStaticBounds, type LimitViolation } from './limits';
+import { checkCapability, checkLimit, checkStaticBounds, type LimitViolation } from './limits';
 import { defaultModel, modelsForCapability, type Model } from './model-catalog';
 
 function describeValue(value: unknown): string {
@@ -55,8 +55,8 @@ export function validateCall(ctx: IExecuteFunctions, call: PreparedCall, models:
 		const location = fieldLocation(endpoint, field);
 		const source: IDataObject = location === 'query' ? call.qs : call.body;
 		const value = source[field.name];
-		const violation = checkStaticBounds(field, value) ?? checkLimit(field, value, model?.limits);
-		if (violation) throw violationError(ctx, call, violation, violation.allowed.includes('model limit') ? model : undefined);
+		const violation = checkStaticBounds(field, value) ?? checkLimit(field, value, model?.limits) ?? checkCapability(field, value, model?.capabilities);
+		if (violation) throw violationError(ctx, call, violation, /model (limit|capability)/.test(violation.allowed) ? model : undefined);
 	}
 	return model;
 }

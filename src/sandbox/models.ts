@@ -53,7 +53,10 @@ export const sandboxModels: SandboxModel[] = [
 		max_input_images: 6,
 		max_prompt_chars: 2000,
 	}, { unit: 'per_image', credits: 8 }),
-	m('image.sketch-preview', 'image_generation', 'Sketch', { aspect_ratios: ['1:1'], max_count: 1, max_prompt_length: 500 }, { unit: 'per_image', credits: 1.5 }, { status: 'preview' }),
+	m('image.sketch-preview', 'image_generation', 'Sketch', { aspect_ratios: ['1:1'], max_count: 1, max_prompt_length: 500 }, { unit: 'per_image', credits: 1.5 }, {
+		status: 'preview',
+		capabilities: { text_to_output: true, image_to_output: false, reference_images: false },
+	}),
 	m('image.tile-1', 'image_generation', 'Tile', { aspect_ratios: ['1:1'], max_count: 2 }, { unit: 'per_image', credits: 2 }),
 	m('image.struct-1', 'image_generation', 'Structure Guide', { aspect_ratios: ['1:1', '16:9', '9:16'], max_count: 2 }, { unit: 'per_image', credits: 5 }),
 
@@ -74,7 +77,10 @@ export const sandboxModels: SandboxModel[] = [
 		is_default: true,
 		capabilities: { text_to_output: true, image_to_output: true, reference_images: true, first_last_frame: true },
 	}),
-	m('video.motion-1', 'video_generation', 'Motion 1', { aspect_ratios: ['16:9', '9:16'], resolutions: ['480p', '720p'], duration_seconds: [5] }, { unit: 'per_second', credits: 4 }, { superseded_by: 'video.motion-2' }),
+	m('video.motion-1', 'video_generation', 'Motion 1', { aspect_ratios: ['16:9', '9:16'], resolutions: ['480p', '720p'], duration_seconds: [5] }, { unit: 'per_second', credits: 4 }, {
+		superseded_by: 'video.motion-2',
+		capabilities: { text_to_output: true, image_to_output: false, reference_images: false, first_last_frame: false },
+	}),
 	m('video.cine-pro', 'video_generation', 'Cine Pro', {
 		aspect_ratios: ['16:9', '9:16', '21:9'],
 		resolutions: ['720p', '1080p', '4k'],

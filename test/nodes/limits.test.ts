@@ -27,6 +27,7 @@ const badInputs: Array<[string, string, IDataObject, string, string]> = [
 	['Image', 'count', { resource: 'image', operation: 'generate', prompt: 'p', count: 9 }, 'Count (count)', 'at most 4 (model limit max_count)'],
 	['Image', 'prompt length', { resource: 'image', operation: 'generate', model: 'image.lumen-xl', prompt: 'x'.repeat(2001) }, 'Prompt (prompt)', 'at most 2000 characters (model limit max_prompt_chars)'],
 	['Image', 'scale factor', { resource: 'image', operation: 'upscale', model: 'image_upscale.fast', imageUrl: 'https://cdn.example.com/a.png', scale: 4 }, 'Scale Factor (scale)', 'one of 2 (model limit scale_factors)'],
+	['Image', 'reference images', { resource: 'image', operation: 'generate', model: 'image.sketch-preview', prompt: 'p', additionalFields: { referenceImageUrls: urls(1) } }, 'Reference Images (reference_image_urls)', 'no value (model capability reference_images is false)'],
 	['Image', 'capture URL', { resource: 'image', operation: 'capture', url: 'ftp://example.com/a' }, 'URL (url)', 'an http:// or https:// URL'],
 	['Image', 'blockout aspect ratio', { resource: 'image', operation: 'sceneBlockout', prompt: 'p', aspectRatio: '5:4' }, 'Aspect Ratio (aspect_ratio)', 'one of 1:1, 16:9, 9:16, 4:3, 3:4, 21:9'],
 
@@ -40,6 +41,9 @@ const badInputs: Array<[string, string, IDataObject, string, string]> = [
 	['Video', 'video style', { resource: 'video', operation: 'generate', model: 'video.stylize-preview', prompt: 'p', additionalFields: { videoStyle: 'oil' } }, 'Video Style (video_style)', 'one of anime, claymation, vhs, noir'],
 	['Video', 'scale range', { resource: 'video', operation: 'upscale', model: 'video_upscale.flex', videoUrl: 'https://cdn.example.com/a.mp4', scale: 4 }, 'Scale Factor (scale)', 'from 1.5 to 3 (model limit min_scale_factor, max_scale_factor)'],
 	['Video', 'scale factor', { resource: 'video', operation: 'upscale', videoUrl: 'https://cdn.example.com/a.mp4', scale: 3 }, 'Scale Factor (scale)', 'one of 2, 4 (model limit scale_factors)'],
+	['Video', 'source video the model needs', { resource: 'video', operation: 'generate', model: 'video.extend-1', duration: 5 }, 'Source Video (source_video_url)', 'a value: the model works on it (model capability source_video)'],
+	['Video', 'image on a text-only model', { resource: 'video', operation: 'generate', model: 'video.motion-1', prompt: 'p', additionalFields: { imageUrl: 'https://cdn.example.com/a.png' } }, 'Image (image_url)', 'no value (model capability image_to_output is false)'],
+	['Video', 'first and last frames', { resource: 'video', operation: 'generate', model: 'video.motion-1', prompt: 'p', additionalFields: { imageUrls: urls(2) } }, 'First and Last Frames (image_urls)', 'no value (model capability first_last_frame is false)'],
 	['Video', 'frame count', { resource: 'video', operation: 'extractFrames', videoUrl: 'https://cdn.example.com/a.mp4', count: 25 }, 'Count (count)', 'at most 20'],
 
 	['Audio', 'text length', { resource: 'audio', operation: 'speech', text: 'x'.repeat(5001) }, 'Text (text)', 'at most 5000 characters (model limit max_characters)'],

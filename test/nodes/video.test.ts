@@ -155,10 +155,17 @@ describe('MediaGen Video in n8n-core (against the sandbox)', () => {
 		expect(library.items[0].json.object).toBe('motion');
 	});
 
-	it('refuses a source-video model without source_video_url at the service', async () => {
-		const { error } = await run({ resource: 'video', operation: 'generate', model: 'video.extend-1', duration: 5 });
-		expect(error?.message).toMatch(/^invalid_parameter/);
-		expect(error?.description).toContain('param: source_video_url');
+	it('the service itself refuses what the model capabilities rule out (source video required, image not taken)', async () => {
+		const send = async (body: object) => {
+			const response = await fetch(`${fx.sandbox.baseUrl}/videos/generations`, {
+				method: 'POST',
+				headers: { Authorization: 'Bearer mg_sandbox_full_access_key', 'Content-Type': 'application/json', 'Idempotency-Key': `cap-${JSON.stringify(body)}` },
+				body: JSON.stringify(body),
+			});
+			return { status: response.status, problem: (await response.json()) as { code: string; param: string } };
+		};
+		expect(await send({ model: 'video.extend-1', duration: 5 })).toMatchObject({ status: 400, problem: { code: 'invalid_parameter', param: 'source_video_url' } });
+		expect(await send({ model: 'video.motion-1', prompt: 'p', image_url: 'https://cdn.example.com/a.png' })).toMatchObject({ status: 400, problem: { code: 'invalid_parameter', param: 'image_url' } });
 	});
 
 	it('fails the run with insufficient_credits when the balance is too low (no charge)', async () => {

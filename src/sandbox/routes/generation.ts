@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Endpoint } from '../../catalog';
-import { checkLimit, checkStaticBounds } from '../../models/limits';
+import { checkCapability, checkLimit, checkStaticBounds } from '../../models/limits';
 import { bodyOf, principalOf, ProblemError, requireScope, type Reply, type RouteContext, type RouteHandler } from '../http';
 import { defaultModelFor, findModel, type SandboxModel } from '../models';
 import { imageOutputs, type OutputMaker } from '../outputs';
@@ -58,7 +58,8 @@ export function checkParameters(ctx: RouteContext, services: SandboxServices, en
 		if (field.required && (value === undefined || value === '')) {
 			throw new ProblemError(400, 'invalid_parameter', `${field.name} is required`, { param: field.name });
 		}
-		const violation = checkStaticBounds(field, value) ?? checkLimit(field, value, model?.limits as IDataObject | undefined);
+		const violation =
+			checkStaticBounds(field, value) ?? checkLimit(field, value, model?.limits as IDataObject | undefined) ?? checkCapability(field, value, model?.capabilities as IDataObject | undefined);
 		if (violation) throw new ProblemError(400, 'invalid_parameter', `${field.name}: ${JSON.stringify(violation.value)} is not allowed; ${violation.allowed}`, { param: field.name });
 		if (field.type === 'media' || field.type === 'mediaList') {
 			const urls = Array.isArray(value) ? value : value === undefined ? [] : [value];

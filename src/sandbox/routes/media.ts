@@ -108,10 +108,6 @@ export function mediaHandlers(services: SandboxServices): Record<string, RouteHa
 	return {
 		'POST /videos/generations': (ctx) => {
 			const params = bodyOf(ctx);
-			const model = params.model ? findModel(String(params.model)) : undefined;
-			if (model?.capabilities?.source_video && !params.source_video_url) {
-				throw new ProblemError(400, 'invalid_parameter', `${model.id} works on a source video: source_video_url is required`, { param: 'source_video_url' });
-			}
 			const reply = generateVideo(ctx) as Reply;
 			if (params.draft === true && reply.runId) {
 				const record = ctx.state.runs.get(reply.runId)!;
