@@ -103,11 +103,12 @@ export async function removeEndpoint(ctx: IHookFunctions): Promise<boolean> {
 	const data = triggerStaticData(ctx);
 	if (!data.endpointId) return true;
 	const client = await clientOf(ctx);
-	try {
-		await apiRequest(client, { method: 'DELETE', path: `/webhooks/${encodeURIComponent(data.endpointId)}` });
-	} catch (error) {
-		if (problemOf(error)?.status !== 404) throw error;
-	}
+	const failure = await apiRequest(client, { method: 'DELETE', path: `/webhooks/${encodeURIComponent(data.endpointId)}` }).then(
+		() => undefined,
+		(error: unknown) => error,
+	);
+	// apiRequest fails with a NodeApiError that keeps the service's code; only "already gone" (404) is fine here
+	if (failure !== undefined && problemOf(failure)?.status !== 404) throw failure;
 	forgetEndpoint(data);
 	return true;
 }
