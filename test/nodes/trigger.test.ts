@@ -125,6 +125,16 @@ describe('MediaGen Trigger with n8n-core hook and webhook contexts (against the 
 		expect(endpoints()).toHaveLength(1);
 	});
 
+	it('registers and removes its endpoint with the OAuth2 credential too', async () => {
+		trigger = await openTrigger({}, { credentialType: 'mediaGenOAuth2Api' });
+		await trigger.hook('create');
+		expect(endpoints().map((e) => e.url)).toEqual([trigger.productionUrl]);
+		expect(await trigger.hook('checkExists')).toBe(true);
+		await trigger.hook('delete');
+		expect(endpoints()).toHaveLength(0);
+		expect(fx.sandbox.state.tokensIssued).toBeGreaterThanOrEqual(1);
+	});
+
 	it('refuses to register without any event, naming the field', async () => {
 		trigger = await openTrigger({ events: [] });
 		await expect(trigger.hook('create')).rejects.toThrow(/Events \(events\)/);
