@@ -23,6 +23,8 @@ export interface ApiClient {
 	credentialType: CredentialType;
 	baseUrl: string;
 	retryLimits: RetryLimits;
+	/** per-attempt timeout; a reply slower than this counts as a network failure (and may be resent) */
+	requestTimeoutMs: number;
 	signal?: AbortSignal;
 	/** called once per HTTP attempt (tests and the benchmark count requests) */
 	onAttempt?: (method: string, path: string) => void;
@@ -31,7 +33,14 @@ export interface ApiClient {
 export async function createClient(ctx: RequestContext, credentialType: CredentialType): Promise<ApiClient> {
 	const credentials = await ctx.getCredentials(credentialType);
 	const signal = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
-	return { ctx, credentialType, baseUrl: normalizeBaseUrl(credentials.baseUrl), retryLimits: DEFAULT_RETRY_LIMITS, signal };
+	return {
+		ctx,
+		credentialType,
+		baseUrl: normalizeBaseUrl(credentials.baseUrl),
+		retryLimits: DEFAULT_RETRY_LIMITS,
+		requestTimeoutMs: 30_000,
+		signal,
+	};
 }
 
 export interface ApiRequest {
@@ -127,7 +136,7 @@ async function sendOnce(client: ApiClient, request: ApiRequest): Promise<ApiResp
 		headers,
 		json: true,
 		returnFullResponse: true,
-		timeout: request.timeoutMs ?? 30_000,
+		timeout: request.timeoutMs ?? client.requestTimeoutMs,
 	};
 	client.onAttempt?.(request.method, request.path);
 	const response = (request.auth === 'none'

@@ -27,8 +27,9 @@ export interface RetryLimits {
 
 export const DEFAULT_RETRY_LIMITS: RetryLimits = {
 	maxRateLimitRetries: 8,
-	maxTransientRetries: 4,
-	maxDelayMs: 30_000,
+	// 9 attempts: on a path that loses one request in five, one in two million still fails
+	maxTransientRetries: 8,
+	maxDelayMs: 10_000,
 	baseDelayMs: 400,
 };
 
