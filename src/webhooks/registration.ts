@@ -1,6 +1,6 @@
 import { NodeOperationError, type IDataObject, type IHookFunctions } from 'n8n-workflow';
 
-import { API_KEY_CREDENTIAL, isCredentialType } from '../transport/credentials';
+import { BEARER_CREDENTIAL_TYPE, isCredentialType } from '../transport/credentials';
 import { listAll } from '../transport/paginate';
 import { problemOf } from '../transport/problem';
 import { apiRequest, createClient, unexpectedResponse, type ApiClient } from '../transport/request';
@@ -31,8 +31,8 @@ function forgetEndpoint(data: TriggerStaticData): void {
 }
 
 async function clientOf(ctx: IHookFunctions): Promise<ApiClient> {
-	const auth = ctx.getNodeParameter('authentication', API_KEY_CREDENTIAL);
-	return await createClient(ctx, isCredentialType(auth) ? auth : API_KEY_CREDENTIAL);
+	const auth = ctx.getNodeParameter('authentication', BEARER_CREDENTIAL_TYPE);
+	return await createClient(ctx, isCredentialType(auth) ? auth : BEARER_CREDENTIAL_TYPE);
 }
 
 function webhookUrlOf(ctx: IHookFunctions): string {
