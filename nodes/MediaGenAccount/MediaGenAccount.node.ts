@@ -8,7 +8,7 @@ export class MediaGenAccount implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'MediaGen Account',
 		name: 'mediaGenAccount',
-		icon: { light: 'file:mediagen.svg', dark: 'file:mediagen.dark.svg' },
+		icon: { light: 'file:../../icons/mediagen.svg', dark: 'file:../../icons/mediagen.dark.svg' },
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',

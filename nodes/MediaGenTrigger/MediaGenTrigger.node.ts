@@ -16,7 +16,7 @@ export class MediaGenTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'MediaGen Trigger',
 		name: 'mediaGenTrigger',
-		icon: { light: 'file:mediagen.svg', dark: 'file:mediagen.dark.svg' },
+		icon: { light: 'file:../../icons/mediagen.svg', dark: 'file:../../icons/mediagen.dark.svg' },
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{($parameter["events"] || []).join(", ")}}',
