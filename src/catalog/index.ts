@@ -7,6 +7,7 @@ import { productEndpoints } from './products';
 import { runEndpoints } from './runs';
 import { videoEndpoints } from './video';
 import { endpointKey, type Endpoint, type NodeName } from './types';
+import { webhookEndpoints } from './webhooks';
 
 export * from './types';
 
@@ -20,6 +21,7 @@ export const catalog: readonly Endpoint[] = [
 	...lipSyncEndpoints,
 	...model3dEndpoints,
 	...productEndpoints,
+	...webhookEndpoints,
 ];
 
 const byKey = new Map(catalog.map((e) => [endpointKey(e), e]));

@@ -4,6 +4,7 @@ import { imageOutputs, mediaOutputsFor, type OutputMaker } from './outputs';
 import { coreHandlers } from './routes/core';
 import { mediaHandlers } from './routes/media';
 import { runHandler } from './routes/generation';
+import { webhookHandlers } from './routes/webhooks';
 import type { SandboxServices } from './services';
 
 /**
@@ -18,7 +19,7 @@ function outputMakerFor(endpoint: Endpoint): OutputMaker {
  * Handler maps of the sandbox's route modules, keyed like the catalog ("POST /images/generations").
  * A new module adds one line here.
  */
-const handlerModules: Array<(services: SandboxServices) => Record<string, RouteHandler>> = [coreHandlers, mediaHandlers];
+const handlerModules: Array<(services: SandboxServices) => Record<string, RouteHandler>> = [coreHandlers, mediaHandlers, webhookHandlers];
 
 /** Every handler of the sandbox. Generating submits without a handler of their own use runHandler. */
 export function sandboxHandlers(services: SandboxServices): Record<string, RouteHandler> {

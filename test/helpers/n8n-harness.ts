@@ -122,7 +122,7 @@ class TestNodeTypes implements INodeTypes {
 let binaryReady: Promise<void> | undefined;
 
 /** n8n keeps binary data through its BinaryDataService ("default" = in memory). */
-async function ensureBinaryData(): Promise<void> {
+export async function ensureBinaryData(): Promise<void> {
 	binaryReady ??= Container.get(BinaryDataService).init();
 	await binaryReady;
 }
