@@ -144,6 +144,14 @@ export async function sendWithinBudget<T>(ctx: IExecuteFunctions, client: ApiCli
 	);
 	if (first.ok) return first.value;
 	const problem = problemOf(first.error);
+	const described = first.error as { description?: string };
+	if (problem?.code === 'idempotency_key_reused' && maxCredits !== undefined) {
+		// A retry of this item (n8n's Retry On Fail) estimated anew, so its quote differs from the accepted first submit's.
+		described.description = [described.description, 'An earlier attempt of this item was accepted with another quote; that run goes on and is charged once (MediaGen Run → List shows it).']
+			.filter(Boolean)
+			.join(' · ');
+		throw first.error;
+	}
 	if (!problem?.code || !QUOTE_CODES.has(problem.code)) throw first.error;
 	const fresh = problem.quote;
 	if (maxCredits === undefined || !isQuote(fresh) || fresh.credits > maxCredits) {
@@ -153,7 +161,6 @@ export async function sendWithinBudget<T>(ctx: IExecuteFunctions, client: ApiCli
 				: isQuote(fresh)
 					? `The fresh quote (${fresh.credits} credits) is above Max Credits (${maxCredits}); nothing was submitted.`
 					: 'The answer carried no fresh quote.';
-		const described = first.error as { description?: string };
 		described.description = [described.description, why].filter(Boolean).join(' · ');
 		throw first.error;
 	}

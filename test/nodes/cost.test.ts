@@ -158,6 +158,28 @@ describe('mismatched quotes', () => {
 	});
 });
 
+describe('Max Credits and n8n Retry On Fail', () => {
+	it('never pays twice: a retry after an accepted submit is refused as idempotency_key_reused, and the error says why', async () => {
+		const fx = await startFixture();
+		try {
+			// the run is created, then reading it fails for good (404): the node fails and n8n runs it again
+			fx.sandbox.injectFault({ when: 'before', method: 'GET', path: '/runs/', status: 404 });
+			const { error } = await runNode({
+				nodeType: new MediaGenImage(),
+				credentials: fx.credentials,
+				parameters: { resource: 'image', operation: 'generate', prompt: 'retry me', options: { maxCredits: 10 } },
+				settings: { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 },
+			});
+			expect(error?.message).toMatch(/^idempotency_key_reused/);
+			expect(error?.description).toContain('An earlier attempt of this item was accepted with another quote');
+			expect(posts(fx.sandbox, '/images/generations').map((r) => r.status)).toEqual([202, 409]);
+			expect(fx.sandbox.state.runs.size).toBe(1);
+		} finally {
+			await fx.sandbox.close();
+		}
+	});
+});
+
 describe('Max Credits with input binaries', () => {
 	it('uploads first, so the quote binds the asset URLs the submit carries (no quote_mismatch)', async () => {
 		const fx = await startFixture();
