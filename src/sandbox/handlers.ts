@@ -1,8 +1,12 @@
 import { catalog, endpointKey, type Endpoint } from '../catalog';
 import type { RouteHandler } from './http';
 import { imageOutputs, type OutputMaker } from './outputs';
+import { batchHandlers } from './routes/batches';
+import { cliAuthHandlers } from './routes/cli-auth';
 import { coreHandlers } from './routes/core';
 import { runHandler } from './routes/generation';
+import { libraryHandlers } from './routes/library';
+import { workflowHandlers } from './routes/workflows';
 import type { SandboxServices } from './services';
 
 /**
@@ -20,7 +24,13 @@ function outputMakerFor(endpoint: Endpoint): OutputMaker {
  * Handler maps of the sandbox's route modules, keyed like the catalog ("POST /images/generations").
  * A new module adds one line here.
  */
-const handlerModules: Array<(services: SandboxServices) => Record<string, RouteHandler>> = [coreHandlers];
+const handlerModules: Array<(services: SandboxServices) => Record<string, RouteHandler>> = [
+	coreHandlers,
+	workflowHandlers,
+	batchHandlers,
+	cliAuthHandlers,
+	libraryHandlers,
+];
 
 /** Every handler of the sandbox. Generating submits without a handler of their own use runHandler. */
 export function sandboxHandlers(services: SandboxServices): Record<string, RouteHandler> {
