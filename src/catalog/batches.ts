@@ -11,6 +11,7 @@ const onlyFailed: FieldSpec = {
 	displayName: 'Only Failed Items',
 	type: 'boolean',
 	in: 'node',
+	primary: true,
 	default: false,
 	description: 'Whether to output only the items that failed (e.g. to retry them)',
 };
