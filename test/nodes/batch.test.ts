@@ -1,3 +1,5 @@
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
 import { MediaGenBatch } from '../../nodes/MediaGenBatch/MediaGenBatch.node';
 import { binaryBytes, runNode } from '../helpers/n8n-harness';
 import { posts, startFixture, type Fixture } from '../helpers/sandbox-fixture';
@@ -15,7 +17,7 @@ describe('MediaGen Batch in n8n-core (against the sandbox)', () => {
 	});
 	afterEach(async () => fx.sandbox.close());
 
-	const run = (parameters: Record<string, unknown>, items?: Array<{ json: Record<string, unknown> }>) =>
+	const run = (parameters: IDataObject, items?: INodeExecutionData[]) =>
 		runNode({ nodeType: new MediaGenBatch(), credentials: fx.credentials, parameters, input: items });
 
 	it('turns 20 input items into one batch, waits, and outputs one item per batch item paired to its input; retry completes a failed item', async () => {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 
 import axios from 'axios';
+import type { IDataObject } from 'n8n-workflow';
 
 import { MediaGenAccount } from '../../nodes/MediaGenAccount/MediaGenAccount.node';
 import { MediaGenRun } from '../../nodes/MediaGenRun/MediaGenRun.node';
@@ -19,8 +20,8 @@ describe('MediaGen Run and MediaGen Account in n8n-core (against the sandbox)', 
 	});
 	afterEach(async () => fx.sandbox.close());
 
-	const runOp = (parameters: Record<string, unknown>) => runNode({ nodeType: new MediaGenRun(), credentials: fx.credentials, parameters });
-	const accountOp = (parameters: Record<string, unknown>, input?: Parameters<typeof runNode>[0]['input']) =>
+	const runOp = (parameters: IDataObject) => runNode({ nodeType: new MediaGenRun(), credentials: fx.credentials, parameters });
+	const accountOp = (parameters: IDataObject, input?: Parameters<typeof runNode>[0]['input']) =>
 		runNode({ nodeType: new MediaGenAccount(), credentials: fx.credentials, parameters, input });
 	const submit = async (body: Record<string, unknown>, path = '/images/generations') =>
 		(await clientFor(fx.sandbox.baseUrl, SANDBOX_API_KEY).post(path, body, idem())).data.id as string;

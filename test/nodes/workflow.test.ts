@@ -1,3 +1,5 @@
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
 import { MediaGenWorkflow } from '../../nodes/MediaGenWorkflow/MediaGenWorkflow.node';
 import { binaryBytes, runNode } from '../helpers/n8n-harness';
 import { posts, startFixture, type Fixture } from '../helpers/sandbox-fixture';
@@ -11,7 +13,7 @@ describe('MediaGen Workflow in n8n-core (against the sandbox)', () => {
 	});
 	afterEach(async () => fx.sandbox.close());
 
-	const run = (parameters: Record<string, unknown>, input?: Array<{ json: Record<string, unknown> }>) =>
+	const run = (parameters: IDataObject, input?: INodeExecutionData[]) =>
 		runNode({ nodeType: new MediaGenWorkflow(), credentials: fx.credentials, parameters, input });
 
 	it('runs a hook pack with typed fields, waits and outputs the declared fields as JSON', async () => {

@@ -67,7 +67,6 @@ describe('sandbox batches', () => {
 		const retried = await http.post(`/batches/${batch.id}/items/${failedItem.id}/retry`);
 		expect(retried.status).toBe(200);
 		expect(retried.data).toEqual(expect.objectContaining({ id: failedItem.id, status: 'queued', error: null }));
-		expect((await http.get(`/batches/${batch.id}`)).data.status).toBe('processing');
 		const after = await waitForBatch(http, batch.id);
 		expect(after).toEqual(expect.objectContaining({ status: 'partial', completed_items: 18, failed_items: 2 }));
 		const item = (await http.get(`/batches/${batch.id}/items/${failedItem.id}`)).data;
