@@ -8,17 +8,17 @@ export class MediaGenAccount implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'MediaGen Account',
 		name: 'mediaGenAccount',
-		icon: { light: 'file:mediagen.svg', dark: 'file:mediagen.dark.svg' },
+		icon: { light: 'file:../../icons/mediagen.svg', dark: 'file:../../icons/mediagen.dark.svg' },
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description: 'Account, credits, usage, models, pricing, uploads and command-line sign-in of the Media Generation Service',
+		description: 'Account, credits, usage, models, pricing, uploads, webhook endpoints and command-line sign-in of the Media Generation Service',
 		defaults: { name: 'MediaGen Account' },
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		usableAsTool: true,
 		credentials: credentialsOfNodes,
-		properties: nodeProperties('MediaGenAccount', { account: 'Account', model: 'Model', upload: 'Upload', cliSession: 'CLI Sign-In Session' }),
+		properties: nodeProperties('MediaGenAccount', { account: 'Account', model: 'Model', upload: 'Upload', cliSession: 'CLI Sign-In Session', webhook: 'Webhook' }),
 	};
 
 	methods = { loadOptions: loadOptionsFor('MediaGenAccount') };

@@ -5,11 +5,12 @@ import { libraryEndpoints } from './library';
 import { runEndpoints, runExtraOperations } from './runs';
 import { endpointKey, type Endpoint, type NodeName } from './types';
 import { workflowEndpoints, workflowShortcuts } from './workflows';
+import { webhookEndpoints } from './webhooks';
 
 export * from './types';
 
 /** Every endpoint the package knows, in one list. */
-export const catalog: readonly Endpoint[] = [...accountEndpoints, ...runEndpoints, ...imageEndpoints, ...workflowEndpoints, ...batchEndpoints, ...libraryEndpoints];
+export const catalog: readonly Endpoint[] = [...accountEndpoints, ...runEndpoints, ...imageEndpoints, ...workflowEndpoints, ...batchEndpoints, ...libraryEndpoints, ...webhookEndpoints];
 
 /**
  * Node operations that reach an endpoint already in the catalog another way (a typed shortcut

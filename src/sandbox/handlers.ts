@@ -7,6 +7,7 @@ import { coreHandlers } from './routes/core';
 import { runHandler } from './routes/generation';
 import { libraryHandlers } from './routes/library';
 import { workflowHandlers } from './routes/workflows';
+import { webhookHandlers } from './routes/webhooks';
 import type { SandboxServices } from './services';
 
 /**
@@ -30,6 +31,7 @@ const handlerModules: Array<(services: SandboxServices) => Record<string, RouteH
 	batchHandlers,
 	cliAuthHandlers,
 	libraryHandlers,
+	webhookHandlers,
 ];
 
 /** Every handler of the sandbox. Generating submits without a handler of their own use runHandler. */

@@ -1,6 +1,7 @@
 import type { AxiosInstance } from 'axios';
 
 import type { Sandbox } from '../../src/sandbox/server';
+import { startReceiver } from '../helpers/receiver';
 import { clientFor, expectProblem, idem, openSandbox, sleep } from './helpers';
 
 interface Batch {
@@ -84,6 +85,28 @@ describe('sandbox batches', () => {
 		const list = (await http.get(`/batches/${bad.data.id}/items`)).data.data;
 		// an item the target refuses fails at once with the target's problem code and no run
 		expect(list[1]).toEqual(expect.objectContaining({ status: 'failed', run_id: null, error: expect.objectContaining({ code: 'invalid_prompt' }) }));
+	});
+
+	it('sends batch.completed and batch.failed webhooks (none for a partial batch)', async () => {
+		const receiver = await startReceiver();
+		try {
+			const endpoint = await http.post('/webhooks', { url: receiver.url, events: ['batch.completed', 'batch.failed'] });
+			expect(endpoint.status).toBe(201);
+			const ok = await http.post('/batches', { mode: 'operation', target: 'images/generations', items: [{ prompt: 'a' }] }, idem());
+			await waitForBatch(http, ok.data.id);
+			const partial = await http.post('/batches', { mode: 'operation', target: 'images/generations', items: [{ prompt: 'a' }, { prompt: 'b', sandbox_fail: 'provider_error' }] }, idem());
+			await waitForBatch(http, partial.data.id);
+			const bad = await http.post('/batches', { mode: 'operation', target: 'images/generations', items: [{ prompt: 'a', sandbox_fail: 'provider_error' }] }, idem());
+			await waitForBatch(http, bad.data.id);
+			const received = await receiver.waitFor(2);
+			const events = received.map((r) => [r.body.type, (r.body.data as { object: { id: string; status: string } }).object.id]).sort();
+			expect(events).toEqual([
+				['batch.completed', ok.data.id],
+				['batch.failed', bad.data.id],
+			].sort());
+		} finally {
+			await receiver.close();
+		}
 	});
 
 	it('runs workflow items: outputs carry the workflow fields', async () => {

@@ -8,6 +8,7 @@ import { newId, nowIso } from '../ids';
 import { moduleState, notFound } from '../module-state';
 import type { SandboxServices } from '../services';
 import type { Principal, RunRecord, SandboxState } from '../state';
+import { emitEvent } from '../webhooks';
 import { createWorkflowRun } from './workflows';
 
 type ItemStatus = 'queued' | 'processing' | 'completed' | 'failed';
@@ -144,7 +145,9 @@ function pump(state: SandboxState, record: BatchRecord): void {
 		batch.error = batch.status === 'failed' ? { code: 'all_items_failed', message: 'Every item of the batch failed' } : null;
 		batch.updated_at = at;
 		batch.completed_at = at;
-		// The webhook module subscribes to this (decisions.md: batch.completed / batch.failed).
+		// Webhooks know batch.completed and batch.failed only (API document); a partial batch sends none.
+		if (batch.status !== 'partial') emitEvent(state, batch.status === 'completed' ? 'batch.completed' : 'batch.failed', { ...batch }, record.principal.accountId);
+		// Sandbox-internal announcement of every finished batch, partial ones included (tests).
 		state.events.emit('batch.finished', { ...batch });
 	}
 }
