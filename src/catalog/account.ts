@@ -151,6 +151,8 @@ export const accountEndpoints: Endpoint[] = [
 				default: 'data',
 				description: 'Name of the input binary field to upload (its MIME type is the content type)',
 			},
+			{ name: 'content_type', displayName: 'Content Type', type: 'string', default: '', description: "Sent instead of the binary's MIME type (e.g. when it is application/octet-stream)" },
+			{ name: 'filename', displayName: 'File Name', type: 'string', default: '', description: "Sent instead of the binary's file name" },
 		],
 	},
 	{

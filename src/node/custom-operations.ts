@@ -29,7 +29,12 @@ const customOperations: Record<string, CustomOperation> = {
 	pkceStart: { send: async (ctx, client, call) => await startPkceSession(ctx, client, call) },
 	uploadBinary: {
 		send: async (ctx, client, call) => {
-			const input = await describeBinary(ctx, call.itemIndex, String(call.settings.binary_property_name || 'data'));
+			const described = await describeBinary(ctx, call.itemIndex, String(call.settings.binary_property_name || 'data'));
+			const input = {
+				...described,
+				mimeType: typeof call.body.content_type === 'string' && call.body.content_type ? call.body.content_type : described.mimeType,
+				fileName: typeof call.body.filename === 'string' && call.body.filename ? call.body.filename : described.fileName,
+			};
 			const asset = await uploadBinaryAsset(client, ctx, input);
 			return [{ json: { ...asset, file_name: input.fileName ?? null, sha256: input.sha256 }, pairedItem: { item: call.itemIndex } }];
 		},

@@ -144,7 +144,10 @@ export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName)
 	const grouped = new Map<string, PreparedCall[]>();
 	for (const call of calls) {
 		if (!customOperationFor(call.endpoint)?.sendAll) perItem.push(call);
-		else grouped.set(call.endpoint.operation, [...(grouped.get(call.endpoint.operation) ?? []), call]);
+		else {
+			const group = `${call.endpoint.resource}.${call.endpoint.operation}`;
+			grouped.set(group, [...(grouped.get(group) ?? []), call]);
+		}
 	}
 	for (const group of grouped.values()) {
 		try {

@@ -94,6 +94,21 @@ describe('MediaGen Batch in n8n-core (against the sandbox)', () => {
 		expect(mapped.items[0].json.input_summary).toEqual({ prompt: 'dune', count: 2 });
 	});
 
+	it('resends a batch create whose answer was lost with the same Idempotency-Key: one batch, one run per item', async () => {
+		fx.sandbox.injectFault({ when: 'after', method: 'POST', path: '/batches', reset: true });
+		const { items, error } = await run({ resource: 'batch', operation: 'create', mode: 'operation', target: 'images/generations', options: { returnUrlsOnly: true } }, [
+			{ json: { prompt: 'a' } },
+			{ json: { prompt: 'b' } },
+		]);
+		expect(error).toBeUndefined();
+		expect(items.map((i) => i.json.status)).toEqual(['completed', 'completed']);
+		const sent = posts(fx.sandbox, '/batches');
+		expect(sent).toHaveLength(2);
+		expect(sent[0].idempotencyKey).toBe(sent[1].idempotencyKey);
+		expect(fx.sandbox.state.runs.size).toBe(2);
+		expect(fx.sandbox.state.ledger).toHaveLength(2);
+	});
+
 	it('surfaces a refused batch as an error with its code', async () => {
 		const { error } = await run({ resource: 'batch', operation: 'create', mode: 'workflow', target: 'nope' }, [{ json: { prompt: 'x' } }]);
 		expect(error?.message).toMatch(/^invalid_parameter/);

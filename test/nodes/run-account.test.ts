@@ -85,6 +85,17 @@ describe('MediaGen Run and MediaGen Account in n8n-core (against the sandbox)', 
 		expect(items[0].json.upload_url).toBeUndefined();
 		const fetched = await axios.get(String(items[0].json.asset_url), { responseType: 'arraybuffer' });
 		expect(Buffer.from(fetched.data)).toEqual(png);
+
+		// a binary without a usable MIME type is sent with the content type the user names
+		const generic = await accountOp({ resource: 'upload', operation: 'create', binaryPropertyName: 'data', additionalFields: { contentType: 'image/png', filename: 'logo.png' } }, [
+			{ json: {}, binary: { data: { data: png.toString('base64'), mimeType: 'application/octet-stream', fileName: 'blob' } } },
+		]);
+		expect(generic.error).toBeUndefined();
+		expect(generic.items[0].json).toEqual(expect.objectContaining({ content_type: 'image/png', file_name: 'logo.png' }));
+		const refused = await accountOp({ resource: 'upload', operation: 'create', binaryPropertyName: 'data' }, [
+			{ json: {}, binary: { data: { data: png.toString('base64'), mimeType: 'application/octet-stream', fileName: 'blob' } } },
+		]);
+		expect(refused.error?.message).toMatch(/^unsupported_media_type/);
 	});
 
 	it('Account: CLI sign-in — the node makes the verifier and S256 challenge, reads the status, exchanges once', async () => {
