@@ -34,9 +34,17 @@ const handlerModules: Array<(services: SandboxServices) => Record<string, RouteH
 	webhookHandlers,
 ];
 
-/** Every handler of the sandbox. Generating submits without a handler of their own use runHandler. */
+const built = new WeakMap<SandboxServices, Record<string, RouteHandler>>();
+
+/**
+ * Every handler of the sandbox. Generating submits without a handler of their own use runHandler.
+ * Built once per sandbox: a batch runs its items through these same handlers (and their state).
+ */
 export function sandboxHandlers(services: SandboxServices): Record<string, RouteHandler> {
+	const cached = built.get(services);
+	if (cached) return cached;
 	const handlers: Record<string, RouteHandler> = {};
+	built.set(services, handlers);
 	for (const module of handlerModules) Object.assign(handlers, module(services));
 	for (const endpoint of catalog) {
 		const key = endpointKey(endpoint);

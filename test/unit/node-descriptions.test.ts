@@ -44,7 +44,7 @@ describe.each(actionNodes())('%s description', (name, node) => {
 
 	it('resolves the parameters of every operation with n8n (defaults, display options)', () => {
 		for (const e of endpointsOfNode(name as NodeName)) {
-			const values = NodeHelpers.getNodeParameters(properties, { resource: e.resource, operation: e.operation }, true, false, { typeVersion: 1 } as INode);
+			const values = NodeHelpers.getNodeParameters(properties, { resource: e.resource, operation: e.operation }, true, false, { typeVersion: 1 } as INode, node.description);
 			expect(values).toEqual(expect.objectContaining({ resource: e.resource, operation: e.operation }));
 		}
 	});

@@ -87,17 +87,9 @@ const batchesOf = moduleState((state: SandboxState) => {
 	return { batches, byRun };
 });
 
-let allHandlers: WeakMap<SandboxServices, Record<string, RouteHandler>> | undefined;
-
-/** The sandbox's handler of a target operation (built lazily: this module is one of them). */
+/** The sandbox's own handler of a target operation (this module is one of the handler modules). */
 function handlerFor(services: SandboxServices, endpoint: Endpoint): RouteHandler {
-	allHandlers ??= new WeakMap();
-	let handlers = allHandlers.get(services);
-	if (!handlers) {
-		handlers = sandboxHandlers(services);
-		allHandlers.set(services, handlers);
-	}
-	return handlers[endpointKey(endpoint)];
+	return sandboxHandlers(services)[endpointKey(endpoint)];
 }
 
 function finishItem(state: SandboxState, record: BatchRecord, item: BatchItemRecord, status: 'completed' | 'failed', output: Record<string, unknown> | null, error: BatchItemRecord['error']): void {
