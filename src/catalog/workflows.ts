@@ -248,6 +248,7 @@ export const workflowEndpoints: Endpoint[] = [
 		action: 'Run a preset',
 		description: 'Generate with a preset; waits and returns its files',
 		output: 'run',
+		projectFiling: true,
 		fields: [
 			id('presetId', 'Preset ID'),
 			{ name: 'prompt', displayName: 'Prompt', type: 'text', primary: true, default: '' },
@@ -269,6 +270,7 @@ export const workflowEndpoints: Endpoint[] = [
 		action: 'Run a user workflow',
 		description: 'Run an editor workflow; waits and returns its files',
 		output: 'run',
+		projectFiling: true,
 		fields: [id('workflowId', 'User Workflow ID'), { ...inputs('Inputs the workflow declares, e.g. {"prompt": "…"}'), primary: true }],
 	},
 	{

@@ -52,6 +52,18 @@ describe('sandbox workflows, presets, user workflows, ad analysis and marketing'
 		expectProblem(await http.post('/workflows/nope/runs', { prompt: 'x' }, idem()), 404, 'not_found');
 	});
 
+	it('refuses team_id on every workflow-like run and project_id where the output is no media', async () => {
+		const refusedTeam = await http.post('/workflows/hook_pack/runs', { prompt: 'x', team_id: 'team_sandbox' }, idem());
+		expect(expectProblem(refusedTeam, 400, 'team_billing_unsupported').param).toBe('team_id');
+		expectProblem(await http.post('/workflows/storyboard/runs', { prompt: 'x', project_id: 'proj_sandbox' }, idem()), 400, 'project_filing_unsupported');
+		expectProblem(await http.post('/ads/analyze', { ad_copy: 'x', team_id: 'team_sandbox' }), 400, 'team_billing_unsupported');
+		expectProblem(await http.post('/presets/preset_neon_portrait/runs', { prompt: 'x', team_id: 'team_sandbox' }), 400, 'team_billing_unsupported');
+		// presets and user workflows make images, which a project can hold
+		expect((await http.post('/presets/preset_neon_portrait/runs', { prompt: 'x', project_id: 'proj_sandbox' })).status).toBe(202);
+		expect((await http.post('/user-workflows/uwf_thumbnail/runs', { prompt: 'x', project_id: 'proj_sandbox' })).status).toBe(202);
+		expectProblem(await http.post('/user-workflows/uwf_thumbnail/runs', { prompt: 'x', project_id: 'proj_nope' }), 404, 'not_found');
+	});
+
 	it('presets: list, get, estimate and a run bound to the quote', async () => {
 		const presets = (await http.get('/presets')).data.data;
 		expect(presets.length).toBeGreaterThan(0);

@@ -8,7 +8,7 @@ import { checkChoices, moduleState, notFound, optionalString, requireString, str
 import { imageOutputs, type OutputMaker } from '../outputs';
 import type { SandboxServices } from '../services';
 import type { Principal, SandboxState } from '../state';
-import { checkParameters } from './generation';
+import { checkBillingAndFiling, checkParameters } from './generation';
 
 /** Credits of one workflow run (the sandbox's price list). */
 const WORKFLOW_PRICE: Record<WorkflowKey, (params: Record<string, unknown>) => number> = {
@@ -156,6 +156,7 @@ export function createWorkflowRun(ctx: Pick<RouteContext, 'state' | 'origin'> & 
 	const fields = WORKFLOW_INPUT_FIELDS[workflow].filter((f) => f.in !== 'node');
 	const shortcut: Endpoint = { ...endpointFor('POST', '/workflows/{workflowKey}/runs')!, path: `/workflows/${workflow}/runs`, fields };
 	checkParameters(ctx as RouteContext, services, shortcut, params);
+	checkBillingAndFiling(ctx as RouteContext, shortcut, params);
 	checkChoices(fields, params);
 	if (params.variant_count !== undefined && (!Number.isInteger(Number(params.variant_count)) || Number(params.variant_count) < 1 || Number(params.variant_count) > 5)) {
 		throw new ProblemError(400, 'invalid_parameter', 'variant_count must be an integer from 1 to 5', { param: 'variant_count' });
@@ -304,6 +305,7 @@ export function workflowHandlers(services: SandboxServices): Record<string, Rout
 			const params = bodyOf(ctx);
 			missingInputs(preset.inputs, params);
 			if (typeof params.image_url === 'string') services.assertFetchable(ctx, params.image_url, 'image_url');
+			checkBillingAndFiling(ctx, ctx.endpoint, params);
 			const principal = principalOf(ctx);
 			verifyQuote(services, principal, `preset:${preset.id}`, params, preset.credits);
 			return runReply(startRun(ctx, services, principal, ctx.endpoint, params, preset.credits, imageOutputs, { preset: preset.id, prompt: params.prompt ?? null }));
@@ -318,6 +320,7 @@ export function workflowHandlers(services: SandboxServices): Record<string, Rout
 			const workflow = userWorkflowOf(ctx);
 			const params = bodyOf(ctx);
 			missingInputs(workflow.inputs, params);
+			checkBillingAndFiling(ctx, ctx.endpoint, params);
 			const principal = principalOf(ctx);
 			verifyQuote(services, principal, `user_workflow:${workflow.id}`, params, workflow.credits_per_run);
 			const makeOutput: OutputMaker = (runId, p) => ({ ...imageOutputs(runId, p), extra: { user_workflow_id: workflow.id, steps_completed: 2 } });
@@ -341,6 +344,7 @@ export function workflowHandlers(services: SandboxServices): Record<string, Rout
 				throw new ProblemError(400, 'invalid_parameter', 'Give the ad as video_url, image_url or ad_copy', { param: 'video_url' });
 			}
 			checkParameters(ctx, services, ctx.endpoint, params);
+			checkBillingAndFiling(ctx, ctx.endpoint, params);
 			checkChoices(ctx.endpoint.fields, params);
 			return runReply(startRun(ctx, services, principalOf(ctx), ctx.endpoint, params, 2, analysisOutput, { platform: params.platform ?? null, has_video: Boolean(params.video_url), has_image: Boolean(params.image_url) }));
 		},
