@@ -1,12 +1,15 @@
 import { accountEndpoints } from './account';
 import { audioEndpoints } from './audio';
+import { batchEndpoints, batchExtraOperations } from './batches';
 import { imageEndpoints } from './images';
+import { libraryEndpoints } from './library';
 import { lipSyncEndpoints } from './lipsync';
 import { model3dEndpoints } from './model3d';
 import { productEndpoints } from './products';
-import { runEndpoints } from './runs';
+import { runEndpoints, runExtraOperations } from './runs';
 import { videoEndpoints } from './video';
 import { endpointKey, type Endpoint, type NodeName } from './types';
+import { workflowEndpoints, workflowShortcuts } from './workflows';
 import { webhookEndpoints } from './webhooks';
 
 export * from './types';
@@ -21,8 +24,19 @@ export const catalog: readonly Endpoint[] = [
 	...lipSyncEndpoints,
 	...model3dEndpoints,
 	...productEndpoints,
+	...workflowEndpoints,
+	...batchEndpoints,
+	...libraryEndpoints,
 	...webhookEndpoints,
 ];
+
+/**
+ * Node operations that reach an endpoint already in the catalog another way (a typed shortcut
+ * for one workflow, a wait): not endpoints, so no route, no README row, not counted as coverage.
+ */
+export const extraOperations: readonly Endpoint[] = [...runExtraOperations, ...batchExtraOperations, ...workflowShortcuts];
+
+const operations: readonly Endpoint[] = [...catalog, ...extraOperations];
 
 const byKey = new Map(catalog.map((e) => [endpointKey(e), e]));
 
@@ -30,11 +44,12 @@ export function endpointFor(method: string, path: string): Endpoint | undefined 
 	return byKey.get(`${method} ${path}`);
 }
 
+/** The operations of a node: its catalog entries and its extra operations. */
 export function endpointsOfNode(node: NodeName): Endpoint[] {
-	return catalog.filter((e) => e.node === node);
+	return operations.filter((e) => e.node === node);
 }
 
 /** The endpoint behind a node's resource/operation pair. */
 export function findOperation(node: NodeName, resource: string, operation: string): Endpoint | undefined {
-	return catalog.find((e) => e.node === node && e.resource === resource && e.operation === operation);
+	return operations.find((e) => e.node === node && e.resource === resource && e.operation === operation);
 }

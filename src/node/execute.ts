@@ -20,6 +20,7 @@ import { BEARER_CREDENTIAL_TYPE, isCredentialType } from '../transport/credentia
 import { listAll } from '../transport/paginate';
 import { problemError } from '../transport/problem';
 import { apiRequest, createClient, unexpectedResponse, type ApiClient } from '../transport/request';
+import { customOperationFor } from './custom-operations';
 import { errorItem } from './error-item';
 import { prepareCall, type PreparedCall } from './parameters';
 
@@ -79,6 +80,8 @@ function outcomeError(ctx: IExecuteFunctions, call: PreparedCall, outcome: WaitO
 /** Sends one prepared call (uploading its binaries first) and returns its items, or a run to wait for. */
 async function send(ctx: IExecuteFunctions, client: ApiClient, call: PreparedCall): Promise<INodeExecutionData[] | Run> {
 	for (const upload of call.uploads) upload.assign(await uploadBinary(client, ctx, upload.input));
+	const custom = customOperationFor(call.endpoint);
+	if (custom?.send) return await custom.send(ctx, client, call);
 	const { endpoint, itemIndex } = call;
 	const pairedItem = { item: itemIndex };
 	if (call.list) {
@@ -139,11 +142,30 @@ export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName)
 		}
 	}
 
+	// Operations that turn all items into one request (a batch) run once, then the rest item by item.
+	const perItem: PreparedCall[] = [];
+	const grouped = new Map<string, PreparedCall[]>();
+	for (const call of calls) {
+		if (!customOperationFor(call.endpoint)?.sendAll) perItem.push(call);
+		else {
+			const group = `${call.endpoint.resource}.${call.endpoint.operation}`;
+			grouped.set(group, [...(grouped.get(group) ?? []), call]);
+		}
+	}
+	for (const group of grouped.values()) {
+		try {
+			const outputs = await customOperationFor(group[0].endpoint)!.sendAll!(ctx, client, group);
+			for (const call of group) results[call.itemIndex] = outputs.get(call.itemIndex) ?? [];
+		} catch (error) {
+			for (const call of group) fail(call.itemIndex, error);
+		}
+	}
+
 	// Execution-wide settings come from the first item (expressions per item make no sense here).
 	const settings = calls.find((c) => c.run)?.run;
 	if (settings) client.requestTimeoutMs = settings.requestTimeoutMs;
 	const submitted: Submitted[] = [];
-	await forEachLimited(calls, settings?.concurrency ?? DEFAULT_SUBMIT_CONCURRENCY, async (call) => {
+	await forEachLimited(perItem, settings?.concurrency ?? DEFAULT_SUBMIT_CONCURRENCY, async (call) => {
 		try {
 			const sent = await sendWithinBudget(ctx, client, call, async () => await send(ctx, client, call));
 			if (Array.isArray(sent)) results[call.itemIndex] = sent;
@@ -164,7 +186,10 @@ export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName)
 			const outcome = outcomes.get(run.id)!;
 			try {
 				if (outcome.state !== 'completed') throw outcomeError(ctx, call, outcome);
-				results[call.itemIndex] = [await completedRunItem(ctx, call, outcome.run)];
+				const custom = customOperationFor(call.endpoint);
+				results[call.itemIndex] = custom?.completedRun
+					? await custom.completedRun(ctx, call, outcome.run)
+					: [await completedRunItem(ctx, call, outcome.run)];
 			} catch (error) {
 				fail(call.itemIndex, error);
 			}

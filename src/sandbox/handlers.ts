@@ -1,9 +1,13 @@
 import { catalog, endpointKey, type Endpoint } from '../catalog';
 import type { RouteHandler } from './http';
 import { imageOutputs, mediaOutputsFor, type OutputMaker } from './outputs';
+import { batchHandlers } from './routes/batches';
+import { cliAuthHandlers } from './routes/cli-auth';
 import { coreHandlers } from './routes/core';
 import { mediaHandlers } from './routes/media';
 import { runHandler } from './routes/generation';
+import { libraryHandlers } from './routes/library';
+import { workflowHandlers } from './routes/workflows';
 import { webhookHandlers } from './routes/webhooks';
 import type { SandboxServices } from './services';
 
@@ -19,11 +23,27 @@ function outputMakerFor(endpoint: Endpoint): OutputMaker {
  * Handler maps of the sandbox's route modules, keyed like the catalog ("POST /images/generations").
  * A new module adds one line here.
  */
-const handlerModules: Array<(services: SandboxServices) => Record<string, RouteHandler>> = [coreHandlers, mediaHandlers, webhookHandlers];
+const handlerModules: Array<(services: SandboxServices) => Record<string, RouteHandler>> = [
+	coreHandlers,
+	mediaHandlers,
+	workflowHandlers,
+	batchHandlers,
+	cliAuthHandlers,
+	libraryHandlers,
+	webhookHandlers,
+];
 
-/** Every handler of the sandbox. Generating submits without a handler of their own use runHandler. */
+const built = new WeakMap<SandboxServices, Record<string, RouteHandler>>();
+
+/**
+ * Every handler of the sandbox. Generating submits without a handler of their own use runHandler.
+ * Built once per sandbox: a batch runs its items through these same handlers (and their state).
+ */
 export function sandboxHandlers(services: SandboxServices): Record<string, RouteHandler> {
+	const cached = built.get(services);
+	if (cached) return cached;
 	const handlers: Record<string, RouteHandler> = {};
+	built.set(services, handlers);
 	for (const module of handlerModules) Object.assign(handlers, module(services));
 	for (const endpoint of catalog) {
 		const key = endpointKey(endpoint);
