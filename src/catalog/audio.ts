@@ -2,6 +2,8 @@ import { negativePrompt, prompt, seed } from './fields';
 import { audioDuration, audioUrl, languageCode, mediaUrl, voiceId } from './media-fields';
 import type { Endpoint } from './types';
 
+const transcriptionFile = { maxMb: ['max_file_mb'], maxSeconds: ['max_duration_seconds'] };
+
 const audio = { node: 'MediaGenAudio', auth: 'bearer', scope: 'audio:write', idempotency: 'required', resource: 'audio' } as const;
 
 /** Audio endpoints: speech (single voice or dialogue), music, sound effects, voice conversion, transcription, voices. */
@@ -135,8 +137,8 @@ export const audioEndpoints: Endpoint[] = [
 		pricing: { unit: 'per_second' },
 		requireOneOf: ['audio_url', 'video_url'],
 		fields: [
-			{ ...audioUrl(false, 'Audio to transcribe'), primary: true },
-			mediaUrl('video_url', 'Video', false, 'Video to transcribe (instead of audio)'),
+			{ ...audioUrl(false, 'Audio to transcribe'), primary: true, fileLimits: transcriptionFile },
+			{ ...mediaUrl('video_url', 'Video', false, 'Video to transcribe (instead of audio)'), fileLimits: transcriptionFile },
 			languageCode,
 			{
 				name: 'keyterms',

@@ -94,7 +94,7 @@ export const imageEndpoints: Endpoint[] = [
 		teamBilling: true,
 		projectFiling: true,
 		pricing: { unit: 'per_image' },
-		fields: [imageUrl(true)],
+		fields: [{ ...imageUrl(true), fileLimits: { maxMb: ['max_file_mb'] } }],
 	},
 	{
 		...imageNode,

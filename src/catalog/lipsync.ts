@@ -22,7 +22,7 @@ export const lipSyncEndpoints: Endpoint[] = [
 		pricing: { unit: 'per_second' },
 		requireOneOf: ['video_url', 'image_url'],
 		fields: [
-			audioUrl(true, 'Speech to lip-sync to'),
+			{ ...audioUrl(true, 'Speech to lip-sync to'), fileLimits: { maxSeconds: ['max_duration_seconds'] } },
 			{ ...videoUrl(false, 'Video with the face'), primary: true },
 			imageUrl(false, 'Face Image'),
 			resolution,

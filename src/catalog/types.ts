@@ -103,6 +103,11 @@ export interface FieldSpec {
 	spread?: boolean;
 	/** a fixed format the value must have (checked before sending) */
 	format?: 'url';
+	/**
+	 * Model `limits` keys bounding a media file's size (MB) and length (seconds). Checked on input
+	 * binaries, whose bytes the node has; a URL's file is the service's to check.
+	 */
+	fileLimits?: { maxMb?: string[]; maxSeconds?: string[]; minSeconds?: string[] };
 	/** a model `capabilities` flag this field needs: refused where the model reports it false */
 	needs?: string;
 	/** a model `capabilities` flag that makes this field required where the model reports it true */

@@ -50,7 +50,11 @@ export const videoEndpoints: Endpoint[] = [
 			{ ...referenceImageUrls, needs: 'reference_images' },
 			mediaUrls('reference_video_urls', 'Reference Videos', 'Reference videos, bounded by the model', ['max_reference_videos']),
 			mediaUrls('audio_urls', 'Reference Audio', 'Reference audio, bounded by the model', ['max_reference_audio']),
-			{ ...sourceVideoUrl, requiredBy: 'source_video' },
+			{
+				...sourceVideoUrl,
+				requiredBy: 'source_video',
+				fileLimits: { maxMb: ['source_video_max_mb'], maxSeconds: ['source_video_max_seconds'], minSeconds: ['source_video_min_seconds'] },
+			},
 			{
 				name: 'keyframes',
 				displayName: 'Keyframes',
@@ -155,7 +159,7 @@ export const videoEndpoints: Endpoint[] = [
 		projectFiling: true,
 		pricing: { unit: 'per_second' },
 		fields: [
-			videoUrl(true),
+			{ ...videoUrl(true), fileLimits: { maxMb: ['max_file_mb'], maxSeconds: ['max_duration_seconds'] } },
 			{
 				name: 'scale',
 				displayName: 'Scale Factor',

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { apiRequest, unexpectedResponse, type ApiClient } from '../transport/request';
+import { mediaDurationSeconds } from './duration';
 
 /** A binary property of an input item, about to be uploaded. */
 export interface BinaryInput {
@@ -12,6 +13,9 @@ export interface BinaryInput {
 	fileName?: string;
 	/** sha256 of the bytes: stands for the upload in idempotency keys (the asset URL differs each time) */
 	sha256: string;
+	/** bytes, and seconds where the header tells (MP4, WAV): checked against the model's file limits */
+	size?: number;
+	durationSeconds?: number;
 }
 
 export async function describeBinary(ctx: IExecuteFunctions, itemIndex: number, property: string): Promise<BinaryInput> {
@@ -23,6 +27,8 @@ export async function describeBinary(ctx: IExecuteFunctions, itemIndex: number, 
 		mimeType: binary.mimeType,
 		fileName: binary.fileName,
 		sha256: createHash('sha256').update(buffer).digest('hex'),
+		size: buffer.length,
+		durationSeconds: mediaDurationSeconds(buffer),
 	};
 }
 

@@ -140,6 +140,35 @@ export function checkCapability(field: FieldSpec, value: unknown, capabilities: 
 	return undefined;
 }
 
+/** What the node knows of a media file it is about to upload. */
+export interface FileFacts {
+	size?: number;
+	durationSeconds?: number;
+}
+
+/** Checks a media file against the model's size and length limits named by the field (absent keys: no check). */
+export function checkFileLimits(field: FieldSpec, file: FileFacts, limits: IDataObject | undefined): LimitViolation | undefined {
+	const keys = field.fileLimits;
+	if (!keys || !limits) return undefined;
+	const bound = (names?: string[]) => {
+		const found = names && firstPresent(limits, names);
+		const n = found ? asNumber(found.value) : undefined;
+		return n === undefined ? undefined : { key: found!.key, n };
+	};
+	const maxMb = bound(keys.maxMb);
+	if (maxMb && file.size !== undefined && file.size > maxMb.n * 1024 * 1024) {
+		return { field, value: `${Math.round((file.size / 1024 / 1024) * 10) / 10} MB`, allowed: `at most ${maxMb.n} MB (model limit ${maxMb.key})` };
+	}
+	const seconds = file.durationSeconds;
+	if (seconds === undefined) return undefined;
+	const shown = `${Math.round(seconds * 10) / 10} s`;
+	const maxSeconds = bound(keys.maxSeconds);
+	if (maxSeconds && seconds > maxSeconds.n) return { field, value: shown, allowed: `at most ${maxSeconds.n} s (model limit ${maxSeconds.key})` };
+	const minSeconds = bound(keys.minSeconds);
+	if (minSeconds && seconds < minSeconds.n) return { field, value: shown, allowed: `at least ${minSeconds.n} s (model limit ${minSeconds.key})` };
+	return undefined;
+}
+
 /** Fixed bounds from the catalog (not the model): min/max on numbers and list lengths. */
 export function checkStaticBounds(field: FieldSpec, value: unknown): LimitViolation | undefined {
 	if (value === undefined || value === null || value === '') return undefined;

@@ -2,7 +2,7 @@ import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8
 
 import { fieldLocation } from '../catalog';
 import type { PreparedCall } from '../node/parameters';
-import { checkCapability, checkLimit, checkStaticBounds, type LimitViolation } from './limits';
+import { checkCapability, checkFileLimits, checkLimit, checkStaticBounds, type LimitViolation } from './limits';
 import { defaultModel, modelsForCapability, type Model } from './model-catalog';
 
 function describeValue(value: unknown): string {
@@ -57,6 +57,14 @@ export function validateCall(ctx: IExecuteFunctions, call: PreparedCall, models:
 		const value = source[field.name];
 		const violation = checkStaticBounds(field, value) ?? checkLimit(field, value, model?.limits) ?? checkCapability(field, value, model?.capabilities);
 		if (violation) throw violationError(ctx, call, violation, /model (limit|capability)/.test(violation.allowed) ? model : undefined);
+		if (field.fileLimits) {
+			const placeholders = (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string' && v.startsWith('binary:sha256:'));
+			for (const placeholder of placeholders) {
+				const input = call.uploads.find((u) => `binary:sha256:${u.input.sha256}` === placeholder)?.input;
+				const tooBig = input && checkFileLimits(field, input, model?.limits);
+				if (tooBig) throw violationError(ctx, call, tooBig, model);
+			}
+		}
 	}
 	return model;
 }

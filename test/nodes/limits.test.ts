@@ -1,4 +1,4 @@
-import type { IDataObject, INodeType } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeType } from 'n8n-workflow';
 
 import { MediaGenAudio } from '../../nodes/MediaGenAudio/MediaGenAudio.node';
 import { MediaGenImage } from '../../nodes/MediaGenImage/MediaGenImage.node';
@@ -6,6 +6,7 @@ import { MediaGenLipSync } from '../../nodes/MediaGenLipSync/MediaGenLipSync.nod
 import { MediaGenModel3D } from '../../nodes/MediaGenModel3D/MediaGenModel3D.node';
 import { MediaGenProduct } from '../../nodes/MediaGenProduct/MediaGenProduct.node';
 import { MediaGenVideo } from '../../nodes/MediaGenVideo/MediaGenVideo.node';
+import { makeWav, mp4Clip } from '../../src/sandbox/media-files';
 import { runNode } from '../helpers/n8n-harness';
 import { startFixture, type Fixture } from '../helpers/sandbox-fixture';
 
@@ -19,10 +20,11 @@ const nodes: Record<string, INodeType> = {
 };
 
 const urls = (n: number) => Array.from({ length: n }, (_, i) => `https://cdn.example.com/${i}.png`);
+const binary = (name: string, bytes: Buffer, mimeType: string): INodeExecutionData[] => [{ json: {}, binary: { [name]: { data: bytes.toString('base64'), mimeType } } }];
 const voices = (n: number) => JSON.stringify(Array.from({ length: n }, (_, i) => ({ text: `line ${i}`, voice_id: `voice_${i}` })));
 
 /** [node, what, parameters, field as the message names it, allowed values as the message states them] */
-const badInputs: Array<[string, string, IDataObject, string, string]> = [
+const badInputs: Array<[string, string, IDataObject, string, string, INodeExecutionData[]?]> = [
 	['Image', 'aspect ratio', { resource: 'image', operation: 'generate', model: 'image.aurora-1', prompt: 'p', aspectRatio: '4:3' }, 'Aspect Ratio (aspect_ratio)', 'one of 1:1, 16:9, 9:16 (model limit aspect_ratios)'],
 	['Image', 'count', { resource: 'image', operation: 'generate', prompt: 'p', count: 9 }, 'Count (count)', 'at most 4 (model limit max_count)'],
 	['Image', 'prompt length', { resource: 'image', operation: 'generate', model: 'image.lumen-xl', prompt: 'x'.repeat(2001) }, 'Prompt (prompt)', 'at most 2000 characters (model limit max_prompt_chars)'],
@@ -44,6 +46,7 @@ const badInputs: Array<[string, string, IDataObject, string, string]> = [
 	['Video', 'source video the model needs', { resource: 'video', operation: 'generate', model: 'video.extend-1', duration: 5 }, 'Source Video (source_video_url)', 'a value: the model works on it (model capability source_video)'],
 	['Video', 'image on a text-only model', { resource: 'video', operation: 'generate', model: 'video.motion-1', prompt: 'p', additionalFields: { imageUrl: 'https://cdn.example.com/a.png' } }, 'Image (image_url)', 'no value (model capability image_to_output is false)'],
 	['Video', 'first and last frames', { resource: 'video', operation: 'generate', model: 'video.motion-1', prompt: 'p', additionalFields: { imageUrls: urls(2) } }, 'First and Last Frames (image_urls)', 'no value (model capability first_last_frame is false)'],
+	['Video', 'source video length (binary)', { resource: 'video', operation: 'generate', model: 'video.extend-1', duration: 5, additionalFields: { sourceVideoUrlBinaryProperty: 'clip' } }, 'Source Video (source_video_url)', 'at least 2 s (model limit source_video_min_seconds)', binary('clip', mp4Clip(), 'video/mp4')],
 	['Video', 'frame count', { resource: 'video', operation: 'extractFrames', videoUrl: 'https://cdn.example.com/a.mp4', count: 25 }, 'Count (count)', 'at most 20'],
 
 	['Audio', 'text length', { resource: 'audio', operation: 'speech', text: 'x'.repeat(5001) }, 'Text (text)', 'at most 5000 characters (model limit max_characters)'],
@@ -55,6 +58,7 @@ const badInputs: Array<[string, string, IDataObject, string, string]> = [
 
 	['LipSync', 'resolution', { resource: 'lipSync', operation: 'generate', model: 'lipsync.sync-lite', audioUrl: 'https://cdn.example.com/a.mp3', videoUrl: 'https://cdn.example.com/f.mp4', additionalFields: { resolution: '1080p' } }, 'Resolution (resolution)', 'one of 480p, 720p (model limit resolutions)'],
 	['LipSync', 'prompt length', { resource: 'lipSync', operation: 'generate', audioUrl: 'https://cdn.example.com/a.mp3', videoUrl: 'https://cdn.example.com/f.mp4', additionalFields: { prompt: 'x'.repeat(501) } }, 'Prompt (prompt)', 'at most 500 characters (model limit prompt_max_length)'],
+	['LipSync', 'audio length (binary)', { resource: 'lipSync', operation: 'generate', model: 'lipsync.sync-lite', audioUrlSource: 'binary', audioUrlBinaryProperty: 'speech', videoUrl: 'https://cdn.example.com/f.mp4' }, 'Audio (audio_url)', 'at most 30 s (model limit max_duration_seconds)', binary('speech', makeWav(31, 1), 'audio/wav')],
 	['LipSync', 'model', { resource: 'lipSync', operation: 'generate', model: 'video.motion-2', audioUrl: 'https://cdn.example.com/a.mp3', videoUrl: 'https://cdn.example.com/f.mp4' }, 'Model (model)', 'lipsync.sync-1, lipsync.sync-lite'],
 
 	['Model3D', 'image count', { resource: 'model3d', operation: 'generate', imageUrls: urls(5) }, 'Images (image_urls)', 'at most 4'],
@@ -80,9 +84,9 @@ describe('out-of-limit input is refused before any request that could spend cred
 		for (const node of Object.keys(nodes)) expect(badInputs.filter(([n]) => n === node).length).toBeGreaterThanOrEqual(3);
 	});
 
-	it.each(badInputs)('%s: %s', async (node, _what, parameters, field, allowed) => {
+	it.each(badInputs)('%s: %s', async (node, _what, parameters, field, allowed, input) => {
 		const before = fx.sandbox.state.requests.filter((r) => r.method !== 'GET').length;
-		const { error, items } = await runNode({ nodeType: nodes[node], credentials: fx.credentials, parameters });
+		const { error, items } = await runNode({ nodeType: nodes[node], credentials: fx.credentials, parameters, input });
 		expect(items).toHaveLength(0);
 		expect(error?.description).toMatch(/Nothing was sent/);
 		expect(error?.message.startsWith(`${field}: `)).toBe(true);

@@ -1,5 +1,6 @@
 import type { AxiosInstance } from 'axios';
 
+import { mp4Clip } from '../../src/sandbox/media-files';
 import type { Sandbox } from '../../src/sandbox/server';
 import { clientFor, expectProblem, idem, openSandbox, waitForRun } from './helpers';
 
@@ -98,5 +99,16 @@ describe('sandbox video, audio and media routes', () => {
 		expect(Object.keys(urls)).toEqual(['glb', 'stl']);
 		const stl = await fetch(urls.stl);
 		expect(stl.headers.get('content-type')).toContain('model/stl');
+	});
+
+	it('measures uploaded files against the model limits: a 1 s source video is too short for the extend model', async () => {
+		const upload = await http.post('/uploads', { content_type: 'video/mp4', filename: 'clip.mp4' });
+		const put = await fetch(upload.data.upload_url, { method: 'PUT', headers: { 'Content-Type': 'video/mp4' }, body: mp4Clip() });
+		expect(put.status).toBe(200);
+		const refused = expectProblem(await http.post('/videos/generations', { model: 'video.extend-1', duration: 5, source_video_url: upload.data.asset_url }, idem()), 400, 'invalid_parameter');
+		expect(refused.param).toBe('source_video_url');
+		expect(String(refused.detail)).toContain('at least 2 s (model limit source_video_min_seconds)');
+		const upscaled = await http.post('/videos/upscale', { video_url: upload.data.asset_url, scale: 2 }, idem());
+		expect(upscaled.status).toBe(202);
 	});
 });

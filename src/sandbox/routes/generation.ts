@@ -1,7 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Endpoint } from '../../catalog';
-import { checkCapability, checkLimit, checkStaticBounds } from '../../models/limits';
+import { mediaDurationSeconds } from '../../media/duration';
+import { checkCapability, checkFileLimits, checkLimit, checkStaticBounds } from '../../models/limits';
 import { bodyOf, principalOf, ProblemError, requireScope, type Reply, type RouteContext, type RouteHandler } from '../http';
 import { defaultModelFor, findModel, type SandboxModel } from '../models';
 import { imageOutputs, type OutputMaker } from '../outputs';
@@ -45,6 +46,17 @@ export function resolveModel(endpoint: Endpoint, params: Record<string, unknown>
 	return model;
 }
 
+/** The bytes behind one of the sandbox's own asset URLs (the service can measure what it stores). */
+function uploadedBytes(ctx: RouteContext, url: string): Buffer | undefined {
+	try {
+		const parsed = new URL(url);
+		if (parsed.origin !== ctx.origin || !parsed.pathname.startsWith('/storage/assets/')) return undefined;
+		return ctx.state.uploads.get(parsed.pathname.split('/').pop() ?? '')?.bytes;
+	} catch {
+		return undefined;
+	}
+}
+
 /** Server-side checks of the parameters against the catalog and the model's limits. */
 export function checkParameters(ctx: RouteContext, services: SandboxServices, endpoint: Endpoint, params: Record<string, unknown>, model?: SandboxModel): void {
 	if (endpoint.requireOneOf && endpoint.requireOneOf.every((name) => params[name] === undefined || params[name] === '')) {
@@ -63,7 +75,12 @@ export function checkParameters(ctx: RouteContext, services: SandboxServices, en
 		if (violation) throw new ProblemError(400, 'invalid_parameter', `${field.name}: ${JSON.stringify(violation.value)} is not allowed; ${violation.allowed}`, { param: field.name });
 		if (field.type === 'media' || field.type === 'mediaList') {
 			const urls = Array.isArray(value) ? value : value === undefined ? [] : [value];
-			for (const url of urls) services.assertFetchable(ctx, String(url), field.name);
+			for (const url of urls) {
+				services.assertFetchable(ctx, String(url), field.name);
+				const bytes = uploadedBytes(ctx, String(url));
+				const file = bytes && checkFileLimits(field, { size: bytes.length, durationSeconds: mediaDurationSeconds(bytes) }, model?.limits as IDataObject | undefined);
+				if (file) throw new ProblemError(400, 'invalid_parameter', `${field.name}: the file (${String(file.value)}) is not allowed; ${file.allowed}`, { param: field.name });
+			}
 		}
 	}
 }
