@@ -1,12 +1,16 @@
 import { accountEndpoints } from './account';
+import { gameEndpoints } from './games';
 import { imageEndpoints } from './images';
+import { producerEndpoints } from './producers';
 import { runEndpoints } from './runs';
+import { taskEndpoints } from './tasks';
+import { trainedModelEndpoints } from './trained-models';
 import { endpointKey, type Endpoint, type NodeName } from './types';
 
 export * from './types';
 
 /** Every endpoint the package knows, in one list. */
-export const catalog: readonly Endpoint[] = [...accountEndpoints, ...runEndpoints, ...imageEndpoints];
+export const catalog: readonly Endpoint[] = [...accountEndpoints, ...runEndpoints, ...imageEndpoints, ...trainedModelEndpoints, ...producerEndpoints, ...gameEndpoints, ...taskEndpoints];
 
 const byKey = new Map(catalog.map((e) => [endpointKey(e), e]));
 
