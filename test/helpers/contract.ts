@@ -69,3 +69,24 @@ export async function contractViolations(sandbox: Sandbox): Promise<{ checked: n
 	takeRecordedResponses(sandbox.state);
 	return { checked: recorded.length, violations: new ContractChecker(document).checkAll(recorded) };
 }
+
+/**
+ * Makes `sandbox.close()` check every answer the sandbox gave against its published contract first,
+ * and fail (after closing) when one does not match. The test fixtures use it, so every sandbox
+ * response of the test suite is checked.
+ */
+export function closeWithContractCheck(sandbox: Sandbox): Sandbox {
+	const close = sandbox.close.bind(sandbox);
+	sandbox.close = async () => {
+		let result: { checked: number; violations: string[] } | undefined;
+		try {
+			result = await contractViolations(sandbox);
+		} finally {
+			await close();
+		}
+		if (result.violations.length) {
+			throw new Error(`Sandbox answers that break the published contract (openapi.json):\n${result.violations.slice(0, 20).join('\n')}`);
+		}
+	};
+	return sandbox;
+}
