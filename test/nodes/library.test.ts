@@ -15,9 +15,9 @@ describe('MediaGen Library in n8n-core (trained models and styles, against the s
 	afterEach(async () => fx.sandbox.close());
 
 	const run = async (parameters: Record<string, unknown>, input?: Array<{ json: Json; binary?: Json }>) => {
-		const result = await runNode({ nodeType: new MediaGenLibrary(), credentials: fx.credentials, parameters, input: input as never });
+		const result = await runNode({ nodeType: new MediaGenLibrary(), credentials: fx.credentials, parameters: parameters as never, input: input as never });
 		expect(result.error).toBeUndefined();
-		return result.items;
+		return result.items as unknown as Array<{ json: Json; binary?: Record<string, any>; pairedItem?: unknown }>;
 	};
 
 	it('trains a LoRA and waits for it, then gets, lists, continues and deletes it', async () => {

@@ -14,9 +14,9 @@ describe('MediaGen Producer in n8n-core (against the sandbox)', () => {
 	afterEach(async () => fx.sandbox.close());
 
 	const run = async (parameters: Record<string, unknown>, input?: Array<{ json: Json }>) => {
-		const result = await runNode({ nodeType: new MediaGenProducer(), credentials: fx.credentials, parameters, input });
+		const result = await runNode({ nodeType: new MediaGenProducer(), credentials: fx.credentials, parameters: parameters as never, input });
 		expect(result.error).toBeUndefined();
-		return result.items;
+		return result.items as unknown as Array<{ json: Json; binary?: Record<string, any>; pairedItem?: unknown }>;
 	};
 
 	it('generates a game (output play_url, HTML as binary), iterates it with Game ID, deploys, unpublishes and publishes it', async () => {
