@@ -1,4 +1,6 @@
 import { validate } from '@readme/openapi-parser';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
 
 import { catalog, endpointKey } from '../../src/catalog';
 import { openApiDocument } from '../../src/sandbox/openapi';
@@ -90,6 +92,15 @@ describe('the published contract (GET {base_url}/openapi.json)', () => {
 		}
 		expect(document.components.schemas.Run.required).toEqual(expect.arrayContaining(['id', 'object', 'status', 'output', 'completed_at']));
 		expect(document.components.schemas.Error.required).toEqual(['type', 'title', 'status', 'detail', 'code', 'request_id']);
+	});
+
+	it('writes every component schema as valid JSON Schema 2020-12 (ajv strict mode compiles each)', () => {
+		const ajv = new Ajv2020({ strict: true, validateSchema: true });
+		addFormats(ajv);
+		const relink = (schema: unknown) => JSON.parse(JSON.stringify(schema).replace(/"#\/components\/schemas\/(\w+)"/g, '"$1"'));
+		for (const [name, schema] of Object.entries(document.components.schemas as Json)) ajv.addSchema({ ...relink(schema), $id: name });
+		for (const name of Object.keys(document.components.schemas)) expect(() => ajv.getSchema(name)).not.toThrow();
+		expect(ajv.getSchema('Run')!({ id: 'x' })).toBe(false);
 	});
 
 	it('is generated from whatever the catalog holds (an added endpoint appears with its scope)', () => {
