@@ -6,11 +6,12 @@ import { runEndpoints } from './runs';
 import { taskEndpoints } from './tasks';
 import { trainedModelEndpoints } from './trained-models';
 import { endpointKey, type Endpoint, type NodeName } from './types';
+import { webhookEndpoints } from './webhooks';
 
 export * from './types';
 
 /** Every endpoint the package knows, in one list. */
-export const catalog: readonly Endpoint[] = [...accountEndpoints, ...runEndpoints, ...imageEndpoints, ...trainedModelEndpoints, ...producerEndpoints, ...gameEndpoints, ...taskEndpoints];
+export const catalog: readonly Endpoint[] = [...accountEndpoints, ...runEndpoints, ...imageEndpoints, ...webhookEndpoints, ...trainedModelEndpoints, ...producerEndpoints, ...gameEndpoints, ...taskEndpoints];
 
 const byKey = new Map(catalog.map((e) => [endpointKey(e), e]));
 

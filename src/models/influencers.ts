@@ -1,6 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult, INodePropertyOptions } from 'n8n-workflow';
 
-import { API_KEY_CREDENTIAL, isCredentialType } from '../transport/credentials';
+import { BEARER_CREDENTIAL_TYPE, isCredentialType } from '../transport/credentials';
 import { listAll } from '../transport/paginate';
 import { createClient } from '../transport/request';
 
@@ -11,7 +11,7 @@ export function isMentionable(influencer: IDataObject): boolean {
 
 async function readyInfluencers(ctx: ILoadOptionsFunctions): Promise<IDataObject[]> {
 	const auth = ctx.getCurrentNodeParameter('authentication');
-	const client = await createClient(ctx, isCredentialType(auth) ? auth : API_KEY_CREDENTIAL);
+	const client = await createClient(ctx, isCredentialType(auth) ? auth : BEARER_CREDENTIAL_TYPE);
 	const all = await listAll(client, { path: '/influencers' }, { returnAll: true, limit: 0 });
 	return all.filter(isMentionable);
 }

@@ -6,6 +6,7 @@ import { runHandler } from './routes/generation';
 import { producerHandlers } from './routes/producers';
 import { taskHandlers } from './routes/tasks';
 import { trainedModelHandlers } from './routes/trained-models';
+import { webhookHandlers } from './routes/webhooks';
 import type { SandboxServices } from './services';
 
 /**
@@ -23,7 +24,7 @@ function outputMakerFor(endpoint: Endpoint): OutputMaker {
  * Handler maps of the sandbox's route modules, keyed like the catalog ("POST /images/generations").
  * A new module adds one line here.
  */
-const handlerModules: Array<(services: SandboxServices) => Record<string, RouteHandler>> = [coreHandlers, trainedModelHandlers, producerHandlers, taskHandlers];
+const handlerModules: Array<(services: SandboxServices) => Record<string, RouteHandler>> = [coreHandlers, webhookHandlers, trainedModelHandlers, producerHandlers, taskHandlers];
 
 /** Every handler of the sandbox. Generating submits without a handler of their own use runHandler. */
 export function sandboxHandlers(services: SandboxServices): Record<string, RouteHandler> {

@@ -438,6 +438,12 @@ export const responseSchemaOf: Record<string, string> = {
 	'PATCH /tasks/{id}': 'ScheduledTask',
 };
 
+/** Success statuses other than the rule (run 202, list 200, create 201, delete 204, otherwise 200). */
+export const successStatusOf: Record<string, string> = {
+	// a replay queues a new delivery attempt of the event and answers before it is made
+	'POST /webhooks/deliveries/{deliveryId}/replay': '202',
+};
+
 /** Estimates answer a CostEstimate (decisions.md). */
 export function isEstimatePath(path: string): boolean {
 	return /\/(estimate-cost|estimate|estimate-episode)$/.test(path);

@@ -1,6 +1,6 @@
 import { catalog, endpointKey, fieldLocation, type Endpoint, type FieldSpec } from '../catalog';
 import { NODE_TITLES } from '../catalog/operations-table';
-import { componentSchemas, isEstimatePath, jsonFieldSchemas, responseSchemaOf, type Schema } from './openapi-schemas';
+import { componentSchemas, isEstimatePath, jsonFieldSchemas, responseSchemaOf, successStatusOf, type Schema } from './openapi-schemas';
 import { ALL_SCOPES } from './options';
 
 /**
@@ -126,6 +126,7 @@ function successResponse(e: Endpoint): [string, Schema] {
 		case 'empty':
 			return ['204', { description: 'Done; no body' }];
 		case 'object':
+			if (successStatusOf[key]) return [successStatusOf[key], json(schema, 'Accepted')];
 			if (e.method === 'POST' && e.operation === 'create') return ['201', json(schema, 'Created')];
 			return ['200', json(schema, 'OK')];
 	}

@@ -10,8 +10,9 @@ describe('sandbox: trained models (LoRAs), image styles and style skills', () =>
 	let sandbox: Sandbox;
 	let http: AxiosInstance;
 
+	// runs last long enough that the training state can be read before they finish, even on a busy machine
 	beforeEach(async () => {
-		({ sandbox, http } = await openSandbox());
+		({ sandbox, http } = await openSandbox({ latencyMs: 1500 }));
 	});
 	afterEach(async () => {
 		const { checked, violations } = await contractViolations(sandbox);
