@@ -417,6 +417,7 @@ export const responseSchemaOf: Record<string, string> = {
 	'PATCH /webhooks/{endpointId}': 'WebhookEndpoint',
 	'GET /webhooks/deliveries': 'WebhookDelivery',
 	'POST /webhooks/deliveries/{deliveryId}/replay': 'WebhookDelivery',
+	'POST /influencers': 'Influencer',
 	'GET /loras': 'Lora',
 	'GET /loras/{loraId}': 'Lora',
 	'GET /image-styles': 'ImageStyle',
@@ -442,6 +443,12 @@ export const responseSchemaOf: Record<string, string> = {
 export const successStatusOf: Record<string, string> = {
 	// a replay queues a new delivery attempt of the event and answers before it is made
 	'POST /webhooks/deliveries/{deliveryId}/replay': '202',
+	// brand ingestion reads the site in the background
+	'POST /brands/ingestions': '202',
+	// these create a resource
+	'POST /cli/auth/sessions': '201',
+	'POST /moodboards/presets/{presetId}/fork': '201',
+	'POST /marketing/products': '201',
 };
 
 /** Estimates answer a CostEstimate (decisions.md). */

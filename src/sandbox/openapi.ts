@@ -129,6 +129,9 @@ function successResponse(e: Endpoint): [string, Schema] {
 			if (successStatusOf[key]) return [successStatusOf[key], json(schema, 'Accepted')];
 			if (e.method === 'POST' && e.operation === 'create') return ['201', json(schema, 'Created')];
 			return ['200', json(schema, 'OK')];
+		default:
+			// further output kinds (e.g. a batch) answer with their named schema
+			return [successStatusOf[key] ?? (e.method === 'POST' ? '201' : '200'), json(schema, 'OK')];
 	}
 }
 

@@ -1,10 +1,12 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { catalog, endpointKey, type Endpoint } from '../../src/catalog';
 
-/** The project's endpoint table, transcribed from the API document (shared/spec beside the repository). */
-const rows = readFileSync(join(__dirname, '..', '..', '..', 'shared', 'spec', 'endpoints.tsv'), 'utf8')
+/** The project's endpoint table, transcribed from the API document (the repository's copy, else shared/spec beside it). */
+const inRepository = join(__dirname, '..', 'fixtures', 'endpoints.tsv');
+const table = existsSync(inRepository) ? inRepository : join(__dirname, '..', '..', '..', 'shared', 'spec', 'endpoints.tsv');
+const rows = readFileSync(table, 'utf8')
 	.trim()
 	.split('\n')
 	.slice(1)
