@@ -4,6 +4,7 @@ import type { Server } from 'node:http';
 import express, { type Request, type Response } from 'express';
 
 import { sandboxHandlers } from './handlers';
+import { cliAdminRouter } from './routes/cli-admin';
 import { newId } from './ids';
 import { defaultSandboxOptions, type SandboxOptions } from './options';
 import { sendProblem } from './problem';
@@ -86,6 +87,7 @@ function adminRouter(state: SandboxState): express.Router {
 		Object.assign(state.options, req.body);
 		res.json(state.options);
 	});
+	router.use('/cli', cliAdminRouter(state));
 	return router;
 }
 
