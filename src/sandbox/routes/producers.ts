@@ -7,18 +7,18 @@ import type { SandboxServices } from '../services';
 import { ownedBy, producerStore, type Build, type Json, type Owned } from './library-store';
 import { checkProducer, estimateReply, round, stamp, submitProducerRun } from './producer-runs';
 
-const catalogEntry = (prefix: string, names: string[], extra: (name: string) => Json = () => ({})) =>
-	names.map((name) => ({ id: `${prefix}_${name.toLowerCase().replace(/\W+/g, '_')}`, object: prefix.replace(/_$/, ''), name, ...extra(name) }));
+const choices = (object: string, prefix: string, names: string[], extra: Json = {}): Json[] =>
+	names.map((name) => ({ id: `${prefix}_${name.toLowerCase().replace(/\W+/g, '_')}`, object, name, ...extra }));
 
 /** The fixed choices of the producers (presets, styles, music, captions). */
 const CHOICES: Record<string, Json[]> = {
-	'/faceless-reels/presets': catalogEntry('reel_preset', ['Scary Stories', 'Fun Facts', 'Motivation', 'History Bites'], () => ({ object: 'reel_preset', duration_seconds: 60 })),
-	'/faceless-reels/styles': catalogEntry('reel_style', ['Cinematic', 'Comic', 'Watercolor', 'Dark Fantasy'], () => ({ object: 'reel_style' })),
-	'/faceless-reels/music-presets': catalogEntry('music_preset', ['Calm Piano', 'Epic Drums', 'Lo-fi'], () => ({ object: 'music_preset' })),
-	'/faceless-reels/caption-presets': catalogEntry('caption_preset', ['Bold Yellow', 'Minimal White', 'Karaoke'], () => ({ object: 'caption_preset' })),
-	'/explainers/styles': catalogEntry('explainer_style', ['Whiteboard', 'Flat Motion', 'Kinetic Type'], () => ({ object: 'explainer_style' })),
-	'/music-videos/styles': catalogEntry('music_video_style', ['Neon City', 'Lyric Video', 'Dreamscape'], () => ({ object: 'music_video_style' })),
-	'/picture-books/styles': catalogEntry('book_style', ['Storybook Watercolor', 'Crayon', 'Paper Cut'], () => ({ object: 'picture_book_style' })),
+	'/faceless-reels/presets': choices('reel_preset', 'reel_preset', ['Scary Stories', 'Fun Facts', 'Motivation', 'History Bites'], { duration_seconds: 60 }),
+	'/faceless-reels/styles': choices('reel_style', 'reel_style', ['Cinematic', 'Comic', 'Watercolor', 'Dark Fantasy']),
+	'/faceless-reels/music-presets': choices('music_preset', 'music_preset', ['Calm Piano', 'Epic Drums', 'Lo-fi']),
+	'/faceless-reels/caption-presets': choices('caption_preset', 'caption_preset', ['Bold Yellow', 'Minimal White', 'Karaoke']),
+	'/explainers/styles': choices('explainer_style', 'explainer_style', ['Whiteboard', 'Flat Motion', 'Kinetic Type']),
+	'/music-videos/styles': choices('music_video_style', 'music_video_style', ['Neon City', 'Lyric Video', 'Dreamscape']),
+	'/picture-books/styles': choices('picture_book_style', 'book_style', ['Storybook Watercolor', 'Crayon', 'Paper Cut']),
 };
 
 const REEL_SECONDS = 30;
