@@ -1,8 +1,12 @@
 import { accountEndpoints } from './account';
 import { batchEndpoints, batchExtraOperations } from './batches';
+import { gameEndpoints } from './games';
 import { imageEndpoints } from './images';
 import { libraryEndpoints } from './library';
+import { producerEndpoints } from './producers';
 import { runEndpoints, runExtraOperations } from './runs';
+import { taskEndpoints } from './tasks';
+import { trainedModelEndpoints } from './trained-models';
 import { endpointKey, type Endpoint, type NodeName } from './types';
 import { workflowEndpoints, workflowShortcuts } from './workflows';
 import { webhookEndpoints } from './webhooks';
@@ -10,7 +14,7 @@ import { webhookEndpoints } from './webhooks';
 export * from './types';
 
 /** Every endpoint the package knows, in one list. */
-export const catalog: readonly Endpoint[] = [...accountEndpoints, ...runEndpoints, ...imageEndpoints, ...workflowEndpoints, ...batchEndpoints, ...libraryEndpoints, ...webhookEndpoints];
+export const catalog: readonly Endpoint[] = [...accountEndpoints, ...runEndpoints, ...imageEndpoints, ...workflowEndpoints, ...batchEndpoints, ...libraryEndpoints, ...webhookEndpoints, ...trainedModelEndpoints, ...producerEndpoints, ...gameEndpoints, ...taskEndpoints];
 
 /**
  * Node operations that reach an endpoint already in the catalog another way (a typed shortcut

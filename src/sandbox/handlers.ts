@@ -6,6 +6,9 @@ import { cliAuthHandlers } from './routes/cli-auth';
 import { coreHandlers } from './routes/core';
 import { runHandler } from './routes/generation';
 import { libraryHandlers } from './routes/library';
+import { producerHandlers } from './routes/producers';
+import { taskHandlers } from './routes/tasks';
+import { trainedModelHandlers } from './routes/trained-models';
 import { workflowHandlers } from './routes/workflows';
 import { webhookHandlers } from './routes/webhooks';
 import type { SandboxServices } from './services';
@@ -32,6 +35,9 @@ const handlerModules: Array<(services: SandboxServices) => Record<string, RouteH
 	cliAuthHandlers,
 	libraryHandlers,
 	webhookHandlers,
+	trainedModelHandlers,
+	producerHandlers,
+	taskHandlers,
 ];
 
 const built = new WeakMap<SandboxServices, Record<string, RouteHandler>>();
