@@ -17,6 +17,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureN8nInstalled, N8N_UNAVAILABLE } from '../n8n-host/install.mjs';
 import { createApiKey, freePort, makeUserFolder, n8nCli, publicApi, setupOwner, startN8n, startN8nWorker } from '../n8n-host/n8n.mjs';
+import { findModuleState, KNOWN } from './module-state.mjs';
 import { ensurePackages, startPostgres, startRedis, startSandboxProcess } from './services.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -141,6 +142,11 @@ async function main() {
   const processes = {}; // name -> n8n handle
   let exitCode = 1;
   try {
+    // 0. nothing at module level that another process would need to see
+    const moduleState = findModuleState();
+    for (const f of moduleState.found) log(`module state: ${f.key} — ${KNOWN[f.key] ?? 'UNKNOWN'}`);
+    check(moduleState.found.every((f) => KNOWN[f.key]), `module-level state in the ${moduleState.files} files the nodes load: only the known per-process model cache`, moduleState.found.map((f) => f.key).join(', '));
+    report.moduleState = moduleState.found.map((f) => f.key);
     const setupStarted = Date.now();
     await timed('apt packages (redis-server, postgresql) present', async () => {
       const installed = ensurePackages(log);
