@@ -1,14 +1,19 @@
 // `npm run test:queue`: the package in n8n queue mode. Redis + PostgreSQL (Debian packages, throwaway
 // instances on free ports), the MediaGen sandbox, one `n8n start` main with EXECUTIONS_MODE=queue and
 // two `n8n worker`s on the same database and encryption key. Shows:
+//   0. the only module-level mutable state the nodes load is the per-process model cache;
 //   1. the trigger workflow (MediaGen Trigger, run.completed) is active, receives the signed event of
-//      a run made by an action node, and its execution runs on a worker;
+//      a run made by an action node, and its execution runs on a worker (the workers' own logs say
+//      "Worker started execution <id>"; the main only logs "Enqueued execution <id>");
 //   2. 200 image items through a webhook-started workflow (so it runs on a worker): every item output
 //      once, 200 runs, 200 charges;
-//   3. SIGKILL of the worker running a 100-item execution: what n8n does with the execution, then what
-//      its retry (POST /api/v1/executions/:id/retry) does to items and charges — with the node's
-//      derived Idempotency-Key, and with the Idempotency Key option set from a stable item key.
-// Prints timings; exits 1 on any failed check (2 when n8n cannot be installed here).
+//   3. SIGKILL of the worker while its 100-item execution waits for its runs: what n8n does with the
+//      execution, what n8n's retry (POST /api/v1/executions/:id/retry) does, then a re-run of the same
+//      input — items and charges at each stage, for the node's derived Idempotency-Key and for the
+//      Idempotency Key option set from a stable item key (with and without saveExecutionProgress).
+// Prints timings and a JSON summary; exits 1 on any failed check (2 when n8n cannot be installed).
+// MG_QUEUE_TRIGGER_DURING_BATCH=1 keeps the trigger active during 2 and 3 (a burst of deliveries to
+// the main); MG_QUEUE_PG_POOL sets DB_POSTGRESDB_POOL_SIZE (default here 10; n8n's default is 2).
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -73,13 +78,16 @@ const CODE = `const b = $input.first().json.body;
 return Array.from({ length: b.count }, (_, i) => ({ json: { i, prompt: b.tag + ' #' + i, model: b.model, key: b.tag + '-' + i } }));`;
 
 /** Webhook (POST /webhook/<path>, answers at once) → Code (body.count items) → MediaGen Image Generate. */
-function imagesWorkflow(id, path, { stableKey }) {
+function imagesWorkflow(id, path, { stableKey, saveProgress = false }) {
   const options = stableKey ? { idempotencyKey: '={{ $json.key }}' } : {};
   return {
     id,
-    name: `Queue images (${stableKey ? 'stable item key' : 'derived key'})`,
+    path,
+    name: `Queue images (${stableKey ? 'stable item key' : 'derived key'}${saveProgress ? ', save progress' : ''})`,
     active: false,
-    settings: { executionOrder: 'v1' },
+    // saveExecutionProgress: the worker stores each node's output as it goes, so a crashed execution
+    // keeps what ran before the crash (n8n's retry needs that to resume)
+    settings: { executionOrder: 'v1', ...(saveProgress ? { saveExecutionProgress: true } : {}) },
     nodes: [
       { id: `${id}-1`, name: 'Webhook', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [0, 0], webhookId: randomUUID(), parameters: { path, httpMethod: 'POST', responseMode: 'onReceived' } },
       { id: `${id}-2`, name: 'Items', type: 'n8n-nodes-base.code', typeVersion: 2, position: [220, 0], parameters: { jsCode: CODE } },
@@ -104,7 +112,8 @@ const TRIGGER_MODEL = 'image.aurora-1';
 const BATCH_MODEL = 'image.aurora-2';
 const WF = {
   derived: imagesWorkflow('mgQueueImages', 'mg-images', { stableKey: false }),
-  keyed: imagesWorkflow('mgQueueKeyed', 'mg-images-keyed', { stableKey: true }),
+  keyed: imagesWorkflow('mgQueueKeyed', 'mg-images-keyed', { stableKey: true, saveProgress: true }),
+  derivedProgress: imagesWorkflow('mgQueueProgress', 'mg-images-progress', { stableKey: false, saveProgress: true }),
   trigger: {
     id: 'mgQueueTrigger',
     name: 'Queue trigger (run.completed)',
@@ -190,13 +199,13 @@ async function main() {
       writeFileSync(p, JSON.stringify(data));
       return p;
     };
-    await timed('import credential + 3 workflows (creates the PostgreSQL schema)', async () => {
+    await timed('import credential + 4 workflows (creates the PostgreSQL schema)', async () => {
       const cli = async (args) => {
         const r = await n8nCli(args, { userFolder: mainFolder, extensionsDir, env: queueEnv, log: () => {} });
         if (r.code !== 0) throw new Error(`n8n ${args.join(' ')} failed:\n${r.stdout.slice(-3000)}\n${r.stderr.slice(-3000)}`);
       };
       await cli(['import:credentials', `--input=${file('creds.json', [{ ...CRED, type: 'mediaGenApi', data: { baseUrl: sandbox.baseUrl, apiKey: SANDBOX_KEY } }])}`]);
-      await cli(['import:workflow', `--input=${file('workflows.json', Object.values(WF))}`]);
+      await cli(['import:workflow', `--input=${file('workflows.json', Object.values(WF).map(({ path, ...w }) => w))}`]);
     });
     const workerNames = ['worker-1', 'worker-2'];
     const startWorker = (name) =>
@@ -225,7 +234,7 @@ async function main() {
         }
       }
     };
-    await timed('activate 3 workflows (public API; the trigger registers its endpoint at the sandbox)', async () => {
+    await timed('activate 4 workflows (public API; the trigger registers its endpoint at the sandbox)', async () => {
       for (const wf of Object.values(WF)) await api(`/workflows/${wf.id}/activate`, { method: 'POST' });
     });
     timings.setup = Date.now() - setupStarted;
@@ -350,7 +359,7 @@ async function main() {
     // --- 3. a worker dies mid-run ----------------------------------------------------------------
     let kills = 0;
     const killCycle = async (wf, path, tag) => {
-      const label = wf === WF.keyed ? 'stable Idempotency Key option ({{ $json.key }})' : 'derived Idempotency-Key (default)';
+      const label = `${wf.settings.saveExecutionProgress ? 'saveExecutionProgress on' : 'default settings'}, ${wf === WF.keyed ? 'Idempotency Key option = {{ $json.key }}' : 'derived Idempotency-Key (default)'}`;
       log(`--- 3. SIGKILL the worker running ${KILL_ITEMS} items, ${label}`);
       await settled();
       const known = new Set((await executions(wf.id)).map((e) => String(e.id)));
@@ -467,17 +476,22 @@ async function main() {
       return result;
     };
 
-    const keyed = await killCycle(WF.keyed, 'mg-images-keyed', 'kill-keyed');
-    check(keyed.itemsChargedTwice === 0, 'stable key: the retry replays the killed execution\'s runs, no item paid twice', `${keyed.itemsChargedTwice} paid twice`);
-    const derived = await killCycle(WF.derived, 'mg-images', 'kill-derived');
-    // The derived key holds the execution id: what the retry costs depends on whether it keeps it.
-    const derivedFinal = derived.stages.at(-1);
-    check(
-      derived.itemsChargedTwice === (String(derivedFinal.execution) === String(derived.execution) ? 0 : derived.chargesBeforeRetry),
-      `derived key: the final ${derivedFinal.stage} is execution ${derivedFinal.execution} (killed one: ${derived.execution}); items paid twice = the killed execution's charged runs when the id differs`,
-      `${derived.itemsChargedTwice} paid twice, ${derived.chargesBeforeRetry} charged before`,
-    );
-    report.kill = { keyed, derived };
+    const keyed = await killCycle(WF.keyed, WF.keyed.path, 'kill-keyed');
+    check(keyed.itemsChargedTwice === 0, 'stable item key: kill + retry + re-run pay each item once (the re-run replays the killed execution\'s runs)', `${keyed.itemsChargedTwice} paid twice`);
+    // The derived key holds the execution id: what a retry costs depends on whether it keeps the id.
+    const derivedCheck = (r) => {
+      const final = r.stages.at(-1);
+      check(
+        r.itemsChargedTwice === (String(final.execution) === String(r.execution) ? 0 : r.chargesBeforeRetry),
+        `derived key: the ${final.stage} is execution ${final.execution} (killed: ${r.execution}), so the killed execution's ${r.chargesBeforeRetry} charged runs are ${String(final.execution) === String(r.execution) ? 'replayed' : 'paid again'}`,
+        `${r.itemsChargedTwice} paid twice, ${r.chargesBeforeRetry} charged before`,
+      );
+    };
+    const derivedProgress = await killCycle(WF.derivedProgress, WF.derivedProgress.path, 'kill-progress');
+    derivedCheck(derivedProgress);
+    const derived = await killCycle(WF.derived, WF.derived.path, 'kill-derived');
+    derivedCheck(derived);
+    report.kill = { keyed, derivedProgress, derived };
     check((await executions(WF.trigger.id)).length === triggerAfterBatch, 'no trigger executions from the batch runs (model filter)');
 
     // every event the sandbox sent to the trigger (the batch and kill runs' events are filtered out by model)
