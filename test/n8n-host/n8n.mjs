@@ -114,10 +114,11 @@ async function readyRuntime(log) {
  * @param {Record<string,string>} [opts.env] extra/overriding env for n8n
  * @param {(line: string) => void} [opts.log] gets installer progress and every n8n output line
  * @param {number} [opts.timeoutMs] readiness timeout, default 120 000
+ * @param {string[]} [opts.args] the n8n command, default ['start'] (startN8nWorker passes ['worker'])
  * @returns {Promise<{url: string, port: number, userFolder: string, extensionsDir?: string,
  *   pid: number, stop: () => Promise<void>, logs: () => string}>}
  */
-export async function startN8n({ port, extensionsDir, userFolder, env, log, timeoutMs = 120_000 } = {}) {
+export async function startN8n({ port, extensionsDir, userFolder, env, log, timeoutMs = 120_000, args = ['start'] } = {}) {
   const { nodeBin, n8nBin } = await readyRuntime(log ?? ((m) => console.log(m)));
   port ??= await freePort();
   userFolder ??= makeUserFolder();
@@ -125,7 +126,7 @@ export async function startN8n({ port, extensionsDir, userFolder, env, log, time
   const brokerPort = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const started = Date.now();
-  const child = spawn(nodeBin, [n8nBin, 'start'], {
+  const child = spawn(nodeBin, [n8nBin, ...args], {
     cwd: userFolder,
     env: n8nEnv({ port, brokerPort, userFolder, extensionsDir, env }),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -188,6 +189,23 @@ export async function startN8n({ port, extensionsDir, userFolder, env, log, time
     await new Promise((r) => setTimeout(r, 250));
   }
   return { url, port, userFolder, extensionsDir, pid: child.pid, startupMs: Date.now() - started, stop, logs };
+}
+
+/**
+ * Starts an `n8n worker` (queue mode: pass the same DB_* / QUEUE_BULL_* env as the main). Its health
+ * server listens on `port` (QUEUE_HEALTH_CHECK_PORT), and it is ready once /healthz/readiness answers,
+ * i.e. it is connected to Redis and the database and takes jobs. Same result as startN8n; `url` is
+ * the health server. `pid` is the worker's own process (SIGKILL it to simulate a crash).
+ * @param {Parameters<typeof startN8n>[0] & {concurrency?: number}} [opts]
+ */
+export async function startN8nWorker({ env = {}, concurrency, ...opts } = {}) {
+  const port = opts.port ?? (await freePort());
+  return startN8n({
+    ...opts,
+    port,
+    args: ['worker', ...(concurrency ? [`--concurrency=${concurrency}`] : [])],
+    env: { QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(port), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1', ...env },
+  });
 }
 
 /**
