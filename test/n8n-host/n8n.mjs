@@ -70,8 +70,9 @@ export function n8nEnv({ port, brokerPort, userFolder, extensionsDir, env = {} }
   };
   if (extensionsDir) base.N8N_CUSTOM_EXTENSIONS = extensionsDir;
   // Anything from the parent that configures n8n would make runs depend on the shell they start in.
+  // NODE_ENV=test (jest sets it) makes n8n exit at startup without a word.
   const inherited = Object.fromEntries(
-    Object.entries(process.env).filter(([k]) => !/^(N8N_|DB_|EXECUTIONS_|QUEUE_|GENERIC_TIMEZONE$)/.test(k)),
+    Object.entries(process.env).filter(([k]) => !/^(N8N_|DB_|EXECUTIONS_|QUEUE_|GENERIC_TIMEZONE$|NODE_ENV$|JEST_)/.test(k)),
   );
   return { ...inherited, ...base, ...env };
 }
