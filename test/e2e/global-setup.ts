@@ -85,6 +85,26 @@ export default async function globalSetup(): Promise<void> {
 			);
 		}
 	}
+	// The editor test edits (and n8n autosaves) its own workflow. Its prompt is plain text: while a
+	// parameter holds an expression the editor cannot resolve yet ({{ $json.prompt }} before a run
+	// in the editor), n8n does not reload the dependent Aspect Ratio list when the model changes.
+	const editorWorkflowId: string = await examples.createWorkflow(n8n.url, apiKey, {
+		name: 'MediaGen: editor test',
+		nodes: [
+			{ id: 'e2e-editor-1', name: 'Run', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				id: 'e2e-editor-2',
+				name: 'Generate Image',
+				type: `${examples.EXTENSIONS_PREFIX}mediaGenImage`,
+				typeVersion: 1,
+				position: [220, 0],
+				parameters: { resource: 'image', operation: 'generate', model: 'image.aurora-2', prompt: 'a red fox in snow', aspectRatio: '', count: 1 },
+				credentials: { [examples.CREDENTIAL_TYPE]: full },
+			},
+		],
+		connections: { Run: { main: [[{ node: 'Generate Image', type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+	});
 	if (Object.keys(skippedExamples).length) say(`examples not loaded: ${JSON.stringify(skippedExamples)}`);
 
 	const state: E2eState = {
@@ -99,6 +119,7 @@ export default async function globalSetup(): Promise<void> {
 		examples: ids,
 		skippedExamples,
 		narrowKeyWorkflowId,
+		editorWorkflowId,
 		startupMs: n8n.startupMs,
 	};
 	writeFileSync(stateFile, JSON.stringify(state, null, 2));

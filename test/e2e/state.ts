@@ -24,6 +24,8 @@ export interface E2eState {
 	skippedExamples: Record<string, string>;
 	/** example 04 with the narrow-key credential */
 	narrowKeyWorkflowId: string;
+	/** a Manual Trigger → MediaGen Image workflow for the browser test to edit */
+	editorWorkflowId: string;
 	startupMs: number;
 }
 
