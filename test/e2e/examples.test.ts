@@ -69,6 +69,45 @@ describeWithN8n('example workflows in real n8n (n8n execute, against the sandbox
 		expect(during.filter((r) => r.method === 'PUT' && r.path.startsWith('/storage/uploads/') && r.status === 200)).toHaveLength(1);
 	});
 
+	// Examples whose nodes land on other branches (01 product ads, 02 talking clip) run here as soon
+	// as their nodes are in the build: the global setup loads every example whose nodes exist.
+	const PRODUCT_ADS = '01-product-page-to-ad-images';
+	if (state.examples?.[PRODUCT_ADS]) {
+		it('01 product page to ad images: one generated PNG per ad variant, merged into one item', async () => {
+			const run = await executeWorkflow(state, state.examples[PRODUCT_ADS]);
+			expect(run.data.resultData.error).toBeUndefined();
+			const variants = outputOf(run, 'One Item per Variant');
+			expect(variants.length).toBeGreaterThanOrEqual(1);
+			const images = outputOf(run, 'Generate Ad Image');
+			expect(images).toHaveLength(variants.length);
+			const runIds = expectCompletedPngItems(state, images);
+			expectChargedOnce(await ledger(state), runIds, creditsPerImage('image.aurora-2'));
+			const [merged] = outputOf(run, 'All Ads');
+			const binaries = Object.values(merged.binary ?? {});
+			expect(binaries).toHaveLength(variants.length);
+			expect(binaries.every((b) => b.mimeType === 'image/png')).toBe(true);
+		});
+	}
+
+	const TALKING_CLIP = '02-hook-pack-to-talking-clip';
+	if (state.examples?.[TALKING_CLIP]) {
+		it('02 hook pack to talking clip: the script is spoken and lip-synced into a video', async () => {
+			const run = await executeWorkflow(state, state.examples[TALKING_CLIP]);
+			expect(run.data.resultData.error).toBeUndefined();
+			const [hooks] = outputOf(run, 'Hook Pack');
+			expect(typeof (hooks.json.output as { full_script?: unknown }).full_script).toBe('string');
+			const [speech] = outputOf(run, 'Voice-over');
+			expect(speech.binary?.data.mimeType).toMatch(/^audio\//);
+			const [clip] = outputOf(run, 'Lip Sync');
+			expect(clip.json.status).toBe('completed');
+			expect(clip.binary?.data.mimeType).toMatch(/^video\//);
+			const entries = await ledger(state);
+			for (const item of [speech, clip]) expect(entries.filter((e) => e.run_id === item.json.id)).toHaveLength(1);
+			// never charged twice (a workflow run may be free)
+			expect(entries.filter((e) => e.run_id === hooks.json.id).length).toBeLessThanOrEqual(1);
+		});
+	}
+
 	it('a key without images:write: the execution fails with insufficient_scope, no run is created and nothing is charged', async () => {
 		const chargesBefore = (await ledger(state)).length;
 		const before = (await requests(state)).length;
