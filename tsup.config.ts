@@ -10,18 +10,17 @@ const nodeNames = readdirSync('nodes', { withFileTypes: true })
 	.filter((d) => d.isDirectory())
 	.map((d) => d.name);
 
-/** Codex files and icons (light and dark) go beside the compiled files: n8n reads them there. */
+/**
+ * Codex files go beside the compiled nodes; icons go to dist/icons, where the nodes' and
+ * credentials' relative `file:` paths point (as they do to icons/ in the source tree).
+ */
 async function copyNodeAssets(): Promise<void> {
-	const icons = (await readdir('icons')).filter((f) => f.endsWith('.svg'));
-	const copyIcons = (dir: string) => Promise.all(icons.map((f) => cp(join('icons', f), join(dir, f))));
 	for (const name of nodeNames) {
-		const from = join('nodes', name);
-		for (const file of await readdir(from)) {
-			if (file.endsWith('.node.json') || file.endsWith('.svg')) await cp(join(from, file), join('dist', 'nodes', name, file));
+		for (const file of await readdir(join('nodes', name))) {
+			if (file.endsWith('.node.json')) await cp(join('nodes', name, file), join('dist', 'nodes', name, file));
 		}
-		await copyIcons(join('dist', 'nodes', name));
 	}
-	await copyIcons(join('dist', 'credentials'));
+	await cp('icons', join('dist', 'icons'), { recursive: true });
 }
 
 export default defineConfig({

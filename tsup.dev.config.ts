@@ -2,12 +2,12 @@ import { defineConfig } from 'tsup';
 
 // Dev-only build of the sandbox service (never part of the published package: files = ["dist"]).
 export default defineConfig({
-	entry: { 'sandbox/cli': 'src/sandbox/cli.ts', 'tools/update-readme': 'test/tools/update-readme.ts' },
+	entry: { 'sandbox/cli': 'src/sandbox/cli.ts', 'tools/update-readme': 'test/tools/update-readme.ts', 'bench/run': 'bench/run.ts' },
 	outDir: 'build',
 	format: ['cjs'],
 	target: 'node20',
 	platform: 'node',
-	external: ['express', 'n8n-workflow'],
+	external: ['express', 'n8n-workflow', 'n8n-core', '@n8n/di', 'axios'],
 	clean: false,
 	splitting: false,
 });

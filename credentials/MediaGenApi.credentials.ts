@@ -5,7 +5,7 @@ export class MediaGenApi implements ICredentialType {
 
 	displayName = 'MediaGen API';
 
-	icon = { light: 'file:mediagen.svg', dark: 'file:mediagen.dark.svg' } as const;
+	icon = { light: 'file:../icons/mediagen.svg', dark: 'file:../icons/mediagen.dark.svg' } as const;
 
 	documentationUrl = 'https://github.com/n8n-nodes-mediagen/n8n-nodes-mediagen#credentials';
 

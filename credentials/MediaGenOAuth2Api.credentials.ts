@@ -9,7 +9,7 @@ export class MediaGenOAuth2Api implements ICredentialType {
 
 	displayName = 'MediaGen OAuth2 API';
 
-	icon = { light: 'file:mediagen.svg', dark: 'file:mediagen.dark.svg' } as const;
+	icon = { light: 'file:../icons/mediagen.svg', dark: 'file:../icons/mediagen.dark.svg' } as const;
 
 	documentationUrl = 'https://github.com/n8n-nodes-mediagen/n8n-nodes-mediagen#credentials';
 

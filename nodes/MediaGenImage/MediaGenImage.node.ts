@@ -8,7 +8,7 @@ export class MediaGenImage implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'MediaGen Image',
 		name: 'mediaGenImage',
-		icon: { light: 'file:mediagen.svg', dark: 'file:mediagen.dark.svg' },
+		icon: { light: 'file:../../icons/mediagen.svg', dark: 'file:../../icons/mediagen.dark.svg' },
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',

@@ -2,11 +2,12 @@ import { accountEndpoints } from './account';
 import { imageEndpoints } from './images';
 import { runEndpoints } from './runs';
 import { endpointKey, type Endpoint, type NodeName } from './types';
+import { webhookEndpoints } from './webhooks';
 
 export * from './types';
 
 /** Every endpoint the package knows, in one list. */
-export const catalog: readonly Endpoint[] = [...accountEndpoints, ...runEndpoints, ...imageEndpoints];
+export const catalog: readonly Endpoint[] = [...accountEndpoints, ...runEndpoints, ...imageEndpoints, ...webhookEndpoints];
 
 const byKey = new Map(catalog.map((e) => [endpointKey(e), e]));
 

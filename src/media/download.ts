@@ -1,4 +1,4 @@
-import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
+import type { IBinaryData, IExecuteFunctions, IWebhookFunctions } from 'n8n-workflow';
 
 import type { OutputFile } from '../runs/run';
 import { baseMimeType, extensionFor, fileNameFromUrl, mimeTypeForExtension } from './mime';
@@ -7,7 +7,7 @@ import { baseMimeType, extensionFor, fileNameFromUrl, mimeTypeForExtension } fro
  * Downloads a run's output file into n8n binary data with the MIME type the server sent (or the
  * one its extension implies). Output URLs are signed: no credential goes with them.
  */
-export async function downloadOutput(ctx: IExecuteFunctions, file: OutputFile, fallbackName: string): Promise<IBinaryData> {
+export async function downloadOutput(ctx: IExecuteFunctions | IWebhookFunctions, file: OutputFile, fallbackName: string): Promise<IBinaryData> {
 	const response = (await ctx.helpers.httpRequest({
 		method: 'GET',
 		url: file.url,

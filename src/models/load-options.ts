@@ -2,7 +2,7 @@ import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import { catalog, findOperation, type Endpoint, type LimitRule, type NodeName } from '../catalog';
 import { choicesMethod } from '../node/names';
-import { API_KEY_CREDENTIAL, isCredentialType } from '../transport/credentials';
+import { BEARER_CREDENTIAL_TYPE, isCredentialType } from '../transport/credentials';
 import { createClient } from '../transport/request';
 import { limitChoices } from './limits';
 import { defaultModel, listModels, modelLabel, modelsForCapability, type Model } from './model-catalog';
@@ -17,7 +17,7 @@ function currentEndpoint(ctx: ILoadOptionsFunctions, node: NodeName): Endpoint |
 
 async function modelsOf(ctx: ILoadOptionsFunctions): Promise<Model[]> {
 	const auth = ctx.getCurrentNodeParameter('authentication');
-	const client = await createClient(ctx, isCredentialType(auth) ? auth : API_KEY_CREDENTIAL);
+	const client = await createClient(ctx, isCredentialType(auth) ? auth : BEARER_CREDENTIAL_TYPE);
 	return await listModels(client);
 }
 

@@ -15,14 +15,14 @@ import { validateCall } from '../models/validate';
 import { forEachLimited } from '../runs/pool';
 import { isRun, outputFiles, type Run } from '../runs/run';
 import { waitForRuns, type WaitOutcome } from '../runs/wait';
-import { API_KEY_CREDENTIAL, isCredentialType } from '../transport/credentials';
+import { BEARER_CREDENTIAL_TYPE, isCredentialType } from '../transport/credentials';
 import { listAll } from '../transport/paginate';
 import { problemError } from '../transport/problem';
 import { apiRequest, createClient, unexpectedResponse, type ApiClient } from '../transport/request';
 import { errorItem } from './error-item';
 import { prepareCall, type PreparedCall } from './parameters';
 
-const SUBMIT_CONCURRENCY = 5;
+const DEFAULT_SUBMIT_CONCURRENCY = 5;
 
 interface Submitted {
 	call: PreparedCall;
@@ -116,8 +116,8 @@ export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName)
 		if (!ctx.continueOnFail()) throw error;
 		results[itemIndex] = [errorItem(error, itemIndex)];
 	};
-	const auth = ctx.getNodeParameter('authentication', 0, API_KEY_CREDENTIAL);
-	const client = await createClient(ctx, isCredentialType(auth) ? auth : API_KEY_CREDENTIAL);
+	const auth = ctx.getNodeParameter('authentication', 0, BEARER_CREDENTIAL_TYPE);
+	const client = await createClient(ctx, isCredentialType(auth) ? auth : BEARER_CREDENTIAL_TYPE);
 
 	const calls: PreparedCall[] = [];
 	let models: Promise<Model[]> | undefined;
@@ -136,8 +136,11 @@ export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName)
 		}
 	}
 
+	// Execution-wide settings come from the first item (expressions per item make no sense here).
+	const settings = calls.find((c) => c.run)?.run;
+	if (settings) client.requestTimeoutMs = settings.requestTimeoutMs;
 	const submitted: Submitted[] = [];
-	await forEachLimited(calls, SUBMIT_CONCURRENCY, async (call) => {
+	await forEachLimited(calls, settings?.concurrency ?? DEFAULT_SUBMIT_CONCURRENCY, async (call) => {
 		try {
 			const sent = await send(ctx, client, call);
 			if (Array.isArray(sent)) results[call.itemIndex] = sent;

@@ -13,6 +13,8 @@ export interface PendingUpload {
 
 export interface RunSettings {
 	wait: boolean;
+	concurrency: number;
+	requestTimeoutMs: number;
 	waitTimeoutMs: number;
 	returnUrlsOnly: boolean;
 	binaryPropertyName: string;
@@ -138,6 +140,8 @@ export async function prepareCall(ctx: IExecuteFunctions, endpoint: Endpoint, it
 		if (options.quoteToken) body.quote_token = String(options.quoteToken);
 		call.run = {
 			wait: ctx.getNodeParameter('waitForCompletion', itemIndex, true) as boolean,
+			concurrency: Math.max(1, Number(options.concurrency ?? 5) || 5),
+			requestTimeoutMs: Math.max(1, Number(options.requestTimeout ?? 30) || 30) * 1000,
 			waitTimeoutMs: Number(options.waitTimeout ?? 600) * 1000,
 			returnUrlsOnly: Boolean(options.returnUrlsOnly),
 			binaryPropertyName: String(options.binaryPropertyName || 'data'),

@@ -1,7 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { endpointsOfNode, type Endpoint, type FieldSpec, type NodeName } from '../catalog';
-import { API_KEY_CREDENTIAL, OAUTH2_CREDENTIAL } from '../transport/credentials';
+import { BEARER_CREDENTIAL_TYPE, CLIENT_CREDENTIALS_TYPE } from '../transport/credentials';
 import { binaryParam, choicesMethod, DYNAMIC_OPTIONS_DESCRIPTION, paramName, sourceParam } from './names';
 
 /** The Authentication option every node has: its values are the credential type names. */
@@ -10,15 +10,15 @@ export const authenticationProperty: INodeProperties = {
 	name: 'authentication',
 	type: 'options',
 	options: [
-		{ name: 'API Key', value: API_KEY_CREDENTIAL },
-		{ name: 'OAuth2 (Client Credentials)', value: OAUTH2_CREDENTIAL },
+		{ name: 'API Key', value: BEARER_CREDENTIAL_TYPE },
+		{ name: 'OAuth2 (Client Credentials)', value: CLIENT_CREDENTIALS_TYPE },
 	],
-	default: API_KEY_CREDENTIAL,
+	default: BEARER_CREDENTIAL_TYPE,
 };
 
 export const credentialsOfNodes = [
-	{ name: API_KEY_CREDENTIAL, required: true, displayOptions: { show: { authentication: [API_KEY_CREDENTIAL] } } },
-	{ name: OAUTH2_CREDENTIAL, required: true, displayOptions: { show: { authentication: [OAUTH2_CREDENTIAL] } } },
+	{ name: BEARER_CREDENTIAL_TYPE, required: true, displayOptions: { show: { authentication: [BEARER_CREDENTIAL_TYPE] } } },
+	{ name: CLIENT_CREDENTIALS_TYPE, required: true, displayOptions: { show: { authentication: [CLIENT_CREDENTIALS_TYPE] } } },
 ];
 
 const show = (e: Endpoint, extra: Record<string, unknown[]> = {}) => ({
@@ -157,6 +157,22 @@ function runOptions(e: Endpoint): INodeProperties[] {
 			type: 'string',
 			default: 'data',
 			description: 'First output file goes to this field, further ones to data_1, data_2, …',
+		},
+		{
+			displayName: 'Max Parallel Submits',
+			name: 'concurrency',
+			type: 'number',
+			default: 5,
+			typeOptions: { minValue: 1, maxValue: 50 },
+			description: 'How many items are submitted at once; all runs are then waited for together',
+		},
+		{
+			displayName: 'Request Timeout (Seconds)',
+			name: 'requestTimeout',
+			type: 'number',
+			default: 30,
+			typeOptions: { minValue: 1 },
+			description: 'A reply slower than this is treated as lost; submits are then resent with the same Idempotency-Key',
 		},
 		{
 			displayName: 'Quote Token',

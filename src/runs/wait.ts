@@ -1,5 +1,7 @@
-import { apiRequest, type ApiClient } from '../transport/request';
+import type { IDataObject } from 'n8n-workflow';
+
 import { pause } from '../transport/pause';
+import { apiRequest, type ApiClient } from '../transport/request';
 import { isRun, isTerminal, type Run } from './run';
 
 export type WaitOutcome =
@@ -11,42 +13,128 @@ export type WaitOutcome =
 export interface WaitOptions {
 	/** absolute time (ms since epoch) after which waiting stops for every run */
 	deadline: number;
-	/** first poll after submit (ms) */
-	firstPollMs?: number;
-	/** growth of the interval per poll of one run */
-	backoff?: number;
-	maxIntervalMs?: number;
 	onProgress?: (done: number, total: number) => void;
 }
 
+/** Below this many pending runs each run is polled on its own; from it on, one list read covers many. */
+const LIST_MODE_MIN_PENDING = 3;
+/** `GET /runs` page size (decisions.md: limit 1..100). */
+const PAGE = 100;
+const MIN_INTERVAL_MS = 250;
+const MAX_INTERVAL_MS = 2_000;
+const SINGLE_FIRST_POLL_MS = 1_000;
+const SINGLE_MAX_INTERVAL_MS = 10_000;
+const SINGLE_BACKOFF = 1.6;
+
 interface Pending {
 	run: Run;
-	nextPollAt: number;
+	/** submission order: the service lists runs newest first, so this orders the list window */
+	index: number;
+	/** last time a list read or an own poll showed this run */
+	seenAt: number;
 	intervalMs: number;
 }
 
+const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value));
+const jitter = (ms: number) => Math.round(ms * (0.9 + 0.2 * Math.random()));
+
+function retryAfterMs(headers: Record<string, string>): number | undefined {
+	const seconds = Number(headers['retry-after']);
+	return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : undefined;
+}
+
 /**
- * Waits for many runs in one loop: each run has its own back-off with jitter, a run seen terminal
- * is never polled again, the loop ends at one overall deadline or when n8n cancels the execution.
+ * Waits for many runs in one loop, close to the service's own latency and with few requests:
+ * - with several runs pending, one `GET /runs` page per tick shows up to 100 of them; the page is
+ *   anchored (`starting_after`) so it covers the oldest pending runs, which finish first;
+ * - the tick follows the observed run duration (an eighth of the fastest run, 250 ms to 2 s);
+ * - runs inside that window that a page did not show, and lone runs, are polled on their own with
+ *   back-off and jitter; `Retry-After` is honoured;
+ * - a run seen terminal is never polled again; one deadline for all; stops when n8n cancels.
  */
 export async function waitForRuns(client: ApiClient, runs: Run[], options: WaitOptions): Promise<Map<string, WaitOutcome>> {
-	const firstPoll = options.firstPollMs ?? 1000;
-	const backoff = options.backoff ?? 1.6;
-	const maxInterval = options.maxIntervalMs ?? 10_000;
 	const outcomes = new Map<string, WaitOutcome>();
 	const pending = new Map<string, Pending>();
-	const now = Date.now();
+	const byIndex: Run[] = [];
+	const started = Date.now();
 	for (const run of runs) {
 		if (isTerminal(run)) outcomes.set(run.id, { state: run.status as 'completed' | 'failed', run });
-		else if (!pending.has(run.id)) pending.set(run.id, { run, nextPollAt: now + firstPoll, intervalMs: firstPoll });
+		else if (!pending.has(run.id)) {
+			pending.set(run.id, { run, index: byIndex.length, seenAt: started, intervalMs: SINGLE_FIRST_POLL_MS });
+			byIndex.push(run);
+		}
 	}
 	const total = pending.size + outcomes.size;
+	let fastestRunMs: number | undefined;
+	let nextSweepAt = started + MIN_INTERVAL_MS;
+
+	const settle = (p: Pending, run: Run) => {
+		pending.delete(p.run.id);
+		outcomes.set(run.id, { state: run.status as 'completed' | 'failed', run });
+		const took = Date.parse(String(run.completed_at ?? '')) - Date.parse(String(run.created_at ?? ''));
+		if (Number.isFinite(took) && took > 0) fastestRunMs = Math.min(fastestRunMs ?? took, took);
+	};
+	const sweepInterval = () => clamp((fastestRunMs ?? Date.now() - started) / 8, MIN_INTERVAL_MS, MAX_INTERVAL_MS);
+
+	/** One page of `GET /runs` covering the oldest pending runs. Returns the window's index range. */
+	const sweep = async (): Promise<number> => {
+		const oldest = Math.min(...[...pending.values()].map((p) => p.index));
+		const anchor = byIndex[oldest + PAGE];
+		const { body, headers } = await apiRequest<{ data?: unknown[] }>(client, {
+			method: 'GET',
+			path: '/runs',
+			qs: { limit: PAGE, ...(anchor ? { starting_after: anchor.id } : {}) } as IDataObject,
+		});
+		const now = Date.now();
+		for (const item of Array.isArray(body.data) ? body.data : []) {
+			if (!isRun(item)) continue;
+			const p = pending.get(item.id);
+			if (!p) continue;
+			p.seenAt = now;
+			if (isTerminal(item)) settle(p, item);
+			else p.run = item;
+		}
+		nextSweepAt = now + (retryAfterMs(headers) ?? jitter(sweepInterval()));
+		return oldest + PAGE;
+	};
+
+	const pollOne = async (p: Pending): Promise<void> => {
+		try {
+			const { body, headers } = await apiRequest<Run>(client, { method: 'GET', path: `/runs/${encodeURIComponent(p.run.id)}` });
+			const run = isRun(body) ? body : p.run;
+			if (isTerminal(run)) return settle(p, run);
+			p.run = run;
+			p.seenAt = Date.now();
+			p.intervalMs = retryAfterMs(headers) ?? Math.min(SINGLE_MAX_INTERVAL_MS, p.intervalMs * SINGLE_BACKOFF);
+		} catch (error) {
+			pending.delete(p.run.id);
+			outcomes.set(p.run.id, { state: 'error', run: p.run, error: error as Error });
+		}
+	};
 
 	while (pending.size > 0) {
-		const nextAt = Math.min(...[...pending.values()].map((p) => p.nextPollAt));
-		const wakeAt = Math.min(nextAt, options.deadline);
-		const waited = await pause(Math.max(0, wakeAt - Date.now()), client.signal);
-		if (!waited) {
+		const listMode = pending.size >= LIST_MODE_MIN_PENDING;
+		let windowEnd = Number.POSITIVE_INFINITY;
+		if (listMode && Date.now() >= nextSweepAt) {
+			try {
+				windowEnd = await sweep();
+			} catch {
+				// The list read failed even after the transport's retries: poll runs one by one this tick.
+				nextSweepAt = Date.now() + MAX_INTERVAL_MS;
+			}
+		}
+		// Own polls: lone runs, and runs a list read should have shown but did not (other traffic).
+		const now = Date.now();
+		const due = [...pending.values()].filter(
+			(p) => (!listMode || p.index < windowEnd) && now >= p.seenAt + p.intervalMs && (!listMode || now - p.seenAt > MAX_INTERVAL_MS),
+		);
+		await Promise.all(due.map(pollOne));
+		options.onProgress?.(outcomes.size, total);
+		if (pending.size === 0) break;
+
+		const nextOwn = Math.min(...[...pending.values()].map((p) => p.seenAt + p.intervalMs));
+		const wakeAt = Math.min(pending.size >= LIST_MODE_MIN_PENDING ? nextSweepAt : nextOwn, options.deadline);
+		if (!(await pause(Math.max(0, wakeAt - Date.now()), client.signal))) {
 			for (const p of pending.values()) outcomes.set(p.run.id, { state: 'cancelled', run: p.run });
 			break;
 		}
@@ -54,32 +142,6 @@ export async function waitForRuns(client: ApiClient, runs: Run[], options: WaitO
 			for (const p of pending.values()) outcomes.set(p.run.id, { state: 'timeout', run: p.run });
 			break;
 		}
-		const due = [...pending.values()].filter((p) => p.nextPollAt <= Date.now());
-		await Promise.all(
-			due.map(async (p) => {
-				let body: unknown;
-				let headers: Record<string, string>;
-				try {
-					({ body, headers } = await apiRequest<Run>(client, { method: 'GET', path: `/runs/${encodeURIComponent(p.run.id)}` }));
-				} catch (error) {
-					pending.delete(p.run.id);
-					outcomes.set(p.run.id, { state: 'error', run: p.run, error: error as Error });
-					return;
-				}
-				const run = isRun(body) ? body : p.run;
-				if (isTerminal(run)) {
-					pending.delete(p.run.id);
-					outcomes.set(run.id, { state: run.status as 'completed' | 'failed', run });
-					return;
-				}
-				const retryAfter = Number(headers['retry-after']);
-				p.run = run;
-				p.intervalMs = Math.min(maxInterval, p.intervalMs * backoff);
-				const interval = Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : p.intervalMs;
-				p.nextPollAt = Date.now() + Math.round(interval * (0.9 + 0.2 * Math.random()));
-			}),
-		);
-		options.onProgress?.(outcomes.size, total);
 	}
 	return outcomes;
 }

@@ -17,6 +17,7 @@ async function main(): Promise<void> {
 			'quote-ttl': { type: 'string' },
 			credits: { type: 'string' },
 			chaos: { type: 'string' },
+			'chaos-slow': { type: 'string' },
 			'webhook-backoff-scale': { type: 'string' },
 			help: { type: 'boolean', default: false },
 		},
@@ -41,6 +42,7 @@ async function main(): Promise<void> {
 			quoteTtlSeconds: num(values['quote-ttl']),
 			startingCredits: num(values.credits),
 			chaos: num(values.chaos),
+			chaosSlowMs: num(values['chaos-slow']),
 			webhookBackoffScale: num(values['webhook-backoff-scale']),
 		}).filter(([, v]) => v !== undefined),
 	);

@@ -3,6 +3,7 @@ import type { RouteHandler } from './http';
 import { imageOutputs, type OutputMaker } from './outputs';
 import { coreHandlers } from './routes/core';
 import { runHandler } from './routes/generation';
+import { webhookHandlers } from './routes/webhooks';
 import type { SandboxServices } from './services';
 
 /**
@@ -20,7 +21,7 @@ function outputMakerFor(endpoint: Endpoint): OutputMaker {
  * Handler maps of the sandbox's route modules, keyed like the catalog ("POST /images/generations").
  * A new module adds one line here.
  */
-const handlerModules: Array<(services: SandboxServices) => Record<string, RouteHandler>> = [coreHandlers];
+const handlerModules: Array<(services: SandboxServices) => Record<string, RouteHandler>> = [coreHandlers, webhookHandlers];
 
 /** Every handler of the sandbox. Generating submits without a handler of their own use runHandler. */
 export function sandboxHandlers(services: SandboxServices): Record<string, RouteHandler> {

@@ -18,6 +18,8 @@ export interface SandboxOptions {
 	webhookBackoffScale: number;
 	/** share of requests hit by injected chaos (500/503, 429, resets, slow replies), 0..1 */
 	chaos: number;
+	/** how late a chaos "slow reply" answers (ms): longer than the client's request timeout */
+	chaosSlowMs: number;
 }
 
 export const defaultSandboxOptions: SandboxOptions = {
@@ -30,6 +32,7 @@ export const defaultSandboxOptions: SandboxOptions = {
 	startingCredits: 100000,
 	webhookBackoffScale: 1,
 	chaos: 0,
+	chaosSlowMs: 35_000,
 };
 
 /** The ready-made credentials the sandbox starts with (printed by `npm run sandbox`). */

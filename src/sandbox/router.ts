@@ -4,6 +4,7 @@ import express, { type Request, type Response } from 'express';
 
 import { catalog, endpointKey, type Endpoint } from '../catalog';
 import { canonicalJson } from '../transport/idempotency';
+import { chaosFault } from './chaos';
 import { ProblemError, requireScope, type Reply, type RouteContext, type RouteHandler } from './http';
 import { sendProblem } from './problem';
 import type { SandboxServices } from './services';
@@ -127,7 +128,8 @@ export function catalogRouter(state: SandboxState, services: SandboxServices, ha
 			services.origin = origin;
 			const ctx: RouteContext = { req, res, state, endpoint, origin, baseUrl: `${origin}/v1` };
 			try {
-				const before = takeFault(state, req, 'before', apiPath);
+				const chaos = chaosFault(state.options.chaos, state.options.chaosSlowMs);
+				const before = takeFault(state, req, 'before', apiPath) ?? (chaos?.when === 'before' ? chaos : undefined);
 				if (before && (await applyFault(req, res, before))) return;
 				const wait = limiter.take(req.get('authorization') ?? req.ip ?? 'anonymous');
 				if (wait) {
@@ -138,7 +140,7 @@ export function catalogRouter(state: SandboxState, services: SandboxServices, ha
 				if (endpoint.scope) requireScope(ctx, endpoint.scope);
 				if (!handler) throw new ProblemError(501, 'not_implemented', `The sandbox does not serve ${endpointKey(endpoint)} yet`);
 				const reply = await withIdempotency(ctx, apiPath, handler);
-				const after = takeFault(state, req, 'after', apiPath);
+				const after = takeFault(state, req, 'after', apiPath) ?? (chaos?.when === 'after' ? chaos : undefined);
 				if (after && (await applyFault(req, res, after))) return;
 				if (reply.headers) res.set(reply.headers);
 				if (reply.body === undefined) res.status(reply.status).end();

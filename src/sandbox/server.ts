@@ -129,6 +129,7 @@ export async function startSandbox(options: Partial<SandboxOptions> & { port?: n
 		injectFault: ({ count, ...fault }) => state.faults.push({ ...fault, remaining: count ?? 1 }),
 		close: async () => {
 			services.runs.stop();
+			services.webhooks.stop();
 			state.events.removeAllListeners();
 			server.closeAllConnections();
 			await new Promise<void>((resolve) => server.close(() => resolve()));

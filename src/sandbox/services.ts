@@ -3,17 +3,20 @@ import { QuoteSigner } from './quotes';
 import { RunEngine } from './runs';
 import type { SandboxState } from './state';
 import { UrlSigner } from './storage';
+import { WebhookEngine } from './webhooks';
 
 /** The sandbox's shared machinery that route handlers use. */
 export class SandboxServices {
 	readonly urls = new UrlSigner();
 	readonly quotes: QuoteSigner;
 	readonly runs: RunEngine;
+	readonly webhooks: WebhookEngine;
 	origin = 'http://127.0.0.1';
 
 	constructor(readonly state: SandboxState) {
 		this.quotes = new QuoteSigner(() => state.options.quoteTtlSeconds);
 		this.runs = new RunEngine(state, this.urls, () => this.origin);
+		this.webhooks = new WebhookEngine(state);
 	}
 
 	/**

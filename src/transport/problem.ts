@@ -35,14 +35,17 @@ export function problemError(
 	const extras = SHOWN_EXTRAS.filter((k) => problem[k] !== undefined && typeof problem[k] !== 'object')
 		.map((k) => `${k}: ${String(problem[k])}`)
 		.join(' · ');
+	const message = `${code} — ${title}${detail}`;
 	const error = new NodeApiError(node, { ...problem } as JsonObject, {
-		message: `${code} — ${title}${detail}`,
+		message,
 		description: [extras, problem.request_id ? `request_id: ${problem.request_id}` : '']
 			.filter(Boolean)
 			.join(' · '),
 		httpCode: status === undefined ? undefined : String(status),
 		itemIndex,
 	});
+	// NodeApiError swaps messages that mention ECONNRESET, ENOENT, … for generic text; the code must lead.
+	error.message = message;
 	error.context.problem = { ...problem, code, status: status ?? problem.status } as JsonObject;
 	return error;
 }

@@ -23,6 +23,8 @@ export interface ApiClient {
 	credentialType: CredentialType;
 	baseUrl: string;
 	retryLimits: RetryLimits;
+	/** per-attempt timeout; a reply slower than this counts as a network failure (and may be resent) */
+	requestTimeoutMs: number;
 	signal?: AbortSignal;
 	/** called once per HTTP attempt (tests and the benchmark count requests) */
 	onAttempt?: (method: string, path: string) => void;
@@ -31,7 +33,14 @@ export interface ApiClient {
 export async function createClient(ctx: RequestContext, credentialType: CredentialType): Promise<ApiClient> {
 	const credentials = await ctx.getCredentials(credentialType);
 	const signal = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
-	return { ctx, credentialType, baseUrl: normalizeBaseUrl(credentials.baseUrl), retryLimits: DEFAULT_RETRY_LIMITS, signal };
+	return {
+		ctx,
+		credentialType,
+		baseUrl: normalizeBaseUrl(credentials.baseUrl),
+		retryLimits: DEFAULT_RETRY_LIMITS,
+		requestTimeoutMs: 30_000,
+		signal,
+	};
 }
 
 export interface ApiRequest {
@@ -57,19 +66,28 @@ interface HttpFailure {
 	headers: Record<string, unknown>;
 	data?: unknown;
 	code?: string;
+	/** the failure came from fetching the OAuth2 token, not from the request itself */
+	tokenEndpoint?: boolean;
 }
 
-/** n8n wraps request errors (NodeApiError → cause → axios error); find the HTTP response inside. */
+/**
+ * n8n wraps request errors (NodeApiError → cause → axios error); find the HTTP response inside.
+ * The OAuth2 client's token errors carry `status` and `body` instead of a response.
+ */
 function failureOf(error: unknown): HttpFailure {
 	let networkCode: string | undefined;
-	let current = error as { response?: { status?: number; headers?: Record<string, unknown>; data?: unknown; body?: unknown }; code?: unknown; cause?: unknown } | undefined;
+	type Layer = { response?: { status?: number; headers?: Record<string, unknown>; data?: unknown; body?: unknown }; status?: unknown; body?: unknown; code?: unknown; cause?: unknown };
+	let current = error as Layer | undefined;
 	for (let depth = 0; current && depth < 6; depth++) {
 		const response = current.response;
 		if (response && typeof response.status === 'number') {
 			return { status: response.status, headers: response.headers ?? {}, data: response.data ?? response.body };
 		}
+		if (typeof current.status === 'number' && current.code === 'ESTATUS') {
+			return { status: current.status, headers: {}, data: current.body, tokenEndpoint: true };
+		}
 		if (networkCode === undefined && typeof current.code === 'string') networkCode = current.code;
-		current = current.cause as typeof current;
+		current = current.cause as Layer | undefined;
 	}
 	return { headers: {}, code: networkCode };
 }
@@ -91,6 +109,14 @@ function toError(client: ApiClient, request: ApiRequest, failure: HttpFailure): 
 	const body = parseBody(failure.data);
 	if (failure.status !== undefined) {
 		const problem: Problem = isProblem(body)
+			? body
+			: failure.tokenEndpoint
+				? {
+						code: (body as { error?: string } | undefined)?.error ?? `http_${failure.status}`,
+						title: `The OAuth2 token endpoint refused the client (HTTP ${failure.status})`,
+						detail: 'Check the Client ID, Client Secret and Scope of the MediaGen OAuth2 credential',
+					}
+				: isProblem(body)
 			? body
 			: {
 					code: `http_${failure.status}`,
@@ -127,7 +153,7 @@ async function sendOnce(client: ApiClient, request: ApiRequest): Promise<ApiResp
 		headers,
 		json: true,
 		returnFullResponse: true,
-		timeout: request.timeoutMs ?? 30_000,
+		timeout: request.timeoutMs ?? client.requestTimeoutMs,
 	};
 	client.onAttempt?.(request.method, request.path);
 	const response = (request.auth === 'none'
@@ -156,6 +182,7 @@ export async function apiRequest<T = IDataObject>(client: ApiClient, request: Ap
 					method: request.method,
 					hasIdempotencyKey: Boolean(request.idempotencyKey),
 					status: failure.status,
+					networkCode: failure.code,
 					retryAfterSeconds: parseRetryAfter(failure.headers['retry-after'] ?? failure.headers['Retry-After']),
 					attempt,
 				},

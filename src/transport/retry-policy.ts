@@ -11,6 +11,8 @@ export interface FailedAttempt {
 	hasIdempotencyKey: boolean;
 	/** HTTP status, or undefined when no response arrived */
 	status?: number;
+	/** e.g. ECONNRESET, when no response arrived */
+	networkCode?: string;
 	/** Retry-After header value in seconds, if any */
 	retryAfterSeconds?: number;
 	/** 1 for the first retry decision */
@@ -27,8 +29,9 @@ export interface RetryLimits {
 
 export const DEFAULT_RETRY_LIMITS: RetryLimits = {
 	maxRateLimitRetries: 8,
-	maxTransientRetries: 4,
-	maxDelayMs: 30_000,
+	// 9 attempts: on a path that loses one request in five, one in two million still fails
+	maxTransientRetries: 8,
+	maxDelayMs: 10_000,
 	baseDelayMs: 400,
 };
 
@@ -57,7 +60,9 @@ export function decideRetry(
 	}
 	const transient = failure.status === undefined || TRANSIENT_STATUSES.has(failure.status);
 	if (!transient || !isSafeToResend(failure.method, failure.hasIdempotencyKey)) return { retry: false };
-	if (failure.attempt > limits.maxTransientRetries) return { retry: false };
+	// Nothing listening is rarely over in seconds: two more tries, not the full budget.
+	const budget = failure.networkCode === 'ECONNREFUSED' ? Math.min(2, limits.maxTransientRetries) : limits.maxTransientRetries;
+	if (failure.attempt > budget) return { retry: false };
 	const hinted = failure.retryAfterSeconds !== undefined ? failure.retryAfterSeconds * 1000 : limits.baseDelayMs * 2 ** (failure.attempt - 1);
 	return { retry: true, delayMs: Math.min(limits.maxDelayMs, withJitter(hinted, random)) };
 }

@@ -1,5 +1,5 @@
 import { Container } from '@n8n/di';
-import { BinaryDataService, Credentials, ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import { BinaryDataService, Credentials, ExecutionLifecycleHooks, LoadOptionsContext, WorkflowExecute } from 'n8n-core';
 import {
 	ICredentialsHelper,
 	Workflow,
@@ -122,7 +122,7 @@ class TestNodeTypes implements INodeTypes {
 let binaryReady: Promise<void> | undefined;
 
 /** n8n keeps binary data through its BinaryDataService ("default" = in memory). */
-async function ensureBinaryData(): Promise<void> {
+export async function ensureBinaryData(): Promise<void> {
 	binaryReady ??= Container.get(BinaryDataService).init();
 	await binaryReady;
 }
@@ -149,12 +149,7 @@ export interface RunNodeOptions {
 
 let executionCounter = 0;
 
-/**
- * Runs one of our nodes with n8n-core's real WorkflowExecute (Retry On Fail, Continue On Fail,
- * binary data and credential helpers as in n8n), starting from the given input items.
- */
-export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
-	await ensureBinaryData();
+function buildWorkflow(options: RunNodeOptions) {
 	const name = options.nodeName ?? 'MediaGen';
 	const typeName = `CUSTOM.${options.nodeType.description.name}`;
 	const credentialType = options.credentialType ?? 'mediaGenApi';
@@ -205,6 +200,16 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 			throw new Error('not available in tests');
 		},
 	} as unknown as IWorkflowExecuteAdditionalData;
+	return { workflow, node, additionalData, name };
+}
+
+/**
+ * Runs one of our nodes with n8n-core's real WorkflowExecute (Retry On Fail, Continue On Fail,
+ * binary data and credential helpers as in n8n), starting from the given input items.
+ */
+export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
+	await ensureBinaryData();
+	const { workflow, node, additionalData, name } = buildWorkflow(options);
 	const runExecutionData: IRunExecutionData = {
 		version: 1,
 		startData: {},
@@ -227,4 +232,14 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 /** The bytes of an output binary, however n8n stored them. */
 export async function binaryBytes(binary: IBinaryData): Promise<Buffer> {
 	return await Container.get(BinaryDataService).getAsBuffer(binary);
+}
+
+/** Calls one of a node's loadOptions methods through n8n-core's LoadOptionsContext, as the editor does. */
+export async function loadOptions(options: Omit<RunNodeOptions, 'input' | 'settings'> & { method: string }) {
+	const { workflow, node, additionalData } = buildWorkflow(options);
+	(additionalData as { currentNodeParameters?: unknown }).currentNodeParameters = node.parameters;
+	const ctx = new LoadOptionsContext(workflow, node, additionalData, 'parameters');
+	const method = options.nodeType.methods?.loadOptions?.[options.method];
+	if (!method) throw new Error(`no loadOptions method ${options.method}`);
+	return await method.call(ctx);
 }

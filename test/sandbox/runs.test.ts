@@ -147,7 +147,7 @@ describe('sandbox runs: concurrency per account', () => {
 	let http: AxiosInstance;
 
 	beforeAll(async () => {
-		({ sandbox, http } = await openSandbox({ latencyMs: 150, concurrencyPerAccount: 1 }));
+		({ sandbox, http } = await openSandbox({ latencyMs: 200, concurrencyPerAccount: 1 }));
 	});
 	afterAll(() => sandbox.close());
 

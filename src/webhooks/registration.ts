@@ -1,0 +1,114 @@
+import { NodeOperationError, type IDataObject, type IHookFunctions } from 'n8n-workflow';
+
+import { BEARER_CREDENTIAL_TYPE, isCredentialType } from '../transport/credentials';
+import { listAll } from '../transport/paginate';
+import { problemOf } from '../transport/problem';
+import { apiRequest, createClient, unexpectedResponse, type ApiClient } from '../transport/request';
+import { isEventType, type EventType } from './events';
+
+/**
+ * What the trigger keeps in its node static data (per workflow, so it survives restarts and is
+ * shared by every process in queue mode): the endpoint it registered and that endpoint's secret.
+ */
+export interface TriggerStaticData extends IDataObject {
+	endpointId?: string;
+	signingSecret?: string;
+	/** the n8n URL the endpoint was registered for (test and production URLs differ) */
+	webhookUrl?: string;
+	/** ids of the last events received, newest last (for "Ignore Repeated Events") */
+	recentEventIds?: string[];
+}
+
+export function triggerStaticData(ctx: Pick<IHookFunctions, 'getWorkflowStaticData'>): TriggerStaticData {
+	return ctx.getWorkflowStaticData('node') as TriggerStaticData;
+}
+
+function forgetEndpoint(data: TriggerStaticData): void {
+	delete data.endpointId;
+	delete data.signingSecret;
+	delete data.webhookUrl;
+	delete data.recentEventIds;
+}
+
+async function clientOf(ctx: IHookFunctions): Promise<ApiClient> {
+	const auth = ctx.getNodeParameter('authentication', BEARER_CREDENTIAL_TYPE);
+	return await createClient(ctx, isCredentialType(auth) ? auth : BEARER_CREDENTIAL_TYPE);
+}
+
+function webhookUrlOf(ctx: IHookFunctions): string {
+	const url = ctx.getNodeWebhookUrl('default');
+	if (!url) throw new NodeOperationError(ctx.getNode(), 'n8n has no webhook URL for this trigger');
+	return url;
+}
+
+function selectedEvents(ctx: IHookFunctions): EventType[] {
+	const value = ctx.getNodeParameter('events', []) as unknown;
+	const events = (Array.isArray(value) ? value : []).filter(isEventType);
+	if (events.length === 0) {
+		throw new NodeOperationError(ctx.getNode(), 'Events (events): choose at least one event', {
+			description: 'Allowed values: run.completed, run.failed, batch.completed, batch.failed',
+		});
+	}
+	return events;
+}
+
+const sameEvents = (a: unknown, b: EventType[]) => Array.isArray(a) && a.length === b.length && b.every((e) => a.includes(e));
+
+/**
+ * checkExists: whether the endpoint this node registered still exists at the service for the
+ * current URL. A vanished endpoint is forgotten (so create registers a new one); an endpoint whose
+ * events no longer match the node's is updated in place.
+ */
+export async function endpointExists(ctx: IHookFunctions): Promise<boolean> {
+	const data = triggerStaticData(ctx);
+	if (!data.endpointId || !data.signingSecret) return false;
+	const url = webhookUrlOf(ctx);
+	const client = await clientOf(ctx);
+	const endpoints = await listAll(client, { path: '/webhooks' }, { returnAll: true, limit: 0 });
+	const endpoint = endpoints.find((e) => e.id === data.endpointId);
+	if (!endpoint) {
+		forgetEndpoint(data);
+		return false;
+	}
+	// registered for the other URL (test vs production): this activation needs its own endpoint
+	if (endpoint.url !== url) return false;
+	const events = selectedEvents(ctx);
+	if (!sameEvents(endpoint.events, events)) {
+		await apiRequest(client, { method: 'PATCH', path: `/webhooks/${encodeURIComponent(data.endpointId)}`, body: { events } });
+	}
+	return true;
+}
+
+/** create: registers the n8n webhook URL and keeps the endpoint id and its signing secret. */
+export async function registerEndpoint(ctx: IHookFunctions): Promise<boolean> {
+	const url = webhookUrlOf(ctx);
+	const events = selectedEvents(ctx);
+	const workflow = ctx.getWorkflow();
+	const description = `n8n workflow "${workflow.name ?? ''}" (${String(workflow.id ?? '')}), node "${ctx.getNode().name}"`;
+	const client = await clientOf(ctx);
+	const { body } = await apiRequest<IDataObject>(client, { method: 'POST', path: '/webhooks', body: { url, events, description } });
+	if (typeof body?.id !== 'string' || typeof body.signing_secret !== 'string' || !body.signing_secret) {
+		throw unexpectedResponse(client, 'POST /webhooks did not return an endpoint with its signing_secret', body);
+	}
+	const data = triggerStaticData(ctx);
+	forgetEndpoint(data);
+	data.endpointId = body.id;
+	data.signingSecret = body.signing_secret;
+	data.webhookUrl = url;
+	return true;
+}
+
+/** delete: removes the registered endpoint at the service (an endpoint already gone is fine). */
+export async function removeEndpoint(ctx: IHookFunctions): Promise<boolean> {
+	const data = triggerStaticData(ctx);
+	if (!data.endpointId) return true;
+	const client = await clientOf(ctx);
+	const failure = await apiRequest(client, { method: 'DELETE', path: `/webhooks/${encodeURIComponent(data.endpointId)}` }).then(
+		() => undefined,
+		(error: unknown) => error,
+	);
+	// apiRequest fails with a NodeApiError that keeps the service's code; only "already gone" (404) is fine here
+	if (failure !== undefined && problemOf(failure)?.status !== 404) throw failure;
+	forgetEndpoint(data);
+	return true;
+}

@@ -1,0 +1,283 @@
+import { MediaGenImage } from '../../nodes/MediaGenImage/MediaGenImage.node';
+import { MediaGenTrigger } from '../../nodes/MediaGenTrigger/MediaGenTrigger.node';
+import type { WebhookDelivery } from '../../src/sandbox/webhooks';
+import type { TriggerStaticData } from '../../src/webhooks/registration';
+import { signPayload } from '../../src/webhooks/signature';
+import { binaryBytes, runNode } from '../helpers/n8n-harness';
+import { startFixture, type Fixture } from '../helpers/sandbox-fixture';
+import { startTriggerHarness, type TriggerHarness } from '../helpers/trigger-harness';
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+describe('MediaGen Trigger with n8n-core hook and webhook contexts (against the sandbox)', () => {
+	let fx: Fixture;
+	let trigger: TriggerHarness;
+	const harnesses: TriggerHarness[] = [];
+
+	async function openTrigger(parameters: Record<string, unknown> = {}, extra: Partial<Parameters<typeof startTriggerHarness>[0]> = {}) {
+		const harness = await startTriggerHarness({ nodeType: new MediaGenTrigger(), credentials: fx.credentials, parameters: { events: ['run.completed'], ...parameters }, ...extra });
+		harnesses.push(harness);
+		return harness;
+	}
+	const staticData = (h: TriggerHarness) => h.workflow.getStaticData('node', h.node) as TriggerStaticData;
+	const endpoints = () => fx.sandbox.services.webhooks.listEndpoints('acc_sandbox');
+	const deliveries = () => fx.sandbox.services.webhooks.listDeliveries('acc_sandbox');
+	const generateImage = async (extra: Record<string, unknown> = {}) => {
+		const { items, error } = await runNode({
+			nodeType: new MediaGenImage(),
+			credentials: fx.credentials,
+			parameters: { resource: 'image', operation: 'generate', prompt: 'a red fox', ...extra },
+		});
+		expect(error).toBeUndefined();
+		return items[0].json as { id: string; status: string };
+	};
+	async function settledDeliveries(count: number): Promise<WebhookDelivery[]> {
+		const end = Date.now() + 10_000;
+		for (;;) {
+			const done = deliveries().filter((d) => d.status !== 'pending');
+			if (done.length >= count) return done;
+			if (Date.now() > end) throw new Error(`expected ${count} settled deliveries, got ${done.length}`);
+			await new Promise((r) => setTimeout(r, 25));
+		}
+	}
+
+	beforeEach(async () => {
+		fx = await startFixture({ webhookBackoffScale: 0.002 });
+	});
+	afterEach(async () => {
+		for (const h of harnesses.splice(0)) await h.close();
+		await fx.sandbox.close();
+	});
+
+	it('create registers the production URL with the events and a description naming the workflow, and keeps id and secret in static data', async () => {
+		trigger = await openTrigger({ events: ['run.completed', 'batch.failed'] }, { workflowName: 'Render notifications', workflowId: 'wf-42' });
+		expect(await trigger.hook('checkExists')).toBe(false);
+		expect(await trigger.hook('create')).toBe(true);
+
+		const [endpoint] = endpoints();
+		expect(endpoints()).toHaveLength(1);
+		expect(endpoint).toEqual(
+			expect.objectContaining({ url: trigger.productionUrl, events: ['run.completed', 'batch.failed'], status: 'active', signing_secret_preview: expect.stringMatching(/^whsec_…/) }),
+		);
+		expect(endpoint).not.toHaveProperty('signing_secret');
+		expect(endpoint.description).toContain('Render notifications');
+		expect(endpoint.description).toContain('wf-42');
+		const data = staticData(trigger);
+		expect(data.endpointId).toBe(endpoint.id);
+		expect(data.signingSecret).toMatch(/^whsec_/);
+		expect(endpoint.signing_secret_preview.endsWith(data.signingSecret!.slice(-4))).toBe(true);
+		expect(await trigger.hook('checkExists')).toBe(true);
+		expect(endpoints()).toHaveLength(1);
+	});
+
+	it('checkExists forgets an endpoint that vanished at the service, so activation registers a new one', async () => {
+		trigger = await openTrigger();
+		await trigger.hook('create');
+		const first = staticData(trigger).endpointId!;
+		fx.sandbox.services.webhooks.deleteEndpoint('acc_sandbox', first);
+
+		expect(await trigger.hook('checkExists')).toBe(false);
+		expect(staticData(trigger).endpointId).toBeUndefined();
+		expect(staticData(trigger).signingSecret).toBeUndefined();
+		await trigger.hook('create');
+		expect(staticData(trigger).endpointId).not.toBe(first);
+		expect(endpoints().map((e) => e.id)).toEqual([staticData(trigger).endpointId]);
+	});
+
+	it('checkExists follows every page of GET /webhooks to find its endpoint', async () => {
+		trigger = await openTrigger();
+		await trigger.hook('create');
+		for (let i = 0; i < 120; i++) fx.sandbox.services.webhooks.createEndpoint('acc_sandbox', { url: `https://example.com/other/${i}`, description: null, events: ['run.failed'] });
+		expect(await trigger.hook('checkExists')).toBe(true);
+		expect(fx.sandbox.state.countRequests('GET', '/v1/webhooks')).toBeGreaterThanOrEqual(2);
+	});
+
+	it('checkExists brings the endpoint events in line with the node', async () => {
+		trigger = await openTrigger({ events: ['run.completed'] });
+		await trigger.hook('create');
+		trigger.node.parameters.events = ['run.completed', 'run.failed'];
+		expect(await trigger.hook('checkExists')).toBe(true);
+		expect(endpoints()[0].events).toEqual(['run.completed', 'run.failed']);
+	});
+
+	it('delete removes the endpoint at the service and clears static data; a second delete is harmless', async () => {
+		trigger = await openTrigger();
+		await trigger.hook('create');
+		expect(await trigger.hook('delete')).toBe(true);
+		expect(endpoints()).toHaveLength(0);
+		expect(staticData(trigger).endpointId).toBeUndefined();
+		expect(await trigger.hook('delete')).toBe(true);
+	});
+
+	it('reports errors of create instead of swallowing them (missing scope → insufficient_scope)', async () => {
+		fx.credentials.set('mediaGenApi', { baseUrl: fx.sandbox.baseUrl, apiKey: fx.sandbox.state.createApiKey(['webhooks:read']) });
+		trigger = await openTrigger();
+		await expect(trigger.hook('create')).rejects.toThrow(/insufficient_scope/);
+		expect(staticData(trigger).endpointId).toBeUndefined();
+	});
+
+	it('reports errors of delete other than an endpoint already gone', async () => {
+		trigger = await openTrigger();
+		await trigger.hook('create');
+		fx.sandbox.injectFault({ method: 'DELETE', path: '/webhooks/', when: 'before', status: 400, count: 1 });
+		await expect(trigger.hook('delete')).rejects.toThrow();
+		expect(staticData(trigger).endpointId).toBeDefined();
+		expect(endpoints()).toHaveLength(1);
+	});
+
+	it('registers and removes its endpoint with the OAuth2 credential too', async () => {
+		trigger = await openTrigger({}, { credentialType: 'mediaGenOAuth2Api' });
+		await trigger.hook('create');
+		expect(endpoints().map((e) => e.url)).toEqual([trigger.productionUrl]);
+		expect(await trigger.hook('checkExists')).toBe(true);
+		await trigger.hook('delete');
+		expect(endpoints()).toHaveLength(0);
+		expect(fx.sandbox.state.tokensIssued).toBeGreaterThanOrEqual(1);
+	});
+
+	it('refuses to register without any event, naming the field', async () => {
+		trigger = await openTrigger({ events: [] });
+		await expect(trigger.hook('create')).rejects.toThrow(/Events \(events\)/);
+		expect(endpoints()).toHaveLength(0);
+	});
+
+	it('emits one item for a real sandbox delivery of a run made by an action node', async () => {
+		trigger = await openTrigger({ events: ['run.completed'] });
+		await trigger.hook('create');
+		const run = await generateImage();
+
+		const [call] = await trigger.waitForCalls(1);
+		expect(call.status).toBe(200);
+		expect(call.emitted).toHaveLength(1);
+		const item = call.emitted![0];
+		expect(item.json).toEqual(
+			expect.objectContaining({
+				type: 'run.completed',
+				event_id: expect.stringMatching(/^evt_/),
+				created_at: expect.any(String),
+				delivery_id: call.headers['x-service-delivery'],
+				run: expect.objectContaining({ id: run.id, status: 'completed', capability: 'image_generation' }),
+			}),
+		);
+		expect(item.binary).toBeUndefined();
+		expect(call.headers['x-service-event']).toBe('run.completed');
+		expect(call.headers['x-service-signature']).toBe(signPayload(staticData(trigger).signingSecret!, call.rawBody));
+
+		const [delivery] = await settledDeliveries(1);
+		expect(delivery).toEqual(expect.objectContaining({ status: 'success', attempt_count: 1, response_status: 200, run_id: run.id, event_type: 'run.completed' }));
+		expect(delivery.request_headers['X-Service-Signature']).toBe(call.headers['x-service-signature']);
+	});
+
+	it('answers 401 to a forged or unsigned request and starts nothing', async () => {
+		trigger = await openTrigger({ events: ['run.completed'] });
+		await trigger.hook('create');
+		const body = JSON.stringify({ id: 'evt_forged', object: 'event', type: 'run.completed', created_at: new Date().toISOString(), data: { object: { id: 'run_x', status: 'completed' } } });
+		const send = (headers: Record<string, string>) => fetch(trigger.productionUrl, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body });
+
+		const forged = await send({ 'X-Service-Signature': signPayload('whsec_guessed', body) });
+		const unsigned = await send({});
+		const bare = await send({ 'X-Service-Signature': signPayload(staticData(trigger).signingSecret!, body).slice(7) });
+		expect([forged.status, unsigned.status, bare.status]).toEqual([401, 401, 401]);
+		expect(await forged.json()).toEqual({ error: 'unauthorized', reason: 'signature_mismatch' });
+		expect(trigger.calls.map((c) => c.emitted)).toEqual([undefined, undefined, undefined]);
+
+		const genuine = await send({ 'X-Service-Signature': signPayload(staticData(trigger).signingSecret!, body) });
+		expect(genuine.status).toBe(200);
+		expect(trigger.calls[3].emitted?.[0].json.event_id).toBe('evt_forged');
+	});
+
+	it('rejects a correctly signed event older than the configured age with 401', async () => {
+		trigger = await openTrigger({ events: ['run.completed'], options: { maxEventAgeMinutes: 5 } });
+		await trigger.hook('create');
+		const secret = staticData(trigger).signingSecret!;
+		const event = (minutesAgo: number) =>
+			JSON.stringify({ id: `evt_${minutesAgo}`, object: 'event', type: 'run.completed', created_at: new Date(Date.now() - minutesAgo * 60_000).toISOString(), data: { object: { id: 'run_y', status: 'completed' } } });
+		const post = (body: string) => fetch(trigger.productionUrl, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Service-Signature': signPayload(secret, body) }, body });
+		expect((await post(event(30))).status).toBe(401);
+		expect((await post(event(1))).status).toBe(200);
+		expect(trigger.calls.map((c) => Boolean(c.emitted))).toEqual([false, true]);
+	});
+
+	it('drops a replayed event (same event id) when Ignore Repeated Events is on, and passes it on when off', async () => {
+		trigger = await openTrigger({ events: ['run.completed'], options: { ignoreRepeatedEvents: true } });
+		await trigger.hook('create');
+		await generateImage();
+		const [first] = await trigger.waitForCalls(1);
+		const [original] = await settledDeliveries(1);
+		fx.sandbox.services.webhooks.replay('acc_sandbox', original.id);
+		const calls = await trigger.waitForCalls(2);
+		expect(calls[1].status).toBe(200);
+		expect(calls[1].emitted).toBeUndefined();
+		expect(JSON.parse(calls[1].rawBody.toString()).id).toBe(JSON.parse(first.rawBody.toString()).id);
+
+		trigger.node.parameters.options = { ignoreRepeatedEvents: false };
+		fx.sandbox.services.webhooks.replay('acc_sandbox', original.id);
+		const third = (await trigger.waitForCalls(3))[2];
+		expect(third.emitted?.[0].json.event_id).toBe(first.emitted?.[0].json.event_id);
+	});
+
+	it('filters by capability and model, and skips events the node did not select', async () => {
+		trigger = await openTrigger({ events: ['run.completed'], options: { capabilities: 'video_generation' } });
+		await trigger.hook('create');
+		await generateImage();
+		const [skipped] = await trigger.waitForCalls(1);
+		expect(skipped.status).toBe(200);
+		expect(skipped.emitted).toBeUndefined();
+
+		trigger.node.parameters.options = { capabilities: 'image_generation, video_generation', models: 'image.aurora-2' };
+		await generateImage();
+		const second = (await trigger.waitForCalls(2))[1];
+		expect(second.emitted?.[0].json.run).toEqual(expect.objectContaining({ model: 'image.aurora-2' }));
+
+		trigger.node.parameters.options = { models: 'image.aurora-1' };
+		await generateImage();
+		expect((await trigger.waitForCalls(3))[2].emitted).toBeUndefined();
+	});
+
+	it('downloads the outputs of a completed run as binary when asked', async () => {
+		trigger = await openTrigger({ events: ['run.completed'], options: { downloadOutputs: true, binaryPropertyName: 'image' } });
+		await trigger.hook('create');
+		await generateImage({ count: 2 });
+		const [call] = await trigger.waitForCalls(1);
+		const item = call.emitted![0];
+		expect(Object.keys(item.binary ?? {})).toEqual(['image', 'image_1']);
+		expect(item.binary!.image.mimeType).toBe('image/png');
+		expect((await binaryBytes(item.binary!.image)).subarray(0, 8)).toEqual(PNG_SIGNATURE);
+		expect(item.json.output_urls).toHaveLength(2);
+	});
+
+	it('works on the test URL: registers it, receives there, and delete removes it', async () => {
+		trigger = await openTrigger({ events: ['run.completed'] });
+		expect(await trigger.hook('checkExists', { test: true })).toBe(false);
+		await trigger.hook('create', { test: true });
+		expect(endpoints().map((e) => e.url)).toEqual([trigger.testUrl]);
+		await generateImage();
+		const [call] = await trigger.waitForCalls(1);
+		expect(call.path).toContain('/webhook-test/');
+		expect(call.emitted).toHaveLength(1);
+		await trigger.hook('delete', { test: true });
+		expect(endpoints()).toHaveLength(0);
+	});
+
+	it('does not take the production endpoint for the test URL', async () => {
+		trigger = await openTrigger();
+		await trigger.hook('create');
+		expect(await trigger.hook('checkExists', { test: true })).toBe(false);
+		expect(staticData(trigger).endpointId).toBe(endpoints()[0].id);
+	});
+
+	it('receives run.failed only where subscribed, with the run error', async () => {
+		await fx.sandbox.close();
+		fx = await startFixture({ failureRate: 1, webhookBackoffScale: 0.002 });
+		const failures = await openTrigger({ events: ['run.failed'] });
+		const successes = await openTrigger({ events: ['run.completed'] });
+		await failures.hook('create');
+		await successes.hook('create');
+		await runNode({ nodeType: new MediaGenImage(), credentials: fx.credentials, parameters: { resource: 'image', operation: 'generate', prompt: 'x' } });
+		const [call] = await failures.waitForCalls(1);
+		expect(call.emitted?.[0].json).toEqual(expect.objectContaining({ type: 'run.failed', run: expect.objectContaining({ status: 'failed', error: expect.objectContaining({ code: 'provider_error' }) }) }));
+		await settledDeliveries(1);
+		expect(successes.calls).toHaveLength(0);
+		expect(deliveries()).toHaveLength(1);
+	});
+});
