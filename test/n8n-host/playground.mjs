@@ -113,6 +113,18 @@ async function apiKeyFor(url, state) {
   return createApiKey(url, { label: 'mediagen playground' });
 }
 
+/** Whether the sandbox lists a webhook endpoint pointing at this n8n (activation is asynchronous). */
+async function endpointRegistered(sandboxBaseUrl, n8nUrl) {
+  for (const deadline = Date.now() + 15_000; Date.now() < deadline; ) {
+    try {
+      const res = await fetch(`${sandboxBaseUrl}/webhooks?limit=100`, { headers: { authorization: `Bearer ${SANDBOX_API_KEY}` } });
+      if (res.ok && (await res.json()).data.some((e) => e.url.startsWith(n8nUrl))) return true;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  return false;
+}
+
 /** Credential and example workflows, created once and updated when an example file changes. */
 async function seed(url, state, sandboxBaseUrl) {
   state.apiKey = await apiKeyFor(url, state);
@@ -147,6 +159,24 @@ async function seed(url, state, sandboxBaseUrl) {
     state.workflows[slug] = { id, hash: digest };
     report.push({ file, id, name: body.name, fresh: !known, updated: !!known });
   }
+  // Trigger examples are activated: activation registers n8n's webhook URL with the sandbox, so every
+  // completed run (e.g. from the other examples) starts them.
+  for (const r of report) {
+    if (r.skipped) continue;
+    const { workflow } = loadExamples(join(REPO, 'examples')).find((e) => e.file === r.file);
+    if (!workflow.nodes.some((n) => /^n8n-nodes-mediagen\..*Trigger$/.test(n.type))) continue;
+    r.trigger = true;
+    try {
+      // The sandbox starts empty every time: activate afresh so the trigger registers with this one.
+      const current = await publicApi(url, state.apiKey, `/workflows/${r.id}`);
+      if (current.active) await publicApi(url, state.apiKey, `/workflows/${r.id}/deactivate`, { method: 'POST' });
+      await publicApi(url, state.apiKey, `/workflows/${r.id}/activate`, { method: 'POST' });
+      r.active = await endpointRegistered(sandboxBaseUrl, url);
+      if (!r.active) r.activationError = 'no webhook endpoint was registered with the sandbox (see the n8n log)';
+    } catch (e) {
+      r.activationError = e.message.split('\n')[0];
+    }
+  }
   writeFileSync(STATE_FILE, JSON.stringify(state, null, 2));
   return report;
 }
@@ -179,7 +209,7 @@ async function main() {
     port = await freePort();
     say(`Port ${taken} is taken; n8n gets port ${port} instead.`);
   }
-  const firstStart = !existsSync(join(USER_FOLDER, 'database.sqlite'));
+  const firstStart = !existsSync(join(USER_FOLDER, '.n8n', 'database.sqlite'));
   say(`Starting n8n ${n8nVersion}${firstStart ? ' (first start creates its database: ~15 s)' : ' (~10 s)'} ...`);
   writeFileSync(N8N_LOG, '');
   let n8n;
@@ -231,7 +261,12 @@ async function main() {
     '  Example workflows (open one, then "Execute workflow"):',
   ];
   for (const r of report) {
-    lines.push(r.skipped ? `    - ${r.file}: skipped, ${r.skipped}` : `    - ${r.name}${r.updated ? ' (updated)' : ''}\n      ${n8n.url}/workflow/${r.id}`);
+    if (r.skipped) {
+      lines.push(`    - ${r.file}: skipped, ${r.skipped}`);
+      continue;
+    }
+    const note = r.trigger ? (r.active ? ' (active: starts on every completed run)' : ` (could not activate: ${r.activationError})`) : '';
+    lines.push(`    - ${r.name}${r.updated ? ' (updated)' : ''}${note}\n      ${n8n.url}/workflow/${r.id}`);
   }
   lines.push(
     '',
