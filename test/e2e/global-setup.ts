@@ -13,7 +13,6 @@ import { ARTIFACTS, HOST_DIR, REPO, STATE_ENV, type E2eState } from './state';
 
 // ts-jest compiles this file to CommonJS, which would turn import() into require(); the host's
 // modules are ESM, so import them for real.
-// eslint-disable-next-line @typescript-eslint/no-implied-eval
 const importEsm = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<any>;
 const hostModule = (file: string) => importEsm(pathToFileURL(join(HOST_DIR, file)).href);
 
