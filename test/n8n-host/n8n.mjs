@@ -1,10 +1,10 @@
 // A real n8n for tests and `npm start`: start/stop a server, run CLI commands, set up an owner and
 // a public-API key. Isolated: every run has its own user folder (sqlite DB, settings) and ports.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { ensureN8nInstalled } from './install.mjs';
 
 /** The owner setupOwner() creates. Fixed so humans can log into a test instance too. */
@@ -100,7 +100,23 @@ function hookSignals() {
   }
 }
 
+/**
+ * MEDIAGEN_N8N_HOST=<folder>: use the n8n installed by hand in that folder, run by this Node, instead
+ * of the pinned host (e.g. test/n8n-host-2.8: n8n 2.8.4 on Node 20). null when unset.
+ * @returns {{nodeBin: string, n8nBin: string, version: string} | null}
+ */
+export function alternateHost() {
+  const dir = process.env.MEDIAGEN_N8N_HOST;
+  if (!dir) return null;
+  const n8nDir = join(resolve(dir), 'node_modules', 'n8n');
+  if (!existsSync(join(n8nDir, 'package.json'))) throw new Error(`MEDIAGEN_N8N_HOST=${dir}: no n8n installed there (${n8nDir})`);
+  const { version } = JSON.parse(readFileSync(join(n8nDir, 'package.json'), 'utf8'));
+  return { nodeBin: process.execPath, n8nBin: join(n8nDir, 'bin', 'n8n'), version };
+}
+
 async function readyRuntime(log) {
+  const alternate = alternateHost();
+  if (alternate) return alternate;
   const { nodeBin, n8nBin } = await ensureN8nInstalled({ log });
   return { nodeBin, n8nBin };
 }
