@@ -63,7 +63,9 @@ export function forExtensions(workflow, credential, { name } = {}) {
 export async function createMediaGenCredential(url, apiKey, { name = 'MediaGen API (sandbox)', baseUrl, key }) {
   const created = await publicApi(url, apiKey, '/credentials', {
     method: 'POST',
-    body: { name, type: CREDENTIAL_TYPE, data: { baseUrl, apiKey: key } },
+    // allowedHttpRequestDomains: n8n 2.8's schema check otherwise demands allowedDomains (an `if`
+    // on an absent property holds); 'all' is n8n's default anyway.
+    body: { name, type: CREDENTIAL_TYPE, data: { baseUrl, apiKey: key, allowedHttpRequestDomains: 'all' } },
   });
   return { id: created.id, name: created.name };
 }

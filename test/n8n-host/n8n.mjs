@@ -69,6 +69,8 @@ export function n8nEnv({ port, brokerPort, userFolder, extensionsDir, env = {} }
     NO_COLOR: '1',
   };
   if (extensionsDir) base.N8N_CUSTOM_EXTENSIONS = extensionsDir;
+  // n8n 2.8 has no mcp-registry module and refuses to start when asked to disable an unknown one.
+  if (process.env.MEDIAGEN_N8N_HOST) delete base.N8N_DISABLED_MODULES;
   // Anything from the parent that configures n8n would make runs depend on the shell they start in.
   // NODE_ENV=test (jest sets it) makes n8n exit at startup without a word.
   const inherited = Object.fromEntries(
@@ -200,7 +202,11 @@ export async function startN8n({ port, extensionsDir, userFolder, env, log, time
     }
     try {
       const res = await fetch(`${url}/healthz/readiness`, { signal: AbortSignal.timeout(2000) });
-      if (res.status === 200) break;
+      // n8n 2.8 answers readiness a few seconds before its REST routes (owner setup, login) exist.
+      if (res.status === 200) {
+        const rest = await fetch(`${url}/rest/settings`, { signal: AbortSignal.timeout(2000) });
+        if (rest.status === 200) break;
+      }
     } catch {}
     await new Promise((r) => setTimeout(r, 250));
   }
