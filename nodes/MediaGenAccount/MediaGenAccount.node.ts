@@ -12,13 +12,13 @@ export class MediaGenAccount implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description: 'Account, credits, models, uploads and webhook endpoints of the Media Generation Service',
+		description: 'Account, credits, usage, models, pricing, uploads, webhook endpoints and command-line sign-in of the Media Generation Service',
 		defaults: { name: 'MediaGen Account' },
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		usableAsTool: true,
 		credentials: credentialsOfNodes,
-		properties: nodeProperties('MediaGenAccount', { webhook: 'Webhook' }),
+		properties: nodeProperties('MediaGenAccount', { account: 'Account', model: 'Model', upload: 'Upload', cliSession: 'CLI Sign-In Session', webhook: 'Webhook' }),
 	};
 
 	methods = { loadOptions: loadOptionsFor('MediaGenAccount') };

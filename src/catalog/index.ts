@@ -1,13 +1,28 @@
 import { accountEndpoints } from './account';
+import { batchEndpoints, batchExtraOperations } from './batches';
+import { gameEndpoints } from './games';
 import { imageEndpoints } from './images';
-import { runEndpoints } from './runs';
+import { libraryEndpoints } from './library';
+import { producerEndpoints } from './producers';
+import { runEndpoints, runExtraOperations } from './runs';
+import { taskEndpoints } from './tasks';
+import { trainedModelEndpoints } from './trained-models';
 import { endpointKey, type Endpoint, type NodeName } from './types';
+import { workflowEndpoints, workflowShortcuts } from './workflows';
 import { webhookEndpoints } from './webhooks';
 
 export * from './types';
 
 /** Every endpoint the package knows, in one list. */
-export const catalog: readonly Endpoint[] = [...accountEndpoints, ...runEndpoints, ...imageEndpoints, ...webhookEndpoints];
+export const catalog: readonly Endpoint[] = [...accountEndpoints, ...runEndpoints, ...imageEndpoints, ...workflowEndpoints, ...batchEndpoints, ...libraryEndpoints, ...webhookEndpoints, ...trainedModelEndpoints, ...producerEndpoints, ...gameEndpoints, ...taskEndpoints];
+
+/**
+ * Node operations that reach an endpoint already in the catalog another way (a typed shortcut
+ * for one workflow, a wait): not endpoints, so no route, no README row, not counted as coverage.
+ */
+export const extraOperations: readonly Endpoint[] = [...runExtraOperations, ...batchExtraOperations, ...workflowShortcuts];
+
+const operations: readonly Endpoint[] = [...catalog, ...extraOperations];
 
 const byKey = new Map(catalog.map((e) => [endpointKey(e), e]));
 
@@ -15,11 +30,12 @@ export function endpointFor(method: string, path: string): Endpoint | undefined 
 	return byKey.get(`${method} ${path}`);
 }
 
+/** The operations of a node: its catalog entries and its extra operations. */
 export function endpointsOfNode(node: NodeName): Endpoint[] {
-	return catalog.filter((e) => e.node === node);
+	return operations.filter((e) => e.node === node);
 }
 
 /** The endpoint behind a node's resource/operation pair. */
 export function findOperation(node: NodeName, resource: string, operation: string): Endpoint | undefined {
-	return catalog.find((e) => e.node === node && e.resource === resource && e.operation === operation);
+	return operations.find((e) => e.node === node && e.resource === resource && e.operation === operation);
 }

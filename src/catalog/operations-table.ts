@@ -1,6 +1,6 @@
 import { catalog, type Endpoint } from './index';
 
-const NODE_TITLES: Record<string, string> = {
+export const NODE_TITLES: Record<string, string> = {
 	MediaGenImage: 'MediaGen Image',
 	MediaGenVideo: 'MediaGen Video',
 	MediaGenAudio: 'MediaGen Audio',

@@ -72,8 +72,11 @@ export interface FieldSpec {
 	name: string;
 	displayName: string;
 	type: FieldType;
-	/** where it travels; default: path if the path has {name}, query for GET/DELETE, body otherwise */
-	in?: 'body' | 'query' | 'path';
+	/**
+	 * where it travels; default: path if the path has {name}, query for GET/DELETE, body otherwise.
+	 * 'node': a setting of the node itself (e.g. which binary field to upload), never sent.
+	 */
+	in?: 'body' | 'query' | 'path' | 'node';
 	required?: boolean;
 	/** shown at the top level although optional (otherwise optional fields go in "Additional Fields") */
 	primary?: boolean;
@@ -99,7 +102,9 @@ export type OutputKind =
 	/** `{object:'list', data, has_more}`: one item per element, with Return All / Limit */
 	| 'list'
 	/** no body (e.g. DELETE): the node returns `{ deleted: true, id }` */
-	| 'empty';
+	| 'empty'
+	/** a Batch (plus its items): the node may wait for it and emit one item per batch item */
+	| 'batch';
 
 export interface Endpoint {
 	method: HttpMethod;
@@ -126,6 +131,13 @@ export interface Endpoint {
 	/** whether the route accepts team_id / project_id (it refuses them with a 400 otherwise) */
 	teamBilling?: boolean;
 	projectFiling?: boolean;
+	/**
+	 * Node-specific behaviour the shared executor lacks (a batch from all input items, the PKCE
+	 * verifier, a workflow's output fields): the key of an entry in `src/node/custom-operations.ts`.
+	 */
+	custom?: string;
+	/** the operation is itself a wait (e.g. Run → Wait for Completion): no "Wait for Completion" toggle */
+	alwaysWaits?: boolean;
 	/** for 'run' outputs: how the service prices it (the sandbox's ledger) */
 	pricing?: { unit: 'per_image' | 'per_second' | 'per_character' | 'per_run'; countField?: string };
 }
@@ -136,7 +148,7 @@ export function endpointKey(e: Pick<Endpoint, 'method' | 'path'>): string {
 }
 
 /** Where a field travels in the request. */
-export function fieldLocation(endpoint: Endpoint, field: FieldSpec): 'body' | 'query' | 'path' {
+export function fieldLocation(endpoint: Endpoint, field: FieldSpec): 'body' | 'query' | 'path' | 'node' {
 	if (field.in) return field.in;
 	if (endpoint.path.includes(`{${field.name}}`)) return 'path';
 	return endpoint.method === 'GET' || endpoint.method === 'DELETE' ? 'query' : 'body';

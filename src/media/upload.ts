@@ -26,11 +26,20 @@ export async function describeBinary(ctx: IExecuteFunctions, itemIndex: number, 
 	};
 }
 
+/** What `POST /uploads` answers (the Upload resource). */
+export interface UploadedAsset {
+	asset_id?: string;
+	asset_url: string;
+	content_type?: string;
+	expires_at?: string;
+	[key: string]: unknown;
+}
+
 /**
- * Uploads an input binary through `POST /uploads` and its pre-signed PUT, and returns the
- * `asset_url` to pass in a generation field. The PUT goes without our credential: the URL is signed.
+ * Uploads an input binary through `POST /uploads` and its pre-signed PUT, and returns the Upload
+ * (its `asset_url` goes in generation fields). The PUT goes without our credential: the URL is signed.
  */
-export async function uploadBinary(client: ApiClient, ctx: IExecuteFunctions, input: BinaryInput): Promise<string> {
+export async function uploadBinaryAsset(client: ApiClient, ctx: IExecuteFunctions, input: BinaryInput): Promise<UploadedAsset> {
 	const { body } = await apiRequest<{ upload_url?: string; asset_url?: string }>(client, {
 		method: 'POST',
 		path: '/uploads',
@@ -47,5 +56,11 @@ export async function uploadBinary(client: ApiClient, ctx: IExecuteFunctions, in
 		json: false,
 		timeout: 120_000,
 	});
-	return body.asset_url;
+	const { upload_url: _signedPut, ...asset } = body;
+	return asset as UploadedAsset;
+}
+
+/** Uploads an input binary and returns the `asset_url` to pass in a generation field. */
+export async function uploadBinary(client: ApiClient, ctx: IExecuteFunctions, input: BinaryInput): Promise<string> {
+	return (await uploadBinaryAsset(client, ctx, input)).asset_url;
 }

@@ -4,6 +4,7 @@ import { catalog, findOperation, type Endpoint, type LimitRule, type NodeName } 
 import { choicesMethod } from '../node/names';
 import { BEARER_CREDENTIAL_TYPE, isCredentialType } from '../transport/credentials';
 import { createClient } from '../transport/request';
+import { getReadyInfluencers } from './influencers';
 import { limitChoices } from './limits';
 import { defaultModel, listModels, modelLabel, modelsForCapability, type Model } from './model-catalog';
 
@@ -32,6 +33,7 @@ async function selectedModel(ctx: ILoadOptionsFunctions, endpoint: Endpoint): Pr
 /** loadOptions methods of a node: its model dropdown and one method per model-limit choice list. */
 export function loadOptionsFor(node: NodeName): Record<string, LoadOptionsMethod> {
 	const methods: Record<string, LoadOptionsMethod> = {
+		getReadyInfluencers,
 		async getModels(this: ILoadOptionsFunctions) {
 			const endpoint = currentEndpoint(this, node);
 			if (!endpoint?.capability) return [];

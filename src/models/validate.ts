@@ -39,7 +39,7 @@ export function validateCall(ctx: IExecuteFunctions, call: PreparedCall, models:
 	}
 	for (const field of endpoint.fields) {
 		const location = fieldLocation(endpoint, field);
-		const source: IDataObject = location === 'query' ? call.qs : call.body;
+		const source: IDataObject = location === 'query' ? call.qs : location === 'node' ? call.settings : call.body;
 		const value = source[field.name];
 		const violation = checkStaticBounds(field, value) ?? checkLimit(field, value, model?.limits);
 		if (violation) throw violationError(ctx, call, violation, violation.allowed.includes('model limit') ? model : undefined);

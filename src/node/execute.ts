@@ -12,6 +12,7 @@ import { downloadOutput } from '../media/download';
 import { uploadBinary } from '../media/upload';
 import { listModels, type Model } from '../models/model-catalog';
 import { validateCall } from '../models/validate';
+import { sendRunsAsBatch } from '../runs/batches';
 import { forEachLimited } from '../runs/pool';
 import { isRun, outputFiles, type Run } from '../runs/run';
 import { waitForRuns, type WaitOutcome } from '../runs/wait';
@@ -19,6 +20,7 @@ import { BEARER_CREDENTIAL_TYPE, isCredentialType } from '../transport/credentia
 import { listAll } from '../transport/paginate';
 import { problemError } from '../transport/problem';
 import { apiRequest, createClient, unexpectedResponse, type ApiClient } from '../transport/request';
+import { customOperationFor } from './custom-operations';
 import { errorItem } from './error-item';
 import { prepareCall, type PreparedCall } from './parameters';
 
@@ -78,6 +80,8 @@ function outcomeError(ctx: IExecuteFunctions, call: PreparedCall, outcome: WaitO
 /** Sends one prepared call (uploading its binaries first) and returns its items, or a run to wait for. */
 async function send(ctx: IExecuteFunctions, client: ApiClient, call: PreparedCall): Promise<INodeExecutionData[] | Run> {
 	for (const upload of call.uploads) upload.assign(await uploadBinary(client, ctx, upload.input));
+	const custom = customOperationFor(call.endpoint);
+	if (custom?.send) return await custom.send(ctx, client, call);
 	const { endpoint, itemIndex } = call;
 	const pairedItem = { item: itemIndex };
 	if (call.list) {
@@ -136,11 +140,32 @@ export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName)
 		}
 	}
 
+	// Operations that turn all items into one request (a batch) run once, then the rest item by item.
+	const perItem: PreparedCall[] = [];
+	const grouped = new Map<string, PreparedCall[]>();
+	const sendAllOf = (call: PreparedCall) => (call.run?.useBatchApi && call.endpoint.output === 'run' ? sendRunsAsBatch : customOperationFor(call.endpoint)?.sendAll);
+	for (const call of calls) {
+		if (!sendAllOf(call)) perItem.push(call);
+		else {
+			const group = `${call.endpoint.resource}.${call.endpoint.operation}`;
+			grouped.set(group, [...(grouped.get(group) ?? []), call]);
+		}
+	}
+	for (const group of grouped.values()) {
+		try {
+			for (const call of group) for (const upload of call.uploads) upload.assign(await uploadBinary(client, ctx, upload.input));
+			const outputs = await sendAllOf(group[0])!(ctx, client, group);
+			for (const call of group) results[call.itemIndex] = outputs.get(call.itemIndex) ?? [];
+		} catch (error) {
+			for (const call of group) fail(call.itemIndex, error);
+		}
+	}
+
 	// Execution-wide settings come from the first item (expressions per item make no sense here).
 	const settings = calls.find((c) => c.run)?.run;
 	if (settings) client.requestTimeoutMs = settings.requestTimeoutMs;
 	const submitted: Submitted[] = [];
-	await forEachLimited(calls, settings?.concurrency ?? DEFAULT_SUBMIT_CONCURRENCY, async (call) => {
+	await forEachLimited(perItem, settings?.concurrency ?? DEFAULT_SUBMIT_CONCURRENCY, async (call) => {
 		try {
 			const sent = await send(ctx, client, call);
 			if (Array.isArray(sent)) results[call.itemIndex] = sent;
@@ -161,7 +186,10 @@ export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName)
 			const outcome = outcomes.get(run.id)!;
 			try {
 				if (outcome.state !== 'completed') throw outcomeError(ctx, call, outcome);
-				results[call.itemIndex] = [await completedRunItem(ctx, call, outcome.run)];
+				const custom = customOperationFor(call.endpoint);
+				results[call.itemIndex] = custom?.completedRun
+					? await custom.completedRun(ctx, call, outcome.run)
+					: [await completedRunItem(ctx, call, outcome.run)];
 			} catch (error) {
 				fail(call.itemIndex, error);
 			}

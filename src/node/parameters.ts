@@ -15,6 +15,8 @@ export interface RunSettings {
 	wait: boolean;
 	concurrency: number;
 	requestTimeoutMs: number;
+	/** send all items as one POST /batches instead of one submit each */
+	useBatchApi: boolean;
 	waitTimeoutMs: number;
 	returnUrlsOnly: boolean;
 	binaryPropertyName: string;
@@ -27,6 +29,8 @@ export interface PreparedCall {
 	path: string;
 	qs: IDataObject;
 	body: IDataObject;
+	/** values of fields that are settings of the node (`in: 'node'`), never sent */
+	settings: IDataObject;
 	uploads: PendingUpload[];
 	idempotencyKey?: string;
 	run?: RunSettings;
@@ -109,6 +113,7 @@ export async function prepareCall(ctx: IExecuteFunctions, endpoint: Endpoint, it
 	const qs: IDataObject = {};
 	const body: IDataObject = {};
 	const pathValues: IDataObject = {};
+	const settings: IDataObject = {};
 	const uploads: PendingUpload[] = [];
 	const additional = ctx.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	if (endpoint.capability) {
@@ -118,7 +123,7 @@ export async function prepareCall(ctx: IExecuteFunctions, endpoint: Endpoint, it
 	for (const field of endpoint.fields) {
 		const topLevel = field.required || field.primary;
 		const location = fieldLocation(endpoint, field);
-		const target = location === 'body' ? body : location === 'query' ? qs : pathValues;
+		const target = location === 'body' ? body : location === 'query' ? qs : location === 'node' ? settings : pathValues;
 		const value = await readField(ctx, itemIndex, field, topLevel ? undefined : additional, uploads, target);
 		if (isEmpty(value)) {
 			if (field.required) throw invalid(ctx, itemIndex, field, 'is required');
@@ -132,16 +137,17 @@ export async function prepareCall(ctx: IExecuteFunctions, endpoint: Endpoint, it
 	let path = endpoint.path;
 	for (const [name, value] of Object.entries(pathValues)) path = path.replace(`{${name}}`, encodeURIComponent(String(value)));
 
-	const call: PreparedCall = { itemIndex, endpoint, path, qs, body, uploads };
-	if (endpoint.output === 'run') {
+	const call: PreparedCall = { itemIndex, endpoint, path, qs, body, settings, uploads };
+	if (endpoint.output === 'run' || endpoint.output === 'batch') {
 		const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
 		if (options.teamId) body.team_id = String(options.teamId);
 		if (options.projectId) body.project_id = String(options.projectId);
 		if (options.quoteToken) body.quote_token = String(options.quoteToken);
 		call.run = {
-			wait: ctx.getNodeParameter('waitForCompletion', itemIndex, true) as boolean,
+			wait: endpoint.alwaysWaits === true || (ctx.getNodeParameter('waitForCompletion', itemIndex, true) as boolean),
 			concurrency: Math.max(1, Number(options.concurrency ?? 5) || 5),
 			requestTimeoutMs: Math.max(1, Number(options.requestTimeout ?? 30) || 30) * 1000,
+			useBatchApi: options.useBatchApi === true,
 			waitTimeoutMs: Number(options.waitTimeout ?? 600) * 1000,
 			returnUrlsOnly: Boolean(options.returnUrlsOnly),
 			binaryPropertyName: String(options.binaryPropertyName || 'data'),

@@ -174,38 +174,56 @@ function runOptions(e: Endpoint): INodeProperties[] {
 			typeOptions: { minValue: 1 },
 			description: 'A reply slower than this is treated as lost; submits are then resent with the same Idempotency-Key',
 		},
-		{
-			displayName: 'Quote Token',
-			name: 'quoteToken',
-			type: 'string',
-			typeOptions: { password: true },
-			default: '',
-			description: 'From an Estimate Cost: binds the run to the quoted price',
-		},
-		{
+	];
+	if (e.method !== 'GET') {
+		if (e.output === 'run' && e.capability) {
+			options.push({
+				displayName: 'Use Batch API',
+				name: 'useBatchApi',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to send all items as one batch (POST /batches) and wait for the batch, instead of one submit per item',
+			});
+		}
+		if (e.output === 'run') {
+			options.push({
+				displayName: 'Quote Token',
+				name: 'quoteToken',
+				type: 'string',
+				typeOptions: { password: true },
+				default: '',
+				description: 'From an Estimate Cost: binds the run to the quoted price',
+			});
+		}
+		options.push({
 			displayName: 'Idempotency Key',
 			name: 'idempotencyKey',
 			type: 'string',
 			default: '',
 			description:
 				'Own key for this submit. By default the node derives one from the execution, node, item and parameters, so a retry never pays twice.',
-		},
-	];
+		});
+	}
 	if (e.teamBilling) {
 		options.push({ displayName: 'Team ID', name: 'teamId', type: 'string', default: '', description: 'Bill the workspace (team) pool instead of the personal balance; the key also needs teams:read' });
 	}
 	if (e.projectFiling) {
 		options.push({ displayName: 'Project ID', name: 'projectId', type: 'string', default: '', description: 'File the output in this project; the key also needs projects:read' });
 	}
+	const wait: INodeProperties[] = e.alwaysWaits
+		? []
+		: [
+				{
+					displayName: 'Wait for Completion',
+					name: 'waitForCompletion',
+					type: 'boolean',
+					default: true,
+					description: `Whether to wait until the ${e.output === 'batch' ? 'batch finishes and return one item per batch item' : 'run completes and return its output'}; otherwise the queued ${e.output === 'batch' ? 'batch' : 'run'} is returned`,
+					displayOptions: show(e),
+				},
+			];
 	return [
-		{
-			displayName: 'Wait for Completion',
-			name: 'waitForCompletion',
-			type: 'boolean',
-			default: true,
-			description: 'Whether to wait until the run completes and return its output; otherwise the queued run is returned',
-			displayOptions: show(e),
-		},
+		...wait,
 		{
 			displayName: 'Options',
 			name: 'options',
@@ -262,7 +280,7 @@ function endpointProperties(e: Endpoint): INodeProperties[] {
 				.sort((a, b) => a.displayName.localeCompare(b.displayName)),
 		});
 	}
-	if (e.output === 'run') props.push(...runOptions(e));
+	if (e.output === 'run' || e.output === 'batch') props.push(...runOptions(e));
 	if (e.output === 'list') props.push(...listProperties(e));
 	return props;
 }

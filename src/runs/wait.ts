@@ -33,7 +33,14 @@ interface Pending {
 	/** last time a list read or an own poll showed this run */
 	seenAt: number;
 	intervalMs: number;
+	/** list reads whose window held this run but whose page did not show it (other traffic) */
+	missed: number;
 }
+
+/** At most this many runs are polled one by one at a time: never a request storm. */
+const OWN_POLLS_PER_TICK = 10;
+/** A run missing from this many list windows in a row is polled on its own. */
+const MISSES_BEFORE_OWN_POLL = 2;
 
 const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value));
 const jitter = (ms: number) => Math.round(ms * (0.9 + 0.2 * Math.random()));
@@ -47,7 +54,8 @@ function retryAfterMs(headers: Record<string, string>): number | undefined {
  * Waits for many runs in one loop, close to the service's own latency and with few requests:
  * - with several runs pending, one `GET /runs` page per tick shows up to 100 of them; the page is
  *   anchored (`starting_after`) so it covers the oldest pending runs, which finish first;
- * - the tick follows the observed run duration (an eighth of the fastest run, 250 ms to 2 s);
+ * - the tick follows the observed run duration (an eighth of the fastest run, 250 ms to 2 s; before
+ *   any run finished, a sixteenth of the time waited, 250 ms to 1 s);
  * - runs inside that window that a page did not show, and lone runs, are polled on their own with
  *   back-off and jitter; `Retry-After` is honoured;
  * - a run seen terminal is never polled again; one deadline for all; stops when n8n cancels.
@@ -60,7 +68,7 @@ export async function waitForRuns(client: ApiClient, runs: Run[], options: WaitO
 	for (const run of runs) {
 		if (isTerminal(run)) outcomes.set(run.id, { state: run.status as 'completed' | 'failed', run });
 		else if (!pending.has(run.id)) {
-			pending.set(run.id, { run, index: byIndex.length, seenAt: started, intervalMs: SINGLE_FIRST_POLL_MS });
+			pending.set(run.id, { run, index: byIndex.length, seenAt: started, intervalMs: SINGLE_FIRST_POLL_MS, missed: 0 });
 			byIndex.push(run);
 		}
 	}
@@ -74,12 +82,17 @@ export async function waitForRuns(client: ApiClient, runs: Run[], options: WaitO
 		const took = Date.parse(String(run.completed_at ?? '')) - Date.parse(String(run.created_at ?? ''));
 		if (Number.isFinite(took) && took > 0) fastestRunMs = Math.min(fastestRunMs ?? took, took);
 	};
-	const sweepInterval = () => clamp((fastestRunMs ?? Date.now() - started) / 8, MIN_INTERVAL_MS, MAX_INTERVAL_MS);
+	// Once a run has finished, its duration paces the reads; before that, the time waited so far.
+	const sweepInterval = () =>
+		fastestRunMs === undefined
+			? clamp((Date.now() - started) / 16, MIN_INTERVAL_MS, 1_000)
+			: clamp(fastestRunMs / 8, MIN_INTERVAL_MS, MAX_INTERVAL_MS);
 
-	/** One page of `GET /runs` covering the oldest pending runs. Returns the window's index range. */
-	const sweep = async (): Promise<number> => {
+	/** One page of `GET /runs` covering the oldest pending runs. */
+	const sweep = async (): Promise<void> => {
 		const oldest = Math.min(...[...pending.values()].map((p) => p.index));
 		const anchor = byIndex[oldest + PAGE];
+		const shown = new Set<string>();
 		const { body, headers } = await apiRequest<{ data?: unknown[] }>(client, {
 			method: 'GET',
 			path: '/runs',
@@ -90,12 +103,14 @@ export async function waitForRuns(client: ApiClient, runs: Run[], options: WaitO
 			if (!isRun(item)) continue;
 			const p = pending.get(item.id);
 			if (!p) continue;
+			shown.add(item.id);
 			p.seenAt = now;
+			p.missed = 0;
 			if (isTerminal(item)) settle(p, item);
 			else p.run = item;
 		}
+		for (const p of pending.values()) if (p.index < oldest + PAGE && !shown.has(p.run.id)) p.missed++;
 		nextSweepAt = now + (retryAfterMs(headers) ?? jitter(sweepInterval()));
-		return oldest + PAGE;
 	};
 
 	const pollOne = async (p: Pending): Promise<void> => {
@@ -114,20 +129,19 @@ export async function waitForRuns(client: ApiClient, runs: Run[], options: WaitO
 
 	while (pending.size > 0) {
 		const listMode = pending.size >= LIST_MODE_MIN_PENDING;
-		let windowEnd = Number.POSITIVE_INFINITY;
 		if (listMode && Date.now() >= nextSweepAt) {
 			try {
-				windowEnd = await sweep();
+				await sweep();
 			} catch {
-				// The list read failed even after the transport's retries: poll runs one by one this tick.
+				// The transport already retried this read; the next tick reads the list again.
 				nextSweepAt = Date.now() + MAX_INTERVAL_MS;
 			}
 		}
-		// Own polls: lone runs, and runs a list read should have shown but did not (other traffic).
+		// Own polls: lone runs, and runs the list windows keep missing (other traffic on the account).
 		const now = Date.now();
-		const due = [...pending.values()].filter(
-			(p) => (!listMode || p.index < windowEnd) && now >= p.seenAt + p.intervalMs && (!listMode || now - p.seenAt > MAX_INTERVAL_MS),
-		);
+		const due = [...pending.values()]
+			.filter((p) => (!listMode || p.missed >= MISSES_BEFORE_OWN_POLL) && now >= p.seenAt + p.intervalMs)
+			.slice(0, OWN_POLLS_PER_TICK);
 		await Promise.all(due.map(pollOne));
 		options.onProgress?.(outcomes.size, total);
 		if (pending.size === 0) break;

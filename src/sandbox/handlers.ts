@@ -1,8 +1,15 @@
 import { catalog, endpointKey, type Endpoint } from '../catalog';
 import type { RouteHandler } from './http';
 import { imageOutputs, type OutputMaker } from './outputs';
+import { batchHandlers } from './routes/batches';
+import { cliAuthHandlers } from './routes/cli-auth';
 import { coreHandlers } from './routes/core';
 import { runHandler } from './routes/generation';
+import { libraryHandlers } from './routes/library';
+import { producerHandlers } from './routes/producers';
+import { taskHandlers } from './routes/tasks';
+import { trainedModelHandlers } from './routes/trained-models';
+import { workflowHandlers } from './routes/workflows';
 import { webhookHandlers } from './routes/webhooks';
 import type { SandboxServices } from './services';
 
@@ -21,11 +28,29 @@ function outputMakerFor(endpoint: Endpoint): OutputMaker {
  * Handler maps of the sandbox's route modules, keyed like the catalog ("POST /images/generations").
  * A new module adds one line here.
  */
-const handlerModules: Array<(services: SandboxServices) => Record<string, RouteHandler>> = [coreHandlers, webhookHandlers];
+const handlerModules: Array<(services: SandboxServices) => Record<string, RouteHandler>> = [
+	coreHandlers,
+	workflowHandlers,
+	batchHandlers,
+	cliAuthHandlers,
+	libraryHandlers,
+	webhookHandlers,
+	trainedModelHandlers,
+	producerHandlers,
+	taskHandlers,
+];
 
-/** Every handler of the sandbox. Generating submits without a handler of their own use runHandler. */
+const built = new WeakMap<SandboxServices, Record<string, RouteHandler>>();
+
+/**
+ * Every handler of the sandbox. Generating submits without a handler of their own use runHandler.
+ * Built once per sandbox: a batch runs its items through these same handlers (and their state).
+ */
 export function sandboxHandlers(services: SandboxServices): Record<string, RouteHandler> {
+	const cached = built.get(services);
+	if (cached) return cached;
 	const handlers: Record<string, RouteHandler> = {};
+	built.set(services, handlers);
 	for (const module of handlerModules) Object.assign(handlers, module(services));
 	for (const endpoint of catalog) {
 		const key = endpointKey(endpoint);

@@ -112,11 +112,14 @@ export class RunEngine {
 	private finish(record: RunRecord, job: NewRun): void {
 		this.active.set(record.accountId, (this.active.get(record.accountId) ?? 1) - 1);
 		const at = nowIso();
-		const failure = record.moneyFailure ?? (Math.random() < this.state.options.failureRate ? 'provider_error' : undefined);
+		// Sandbox-only body flag `sandbox_fail: "<code>"`: the run fails with that code (deterministic failures for tests).
+		const forced = typeof job.params.sandbox_fail === 'string' && job.params.sandbox_fail ? job.params.sandbox_fail : undefined;
+		const failure = record.moneyFailure ?? forced ?? (Math.random() < this.state.options.failureRate ? 'provider_error' : undefined);
 		this.reserve(record, -1);
 		if (failure) {
 			record.run.status = 'failed';
-			record.run.error = { code: failure, message: failure === 'provider_error' ? 'The provider failed to produce an output' : `Not enough credits: ${failure}` };
+			const message = record.moneyFailure ? `Not enough credits: ${failure}` : forced && forced !== 'provider_error' ? `Failed as asked by sandbox_fail (${forced})` : 'The provider failed to produce an output';
+			record.run.error = { code: failure, message };
 		} else {
 			const { files, extra } = job.makeOutput(record.run.id, job.params);
 			const output: Record<string, unknown> = { ...extra };

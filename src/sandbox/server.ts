@@ -4,9 +4,11 @@ import type { Server } from 'node:http';
 import express, { type Request, type Response } from 'express';
 
 import { sandboxHandlers } from './handlers';
+import { cliAdminRouter } from './routes/cli-admin';
 import { newId } from './ids';
 import { defaultSandboxOptions, type SandboxOptions } from './options';
 import { sendProblem } from './problem';
+import { publishedRouter, responseRecorder } from './published';
 import { catalogRouter } from './router';
 import { SandboxServices } from './services';
 import { SandboxState, type Fault } from './state';
@@ -85,6 +87,7 @@ function adminRouter(state: SandboxState): express.Router {
 		Object.assign(state.options, req.body);
 		res.json(state.options);
 	});
+	router.use('/cli', cliAdminRouter(state));
 	return router;
 }
 
@@ -100,6 +103,8 @@ export function createSandboxApp(state: SandboxState, services: SandboxServices)
 		});
 		next();
 	});
+	app.use(responseRecorder(state));
+	app.use(publishedRouter(state));
 	app.use('/storage', storageRouter(state, services));
 	app.use('/_sandbox', adminRouter(state));
 	app.use('/v1', express.json({ limit: '10mb', type: ['application/json', 'application/*+json'] }), express.urlencoded({ extended: false }));

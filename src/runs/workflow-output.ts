@@ -1,0 +1,32 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import { WORKFLOW_OUTPUT_FIELDS, type WorkflowKey } from '../catalog/workflows';
+import type { PreparedCall } from '../node/parameters';
+import type { Run } from './run';
+
+function workflowKeyOf(path: string): WorkflowKey | undefined {
+	const match = /^\/workflows\/([^/]+)\/runs$/.exec(path);
+	const key = match ? decodeURIComponent(match[1]) : undefined;
+	return key && key in WORKFLOW_OUTPUT_FIELDS ? (key as WorkflowKey) : undefined;
+}
+
+/**
+ * A completed workflow (or ad analysis) run as items: its declared output fields as JSON (all
+ * output fields where the node does not know the workflow), or one item per variant when asked.
+ */
+export async function workflowOutputItems(_ctx: IExecuteFunctions, call: PreparedCall, run: Run): Promise<INodeExecutionData[]> {
+	const output: IDataObject = run.output ?? {};
+	const key = workflowKeyOf(call.path);
+	const declared = key ? WORKFLOW_OUTPUT_FIELDS[key] : Object.keys(output);
+	const fields: IDataObject = {};
+	for (const name of declared) if (output[name] !== undefined) fields[name] = output[name];
+	const about: IDataObject = { run_id: run.id, ...(key ? { workflow: key } : {}), credits: (run.usage?.credits as number | undefined) ?? null };
+	const pairedItem = { item: call.itemIndex };
+	if (call.settings.split_variants === true && Array.isArray(output.variants)) {
+		return (output.variants as IDataObject[]).map((variant, index) => ({
+			json: { ...variant, variant_index: index, ...about },
+			pairedItem,
+		}));
+	}
+	return [{ json: { ...fields, ...about }, pairedItem }];
+}

@@ -1,0 +1,119 @@
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import { MediaGenWorkflow } from '../../nodes/MediaGenWorkflow/MediaGenWorkflow.node';
+import { binaryBytes, runNode } from '../helpers/n8n-harness';
+import { posts, startFixture, type Fixture } from '../helpers/sandbox-fixture';
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+describe('MediaGen Workflow in n8n-core (against the sandbox)', () => {
+	let fx: Fixture;
+	beforeEach(async () => {
+		fx = await startFixture({ latencyMs: 50 });
+	});
+	afterEach(async () => fx.sandbox.close());
+
+	const run = (parameters: IDataObject, input?: INodeExecutionData[]) =>
+		runNode({ nodeType: new MediaGenWorkflow(), credentials: fx.credentials, parameters, input });
+
+	it('runs a hook pack with typed fields, waits and outputs the declared fields as JSON', async () => {
+		const { items, error } = await run({
+			resource: 'workflow',
+			operation: 'generateHookPack',
+			prompt: 'merino socks',
+			additionalFields: { tone: 'humorous', length: 'short', keywords: ['warm', 'itch-free'], targetDuration: 20 },
+		});
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(1);
+		const [item] = items;
+		expect(Object.keys(item.json).sort()).toEqual(['body', 'call_to_action', 'credits', 'full_script', 'hooks', 'run_id', 'workflow']);
+		expect(item.json.workflow).toBe('hook_pack');
+		expect(item.json.hooks).toEqual([expect.stringContaining('(warm)'), expect.stringContaining('(itch-free)'), expect.any(String)]);
+		expect(item.json.body).toContain('humorous');
+		expect(item.pairedItem).toEqual({ item: 0 });
+		const sent = posts(fx.sandbox, '/workflows/hook_pack/runs');
+		expect(sent).toHaveLength(1);
+		expect(sent[0].idempotencyKey).toMatch(/^n8n-[0-9a-f]{48}$/);
+		expect(fx.sandbox.state.runs.get(String(item.json.run_id))?.run.input_summary).toMatchObject({ workflow: 'hook_pack', tone: 'humorous', length: 'short' });
+	});
+
+	it('refuses variant_count 6 before sending anything, naming the field and the bound', async () => {
+		const { error } = await run({ resource: 'workflow', operation: 'generateProductAdVariants', variantCount: 6 });
+		expect(error?.message).toContain('Variant Count (variant_count): 6 is not allowed; allowed: at most 5');
+		expect(posts(fx.sandbox, '/workflows/product_ad_variants/runs')).toHaveLength(0);
+	});
+
+	it('outputs one item per variant when asked, all paired to their input item', async () => {
+		const split = await run(
+			{ resource: 'workflow', operation: 'generateProductAdVariants', variantCount: '={{ $json.n }}', splitVariants: true, additionalFields: { productName: '={{ $json.name }}' } },
+			[{ json: { n: 3, name: 'Lamp' } }, { json: { n: 2, name: 'Desk' } }],
+		);
+		expect(split.error).toBeUndefined();
+		expect(split.items.map((i) => [i.pairedItem, i.json.variant_index])).toEqual([
+			[{ item: 0 }, 0],
+			[{ item: 0 }, 1],
+			[{ item: 0 }, 2],
+			[{ item: 1 }, 0],
+			[{ item: 1 }, 1],
+		]);
+		expect(split.items[0].json).toEqual(expect.objectContaining({ headline: expect.stringContaining('Lamp'), call_to_action: expect.any(String), workflow: 'product_ad_variants' }));
+
+		const whole = await run({ resource: 'workflow', operation: 'generateProductAdVariants', variantCount: 2 });
+		expect(whole.items).toHaveLength(1);
+		expect(whole.items[0].json).toEqual(expect.objectContaining({ variant_count: 2, variants: expect.any(Array) }));
+	});
+
+	it('runs any workflow by key with JSON inputs, and the storyboard output names its project', async () => {
+		const { items, error } = await run({ resource: 'workflow', operation: 'run', workflowKey: 'storyboard', inputs: '{"prompt": "a heist", "aspect_ratio": "9:16"}' });
+		expect(error).toBeUndefined();
+		expect(items[0].json).toEqual(expect.objectContaining({ workflow: 'storyboard', project_id: expect.stringMatching(/^proj_/), current_stage: expect.any(String), next_action: expect.any(String) }));
+	});
+
+	it('lists workflows with Return All / Limit and gets one', async () => {
+		expect((await run({ resource: 'workflow', operation: 'list', returnAll: true })).items).toHaveLength(5);
+		expect((await run({ resource: 'workflow', operation: 'list', returnAll: false, limit: 2 })).items.map((i) => i.json.id)).toEqual(['storyboard', 'hook_pack']);
+		const got = await run({ resource: 'workflow', operation: 'get', workflowKey: 'creative_pack' });
+		expect(got.items[0].json).toEqual(expect.objectContaining({ id: 'creative_pack', object: 'workflow', input_schema: expect.any(Object) }));
+	});
+
+	it('presets: list, get, estimate, then a run with the quote token returns the image as binary', async () => {
+		expect((await run({ resource: 'preset', operation: 'list', returnAll: true })).items.length).toBeGreaterThan(1);
+		expect((await run({ resource: 'preset', operation: 'get', presetId: 'preset_flat_lay' })).items[0].json.name).toBe('Flat Lay');
+		const estimate = await run({ resource: 'preset', operation: 'estimate', presetId: 'preset_flat_lay', additionalFields: { prompt: 'breakfast' } });
+		const quote = String(estimate.items[0].json.quote_token);
+		const generated = await run({ resource: 'preset', operation: 'run', presetId: 'preset_flat_lay', prompt: 'breakfast', options: { quoteToken: quote } });
+		expect(generated.error).toBeUndefined();
+		expect(generated.items[0].json.status).toBe('completed');
+		expect((await binaryBytes(generated.items[0].binary!.data)).subarray(0, 8)).toEqual(PNG_SIGNATURE);
+	});
+
+	it('user workflows: list, estimate, run, and read the run back', async () => {
+		const list = await run({ resource: 'userWorkflow', operation: 'list', returnAll: true });
+		const id = String(list.items[0].json.id);
+		const estimate = await run({ resource: 'userWorkflow', operation: 'estimate', workflowId: id, inputs: '{"prompt": "a thumbnail"}' });
+		expect(estimate.items[0].json.object).toBe('cost_estimate');
+		const done = await run({ resource: 'userWorkflow', operation: 'run', workflowId: id, inputs: '{"prompt": "a thumbnail"}', options: { returnUrlsOnly: true } });
+		expect(done.items[0].json).toEqual(expect.objectContaining({ status: 'completed', output_urls: [expect.stringContaining('/storage/files/')] }));
+		const read = await run({ resource: 'userWorkflow', operation: 'getRun', workflowId: id, runId: String(done.items[0].json.id) });
+		expect(read.items[0].json.id).toBe(done.items[0].json.id);
+	});
+
+	it('analyzes an ad and outputs the analysis fields', async () => {
+		const { items, error } = await run({ resource: 'ad', operation: 'analyze', adCopy: 'New socks. Warm feet.', additionalFields: { platform: 'instagram' } });
+		expect(error).toBeUndefined();
+		expect(items[0].json).toEqual(expect.objectContaining({ platform: 'instagram', score: expect.any(Number), analysis: expect.any(Object), recommendations: expect.any(Array), run_id: expect.any(String) }));
+	});
+
+	it('marketing: creates and lists products, reads templates, hooks and settings', async () => {
+		const created = await run({ resource: 'marketing', operation: 'createProduct', name: 'Trail Socks', additionalFields: { imageUrls: ['https://example.com/s.png'] } });
+		expect(created.items[0].json).toEqual(expect.objectContaining({ object: 'marketing_product', name: 'Trail Socks', image_urls: ['https://example.com/s.png'] }));
+		expect((await run({ resource: 'marketing', operation: 'listProducts', returnAll: true })).items.map((i) => i.json.id)).toEqual([created.items[0].json.id]);
+		const templates = await run({ resource: 'marketing', operation: 'listTemplates', returnAll: true, additionalFields: { category: 'ugc' } });
+		expect(templates.items.map((i) => i.json.category)).toEqual(['ugc', 'ugc']);
+		expect((await run({ resource: 'marketing', operation: 'getTemplate', templateId: 'tpl_unboxing' })).items[0].json.name).toBe('Unboxing');
+		for (const operation of ['listAdFormats', 'listFormats', 'listHooks', 'listAvatars']) {
+			expect((await run({ resource: 'marketing', operation, returnAll: true })).items.length).toBeGreaterThan(0);
+		}
+		expect((await run({ resource: 'marketing', operation: 'getSettings' })).items[0].json.object).toBe('marketing_settings');
+	});
+});
