@@ -76,7 +76,7 @@ describeWithN8n('example workflows in real n8n (n8n execute, against the sandbox
 		it('01 product page to ad images: one generated PNG per ad variant, merged into one item', async () => {
 			const run = await executeWorkflow(state, state.examples[PRODUCT_ADS]);
 			expect(run.data.resultData.error).toBeUndefined();
-			const variants = outputOf(run, 'One Item per Variant');
+			const variants = outputOf(run, 'Ad Variants');
 			expect(variants.length).toBeGreaterThanOrEqual(1);
 			const images = outputOf(run, 'Generate Ad Image');
 			expect(images).toHaveLength(variants.length);
@@ -95,7 +95,7 @@ describeWithN8n('example workflows in real n8n (n8n execute, against the sandbox
 			const run = await executeWorkflow(state, state.examples[TALKING_CLIP]);
 			expect(run.data.resultData.error).toBeUndefined();
 			const [hooks] = outputOf(run, 'Hook Pack');
-			expect(typeof (hooks.json.output as { full_script?: unknown }).full_script).toBe('string');
+			expect(typeof hooks.json.full_script).toBe('string');
 			const [speech] = outputOf(run, 'Voice-over');
 			expect(speech.binary?.data.mimeType).toMatch(/^audio\//);
 			const [clip] = outputOf(run, 'Lip Sync');
@@ -104,7 +104,7 @@ describeWithN8n('example workflows in real n8n (n8n execute, against the sandbox
 			const entries = await ledger(state);
 			for (const item of [speech, clip]) expect(entries.filter((e) => e.run_id === item.json.id)).toHaveLength(1);
 			// never charged twice (a workflow run may be free)
-			expect(entries.filter((e) => e.run_id === hooks.json.id).length).toBeLessThanOrEqual(1);
+			expect(entries.filter((e) => e.run_id === hooks.json.run_id).length).toBeLessThanOrEqual(1);
 		});
 	}
 
