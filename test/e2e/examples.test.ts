@@ -89,6 +89,32 @@ describeWithN8n('example workflows in real n8n (n8n execute, against the sandbox
 		});
 	}
 
+	it('06 ad variants to images: one generated PNG per variant, merged into one item with every image', async () => {
+		const run = await executeWorkflow(state, state.examples['06-ad-variants-to-images']);
+		expect(run.data.resultData.error).toBeUndefined();
+		const variants = outputOf(run, 'Ad Variants');
+		expect(variants).toHaveLength(3);
+		expect(variants.map((v) => v.json.variant_index)).toEqual([0, 1, 2]);
+		const [workflowRun] = new Set(variants.map((v) => v.json.run_id));
+		expect(workflowRun).toMatch(/^run_/);
+		const images = outputOf(run, 'Generate Ad Image');
+		expect(images).toHaveLength(3);
+		expect(images.map((i) => (i.json.input_summary as { prompt: string }).prompt)).toEqual(variants.map((v) => expect.stringContaining(String(v.json.headline))));
+		const runIds = expectCompletedPngItems(state, images);
+		const entries = await ledger(state);
+		expectChargedOnce(entries, runIds, creditsPerImage('image.aurora-2'));
+		expect(entries.filter((e) => e.run_id === workflowRun)).toHaveLength(1);
+		const merged = outputOf(run, 'All Ads');
+		expect(merged).toHaveLength(1);
+		expect(merged[0].json.ads).toHaveLength(3);
+		const binaries = Object.values(merged[0].binary ?? {});
+		expect(binaries).toHaveLength(3);
+		for (const binary of binaries) {
+			expect(binary.mimeType).toBe('image/png');
+			expect(binaryBytes(state, binary).subarray(0, 8)).toEqual(PNG_SIGNATURE);
+		}
+	});
+
 	const TALKING_CLIP = '02-hook-pack-to-talking-clip';
 	if (state.examples?.[TALKING_CLIP]) {
 		it('02 hook pack to talking clip: the script is spoken and lip-synced into a video', async () => {
