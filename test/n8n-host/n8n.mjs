@@ -1,10 +1,10 @@
 // A real n8n for tests and `npm start`: start/stop a server, run CLI commands, set up an owner and
 // a public-API key. Isolated: every run has its own user folder (sqlite DB, settings) and ports.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { ensureN8nInstalled } from './install.mjs';
 
 /** The owner setupOwner() creates. Fixed so humans can log into a test instance too. */
@@ -69,9 +69,12 @@ export function n8nEnv({ port, brokerPort, userFolder, extensionsDir, env = {} }
     NO_COLOR: '1',
   };
   if (extensionsDir) base.N8N_CUSTOM_EXTENSIONS = extensionsDir;
+  // n8n 2.8 has no mcp-registry module and refuses to start when asked to disable an unknown one.
+  if (process.env.MEDIAGEN_N8N_HOST) delete base.N8N_DISABLED_MODULES;
   // Anything from the parent that configures n8n would make runs depend on the shell they start in.
+  // NODE_ENV=test (jest sets it) makes n8n exit at startup without a word.
   const inherited = Object.fromEntries(
-    Object.entries(process.env).filter(([k]) => !/^(N8N_|DB_|EXECUTIONS_|QUEUE_|GENERIC_TIMEZONE$)/.test(k)),
+    Object.entries(process.env).filter(([k]) => !/^(N8N_|DB_|EXECUTIONS_|QUEUE_|GENERIC_TIMEZONE$|NODE_ENV$|JEST_)/.test(k)),
   );
   return { ...inherited, ...base, ...env };
 }
@@ -99,7 +102,23 @@ function hookSignals() {
   }
 }
 
+/**
+ * MEDIAGEN_N8N_HOST=<folder>: use the n8n installed by hand in that folder, run by this Node, instead
+ * of the pinned host (e.g. test/n8n-host-2.8: n8n 2.8.4 on Node 20). null when unset.
+ * @returns {{nodeBin: string, n8nBin: string, version: string} | null}
+ */
+export function alternateHost() {
+  const dir = process.env.MEDIAGEN_N8N_HOST;
+  if (!dir) return null;
+  const n8nDir = join(resolve(dir), 'node_modules', 'n8n');
+  if (!existsSync(join(n8nDir, 'package.json'))) throw new Error(`MEDIAGEN_N8N_HOST=${dir}: no n8n installed there (${n8nDir})`);
+  const { version } = JSON.parse(readFileSync(join(n8nDir, 'package.json'), 'utf8'));
+  return { nodeBin: process.execPath, n8nBin: join(n8nDir, 'bin', 'n8n'), version };
+}
+
 async function readyRuntime(log) {
+  const alternate = alternateHost();
+  if (alternate) return alternate;
   const { nodeBin, n8nBin } = await ensureN8nInstalled({ log });
   return { nodeBin, n8nBin };
 }
@@ -184,7 +203,11 @@ export async function startN8n({ port, extensionsDir, userFolder, env, log, time
     }
     try {
       const res = await fetch(`${url}/healthz/readiness`, { signal: AbortSignal.timeout(2000) });
-      if (res.status === 200) break;
+      // n8n 2.8 answers readiness a few seconds before its REST routes (owner setup, login) exist.
+      if (res.status === 200) {
+        const rest = await fetch(`${url}/rest/settings`, { signal: AbortSignal.timeout(2000) });
+        if (rest.status === 200) break;
+      }
     } catch {}
     await new Promise((r) => setTimeout(r, 250));
   }
