@@ -7,7 +7,7 @@ export default defineConfig({
 	format: ['cjs'],
 	target: 'node20',
 	platform: 'node',
-	external: ['express', 'n8n-workflow', 'n8n-core', '@n8n/di', 'axios'],
+	external: ['express', 'n8n-workflow', 'n8n-core', '@n8n/di', 'axios', 'autocannon'],
 	clean: false,
 	splitting: false,
 });

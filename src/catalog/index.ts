@@ -1,12 +1,16 @@
 import { accountEndpoints } from './account';
 import { audioEndpoints } from './audio';
 import { batchEndpoints, batchExtraOperations } from './batches';
+import { gameEndpoints } from './games';
 import { imageEndpoints } from './images';
 import { libraryEndpoints } from './library';
 import { lipSyncEndpoints } from './lipsync';
 import { model3dEndpoints } from './model3d';
+import { producerEndpoints } from './producers';
 import { productEndpoints } from './products';
 import { runEndpoints, runExtraOperations } from './runs';
+import { taskEndpoints } from './tasks';
+import { trainedModelEndpoints } from './trained-models';
 import { videoEndpoints } from './video';
 import { endpointKey, type Endpoint, type NodeName } from './types';
 import { workflowEndpoints, workflowShortcuts } from './workflows';
@@ -28,6 +32,10 @@ export const catalog: readonly Endpoint[] = [
 	...batchEndpoints,
 	...libraryEndpoints,
 	...webhookEndpoints,
+	...trainedModelEndpoints,
+	...producerEndpoints,
+	...gameEndpoints,
+	...taskEndpoints,
 ];
 
 /**

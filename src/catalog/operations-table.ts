@@ -1,7 +1,7 @@
 import { offersEstimate } from '../runs/cost';
 import { catalog, type Endpoint } from './index';
 
-const NODE_TITLES: Record<string, string> = {
+export const NODE_TITLES: Record<string, string> = {
 	MediaGenImage: 'MediaGen Image',
 	MediaGenVideo: 'MediaGen Video',
 	MediaGenAudio: 'MediaGen Audio',

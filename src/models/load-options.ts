@@ -6,6 +6,7 @@ import { resolveOperation } from '../runs/cost';
 import { BEARER_CREDENTIAL_TYPE, isCredentialType } from '../transport/credentials';
 import { listAll } from '../transport/paginate';
 import { createClient } from '../transport/request';
+import { getReadyInfluencers } from './influencers';
 import { limitChoices } from './limits';
 import { defaultModel, listModels, modelLabel, modelsForCapability, type Model } from './model-catalog';
 
@@ -34,6 +35,7 @@ async function selectedModel(ctx: ILoadOptionsFunctions, endpoint: Endpoint): Pr
 /** loadOptions methods of a node: its model dropdown and one method per model-limit choice list. */
 export function loadOptionsFor(node: NodeName): Record<string, LoadOptionsMethod> {
 	const methods: Record<string, LoadOptionsMethod> = {
+		getReadyInfluencers,
 		async getModels(this: ILoadOptionsFunctions) {
 			const endpoint = currentEndpoint(this, node);
 			if (!endpoint?.capability) return [];

@@ -12,6 +12,7 @@ import { downloadOutput } from '../media/download';
 import { uploadBinary } from '../media/upload';
 import { listModels, type Model } from '../models/model-catalog';
 import { validateCall } from '../models/validate';
+import { sendRunsAsBatch } from '../runs/batches';
 import { planCost, resolveOperation, sendWithinBudget } from '../runs/cost';
 import { forEachLimited } from '../runs/pool';
 import { isRun, outputFiles, type Run } from '../runs/run';
@@ -145,8 +146,9 @@ export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName)
 	// Operations that turn all items into one request (a batch) run once, then the rest item by item.
 	const perItem: PreparedCall[] = [];
 	const grouped = new Map<string, PreparedCall[]>();
+	const sendAllOf = (call: PreparedCall) => (call.run?.useBatchApi && call.endpoint.output === 'run' ? sendRunsAsBatch : customOperationFor(call.endpoint)?.sendAll);
 	for (const call of calls) {
-		if (!customOperationFor(call.endpoint)?.sendAll) perItem.push(call);
+		if (!sendAllOf(call)) perItem.push(call);
 		else {
 			const group = `${call.endpoint.resource}.${call.endpoint.operation}`;
 			grouped.set(group, [...(grouped.get(group) ?? []), call]);
@@ -154,7 +156,8 @@ export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName)
 	}
 	for (const group of grouped.values()) {
 		try {
-			const outputs = await customOperationFor(group[0].endpoint)!.sendAll!(ctx, client, group);
+			for (const call of group) for (const upload of call.uploads) upload.assign(await uploadBinary(client, ctx, upload.input));
+			const outputs = await sendAllOf(group[0])!(ctx, client, group);
 			for (const call of group) results[call.itemIndex] = outputs.get(call.itemIndex) ?? [];
 		} catch (error) {
 			for (const call of group) fail(call.itemIndex, error);

@@ -15,6 +15,8 @@ export interface RunSettings {
 	wait: boolean;
 	concurrency: number;
 	requestTimeoutMs: number;
+	/** send all items as one POST /batches instead of one submit each */
+	useBatchApi: boolean;
 	waitTimeoutMs: number;
 	returnUrlsOnly: boolean;
 	binaryPropertyName: string;
@@ -145,6 +147,7 @@ export async function prepareCall(ctx: IExecuteFunctions, endpoint: Endpoint, it
 			wait: endpoint.alwaysWaits === true || (ctx.getNodeParameter('waitForCompletion', itemIndex, true) as boolean),
 			concurrency: Math.max(1, Number(options.concurrency ?? 5) || 5),
 			requestTimeoutMs: Math.max(1, Number(options.requestTimeout ?? 30) || 30) * 1000,
+			useBatchApi: options.useBatchApi === true,
 			waitTimeoutMs: Number(options.waitTimeout ?? 600) * 1000,
 			returnUrlsOnly: Boolean(options.returnUrlsOnly),
 			binaryPropertyName: String(options.binaryPropertyName || 'data'),

@@ -196,6 +196,15 @@ function runOptions(e: Endpoint): INodeProperties[] {
 		},
 	];
 	if (e.method !== 'GET') {
+		if (e.output === 'run' && e.capability) {
+			options.push({
+				displayName: 'Use Batch API',
+				name: 'useBatchApi',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to send all items as one batch (POST /batches) and wait for the batch, instead of one submit per item',
+			});
+		}
 		if (e.output === 'run') {
 			options.push({
 				displayName: 'Quote Token',

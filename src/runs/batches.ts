@@ -112,25 +112,12 @@ function sameSetting(ctx: IExecuteFunctions, calls: PreparedCall[], name: string
 }
 
 /**
- * MediaGen Batch → Create From Items: all input items become ONE batch (batch item i = input
- * item i), sent with one Idempotency-Key derived from the whole batch. Then, unless told not to
- * wait, waits for the batch and outputs one item per batch item, paired to its input item.
+ * Sends ONE batch for many input items (batch item i = calls[i]) with one Idempotency-Key derived
+ * from the whole batch, then, unless told not to wait, waits for it and outputs one item per
+ * batch item, paired to its input item.
  */
-export async function createBatchFromItems(ctx: IExecuteFunctions, client: ApiClient, calls: PreparedCall[]): Promise<Map<number, INodeExecutionData[]>> {
+async function submitBatch(ctx: IExecuteFunctions, client: ApiClient, calls: PreparedCall[], body: IDataObject): Promise<Map<number, INodeExecutionData[]>> {
 	const first = calls[0];
-	for (const call of calls) {
-		const item = call.body.item;
-		if (typeof item !== 'object' || item === null || Array.isArray(item)) {
-			throw new NodeOperationError(ctx.getNode(), 'Item Body (item): must be a JSON object (the body the target takes)', { itemIndex: call.itemIndex });
-		}
-	}
-	const body: IDataObject = {
-		mode: sameSetting(ctx, calls, 'mode') as string,
-		target: sameSetting(ctx, calls, 'target') as string,
-		items: calls.map((c) => c.body.item as IDataObject),
-	};
-	const concurrency = sameSetting(ctx, calls, 'concurrency');
-	if (concurrency !== undefined) body.concurrency = concurrency as number;
 	const ownKey = (ctx.getNodeParameter('options', first.itemIndex, {}) as IDataObject).idempotencyKey;
 	const idempotencyKey = ownKey
 		? String(ownKey)
@@ -153,6 +140,39 @@ export async function createBatchFromItems(ctx: IExecuteFunctions, client: ApiCl
 	}
 	const finished = await waitForBatch(ctx, client, created, Date.now() + first.run!.waitTimeoutMs, first.itemIndex);
 	return await outputsOf(ctx, first, finished, await listBatchItems(client, finished.id, first.itemIndex), byIndex);
+}
+
+/** MediaGen Batch → Create From Items: each input item's "Item Body" becomes one batch item. */
+export async function createBatchFromItems(ctx: IExecuteFunctions, client: ApiClient, calls: PreparedCall[]): Promise<Map<number, INodeExecutionData[]>> {
+	for (const call of calls) {
+		const item = call.body.item;
+		if (typeof item !== 'object' || item === null || Array.isArray(item)) {
+			throw new NodeOperationError(ctx.getNode(), 'Item Body (item): must be a JSON object (the body the target takes)', { itemIndex: call.itemIndex });
+		}
+	}
+	const body: IDataObject = {
+		mode: sameSetting(ctx, calls, 'mode') as string,
+		target: sameSetting(ctx, calls, 'target') as string,
+		items: calls.map((c) => c.body.item as IDataObject),
+	};
+	const concurrency = sameSetting(ctx, calls, 'concurrency');
+	if (concurrency !== undefined) body.concurrency = concurrency as number;
+	return await submitBatch(ctx, client, calls, body);
+}
+
+/**
+ * The "Use Batch API" option of generating operations: the items' requests (already checked
+ * against the model) go as one operation batch instead of one submit each.
+ */
+export async function sendRunsAsBatch(ctx: IExecuteFunctions, client: ApiClient, calls: PreparedCall[]): Promise<Map<number, INodeExecutionData[]>> {
+	const { endpoint } = calls[0];
+	const body: IDataObject = {
+		mode: 'operation',
+		target: endpoint.path.replace(/^\//, ''),
+		items: calls.map((c) => c.body),
+		concurrency: calls[0].run!.concurrency,
+	};
+	return await submitBatch(ctx, client, calls, body);
 }
 
 /** MediaGen Batch → Wait for Completion: waits for a batch, then one item per batch item. */

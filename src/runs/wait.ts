@@ -54,7 +54,8 @@ function retryAfterMs(headers: Record<string, string>): number | undefined {
  * Waits for many runs in one loop, close to the service's own latency and with few requests:
  * - with several runs pending, one `GET /runs` page per tick shows up to 100 of them; the page is
  *   anchored (`starting_after`) so it covers the oldest pending runs, which finish first;
- * - the tick follows the observed run duration (an eighth of the fastest run, 250 ms to 2 s);
+ * - the tick follows the observed run duration (an eighth of the fastest run, 250 ms to 2 s; before
+ *   any run finished, a sixteenth of the time waited, 250 ms to 1 s);
  * - runs inside that window that a page did not show, and lone runs, are polled on their own with
  *   back-off and jitter; `Retry-After` is honoured;
  * - a run seen terminal is never polled again; one deadline for all; stops when n8n cancels.
@@ -81,7 +82,11 @@ export async function waitForRuns(client: ApiClient, runs: Run[], options: WaitO
 		const took = Date.parse(String(run.completed_at ?? '')) - Date.parse(String(run.created_at ?? ''));
 		if (Number.isFinite(took) && took > 0) fastestRunMs = Math.min(fastestRunMs ?? took, took);
 	};
-	const sweepInterval = () => clamp((fastestRunMs ?? Date.now() - started) / 8, MIN_INTERVAL_MS, MAX_INTERVAL_MS);
+	// Once a run has finished, its duration paces the reads; before that, the time waited so far.
+	const sweepInterval = () =>
+		fastestRunMs === undefined
+			? clamp((Date.now() - started) / 16, MIN_INTERVAL_MS, 1_000)
+			: clamp(fastestRunMs / 8, MIN_INTERVAL_MS, MAX_INTERVAL_MS);
 
 	/** One page of `GET /runs` covering the oldest pending runs. */
 	const sweep = async (): Promise<void> => {

@@ -51,6 +51,7 @@ async function main(): Promise<void> {
 		[
 			`MediaGen sandbox listening on ${sandbox.origin}`,
 			`  Base URL:            ${sandbox.baseUrl}`,
+			`  OpenAPI 3.1:         ${sandbox.baseUrl}/openapi.json`,
 			`  API key (all scopes): ${SANDBOX_API_KEY}`,
 			`  OAuth client id:     ${SANDBOX_OAUTH_CLIENT_ID}`,
 			`  OAuth client secret: ${SANDBOX_OAUTH_CLIENT_SECRET}`,

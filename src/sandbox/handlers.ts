@@ -7,6 +7,9 @@ import { coreHandlers } from './routes/core';
 import { mediaHandlers } from './routes/media';
 import { runHandler } from './routes/generation';
 import { libraryHandlers } from './routes/library';
+import { producerHandlers } from './routes/producers';
+import { taskHandlers } from './routes/tasks';
+import { trainedModelHandlers } from './routes/trained-models';
 import { workflowHandlers } from './routes/workflows';
 import { webhookHandlers } from './routes/webhooks';
 import type { SandboxServices } from './services';
@@ -31,6 +34,9 @@ const handlerModules: Array<(services: SandboxServices) => Record<string, RouteH
 	cliAuthHandlers,
 	libraryHandlers,
 	webhookHandlers,
+	trainedModelHandlers,
+	producerHandlers,
+	taskHandlers,
 ];
 
 const built = new WeakMap<SandboxServices, Record<string, RouteHandler>>();

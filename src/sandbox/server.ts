@@ -8,6 +8,7 @@ import { cliAdminRouter } from './routes/cli-admin';
 import { newId } from './ids';
 import { defaultSandboxOptions, type SandboxOptions } from './options';
 import { sendProblem } from './problem';
+import { publishedRouter, responseRecorder } from './published';
 import { catalogRouter } from './router';
 import { SandboxServices } from './services';
 import { SandboxState, type Fault } from './state';
@@ -102,6 +103,8 @@ export function createSandboxApp(state: SandboxState, services: SandboxServices)
 		});
 		next();
 	});
+	app.use(responseRecorder(state));
+	app.use(publishedRouter(state));
 	app.use('/storage', storageRouter(state, services));
 	app.use('/_sandbox', adminRouter(state));
 	app.use('/v1', express.json({ limit: '10mb', type: ['application/json', 'application/*+json'] }), express.urlencoded({ extended: false }));

@@ -76,9 +76,23 @@ interface HttpFailure {
  */
 function failureOf(error: unknown): HttpFailure {
 	let networkCode: string | undefined;
-	type Layer = { response?: { status?: number; headers?: Record<string, unknown>; data?: unknown; body?: unknown }; status?: unknown; body?: unknown; code?: unknown; cause?: unknown };
+	let statusOnly: HttpFailure | undefined;
+	type Layer = {
+		response?: { status?: number; headers?: Record<string, unknown>; data?: unknown; body?: unknown };
+		status?: unknown;
+		body?: unknown;
+		code?: unknown;
+		cause?: unknown;
+		httpCode?: unknown;
+		context?: { data?: unknown };
+	};
 	let current = error as Layer | undefined;
 	for (let depth = 0; current && depth < 6; depth++) {
+		// n8n 2.8's NodeApiError loses its cause (a class field re-declared after super() resets it) and
+		// keeps only httpCode and, for a JSON object body, context.data; used when no response is found.
+		if (statusOnly === undefined && typeof current.httpCode === 'string' && /^\d{3}$/.test(current.httpCode)) {
+			statusOnly = { status: Number(current.httpCode), headers: {}, data: current.context?.data };
+		}
 		const response = current.response;
 		if (response && typeof response.status === 'number') {
 			return { status: response.status, headers: response.headers ?? {}, data: response.data ?? response.body };
@@ -89,7 +103,7 @@ function failureOf(error: unknown): HttpFailure {
 		if (networkCode === undefined && typeof current.code === 'string') networkCode = current.code;
 		current = current.cause as Layer | undefined;
 	}
-	return { headers: {}, code: networkCode };
+	return statusOnly ?? { headers: {}, code: networkCode };
 }
 
 function parseBody(data: unknown): unknown {

@@ -145,6 +145,8 @@ export interface RunNodeOptions {
 	executionId?: string;
 	workflowId?: string;
 	nodeName?: string;
+	/** receives a function that cancels the execution, as the editor's Stop button does */
+	onStarted?: (cancel: () => void) => void;
 }
 
 let executionCounter = 0;
@@ -223,7 +225,9 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 		},
 	} as unknown as IRunExecutionData;
 	const execute = new WorkflowExecute(additionalData, 'manual', runExecutionData);
-	const run = await execute.processRunExecutionData(workflow);
+	const running = execute.processRunExecutionData(workflow);
+	options.onStarted?.(() => running.cancel());
+	const run = await running;
 	const taskData = run.data.resultData.runData[name]?.[0];
 	const items = taskData?.data?.main?.[0] ?? [];
 	return { items, error: (taskData?.error ?? run.data.resultData.error) as NodeRun['error'], run };

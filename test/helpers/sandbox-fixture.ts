@@ -1,6 +1,7 @@
 import { SANDBOX_API_KEY, SANDBOX_OAUTH_CLIENT_ID, SANDBOX_OAUTH_CLIENT_SECRET, type SandboxOptions } from '../../src/sandbox/options';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server';
 import { forgetModels } from '../../src/models/model-catalog';
+import { closeWithContractCheck } from './contract';
 import { TestCredentialsHelper } from './n8n-harness';
 
 export interface Fixture {
@@ -11,7 +12,7 @@ export interface Fixture {
 /** A sandbox on an ephemeral 127.0.0.1 port and credentials (API key and OAuth2) pointing at it. */
 export async function startFixture(options: Partial<SandboxOptions> = {}): Promise<Fixture> {
 	forgetModels();
-	const sandbox = await startSandbox({ latencyMs: 150, ...options });
+	const sandbox = closeWithContractCheck(await startSandbox({ latencyMs: 150, ...options }));
 	const credentials = new TestCredentialsHelper();
 	credentials.set('mediaGenApi', { baseUrl: sandbox.baseUrl, apiKey: SANDBOX_API_KEY });
 	credentials.set('mediaGenOAuth2Api', {

@@ -1,10 +1,10 @@
 // A real n8n for tests and `npm start`: start/stop a server, run CLI commands, set up an owner and
 // a public-API key. Isolated: every run has its own user folder (sqlite DB, settings) and ports.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { ensureN8nInstalled } from './install.mjs';
 
 /** The owner setupOwner() creates. Fixed so humans can log into a test instance too. */
@@ -69,9 +69,12 @@ export function n8nEnv({ port, brokerPort, userFolder, extensionsDir, env = {} }
     NO_COLOR: '1',
   };
   if (extensionsDir) base.N8N_CUSTOM_EXTENSIONS = extensionsDir;
+  // n8n 2.8 has no mcp-registry module and refuses to start when asked to disable an unknown one.
+  if (process.env.MEDIAGEN_N8N_HOST) delete base.N8N_DISABLED_MODULES;
   // Anything from the parent that configures n8n would make runs depend on the shell they start in.
+  // NODE_ENV=test (jest sets it) makes n8n exit at startup without a word.
   const inherited = Object.fromEntries(
-    Object.entries(process.env).filter(([k]) => !/^(N8N_|DB_|EXECUTIONS_|QUEUE_|GENERIC_TIMEZONE$)/.test(k)),
+    Object.entries(process.env).filter(([k]) => !/^(N8N_|DB_|EXECUTIONS_|QUEUE_|GENERIC_TIMEZONE$|NODE_ENV$|JEST_)/.test(k)),
   );
   return { ...inherited, ...base, ...env };
 }
@@ -99,7 +102,23 @@ function hookSignals() {
   }
 }
 
+/**
+ * MEDIAGEN_N8N_HOST=<folder>: use the n8n installed by hand in that folder, run by this Node, instead
+ * of the pinned host (e.g. test/n8n-host-2.8: n8n 2.8.4 on Node 20). null when unset.
+ * @returns {{nodeBin: string, n8nBin: string, version: string} | null}
+ */
+export function alternateHost() {
+  const dir = process.env.MEDIAGEN_N8N_HOST;
+  if (!dir) return null;
+  const n8nDir = join(resolve(dir), 'node_modules', 'n8n');
+  if (!existsSync(join(n8nDir, 'package.json'))) throw new Error(`MEDIAGEN_N8N_HOST=${dir}: no n8n installed there (${n8nDir})`);
+  const { version } = JSON.parse(readFileSync(join(n8nDir, 'package.json'), 'utf8'));
+  return { nodeBin: process.execPath, n8nBin: join(n8nDir, 'bin', 'n8n'), version };
+}
+
 async function readyRuntime(log) {
+  const alternate = alternateHost();
+  if (alternate) return alternate;
   const { nodeBin, n8nBin } = await ensureN8nInstalled({ log });
   return { nodeBin, n8nBin };
 }
@@ -114,10 +133,11 @@ async function readyRuntime(log) {
  * @param {Record<string,string>} [opts.env] extra/overriding env for n8n
  * @param {(line: string) => void} [opts.log] gets installer progress and every n8n output line
  * @param {number} [opts.timeoutMs] readiness timeout, default 120 000
+ * @param {string[]} [opts.args] the n8n command, default ['start'] (startN8nWorker passes ['worker'])
  * @returns {Promise<{url: string, port: number, userFolder: string, extensionsDir?: string,
  *   pid: number, stop: () => Promise<void>, logs: () => string}>}
  */
-export async function startN8n({ port, extensionsDir, userFolder, env, log, timeoutMs = 120_000 } = {}) {
+export async function startN8n({ port, extensionsDir, userFolder, env, log, timeoutMs = 120_000, args = ['start'] } = {}) {
   const { nodeBin, n8nBin } = await readyRuntime(log ?? ((m) => console.log(m)));
   port ??= await freePort();
   userFolder ??= makeUserFolder();
@@ -125,7 +145,7 @@ export async function startN8n({ port, extensionsDir, userFolder, env, log, time
   const brokerPort = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const started = Date.now();
-  const child = spawn(nodeBin, [n8nBin, 'start'], {
+  const child = spawn(nodeBin, [n8nBin, ...args], {
     cwd: userFolder,
     env: n8nEnv({ port, brokerPort, userFolder, extensionsDir, env }),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -183,11 +203,32 @@ export async function startN8n({ port, extensionsDir, userFolder, env, log, time
     }
     try {
       const res = await fetch(`${url}/healthz/readiness`, { signal: AbortSignal.timeout(2000) });
-      if (res.status === 200) break;
+      // n8n 2.8 answers readiness a few seconds before its REST routes (owner setup, login) exist.
+      if (res.status === 200) {
+        const rest = await fetch(`${url}/rest/settings`, { signal: AbortSignal.timeout(2000) });
+        if (rest.status === 200) break;
+      }
     } catch {}
     await new Promise((r) => setTimeout(r, 250));
   }
   return { url, port, userFolder, extensionsDir, pid: child.pid, startupMs: Date.now() - started, stop, logs };
+}
+
+/**
+ * Starts an `n8n worker` (queue mode: pass the same DB_* / QUEUE_BULL_* env as the main). Its health
+ * server listens on `port` (QUEUE_HEALTH_CHECK_PORT), and it is ready once /healthz/readiness answers,
+ * i.e. it is connected to Redis and the database and takes jobs. Same result as startN8n; `url` is
+ * the health server. `pid` is the worker's own process (SIGKILL it to simulate a crash).
+ * @param {Parameters<typeof startN8n>[0] & {concurrency?: number}} [opts]
+ */
+export async function startN8nWorker({ env = {}, concurrency, ...opts } = {}) {
+  const port = opts.port ?? (await freePort());
+  return startN8n({
+    ...opts,
+    port,
+    args: ['worker', ...(concurrency ? [`--concurrency=${concurrency}`] : [])],
+    env: { QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(port), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1', ...env },
+  });
 }
 
 /**

@@ -4,12 +4,13 @@ import axios, { type AxiosInstance, type AxiosResponse } from 'axios';
 
 import { SANDBOX_API_KEY } from '../../src/sandbox/options';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server';
+import { closeWithContractCheck } from '../helpers/contract';
 
 export type SandboxOptions = Parameters<typeof startSandbox>[0];
 
 /** A sandbox with a fast default latency, and an axios client on its base URL that never throws on status. */
 export async function openSandbox(options: SandboxOptions = {}): Promise<{ sandbox: Sandbox; http: AxiosInstance }> {
-	const sandbox = await startSandbox({ latencyMs: 100, ...options });
+	const sandbox = closeWithContractCheck(await startSandbox({ latencyMs: 100, ...options }));
 	return { sandbox, http: clientFor(sandbox.baseUrl, SANDBOX_API_KEY) };
 }
 

@@ -1,0 +1,19 @@
+import { rmSync } from 'node:fs';
+
+import type { Sandbox } from '../../src/sandbox/server';
+
+interface Started {
+	n8n: { stop(): Promise<void> };
+	sandbox: Sandbox;
+	userFolder: string;
+	stateFile: string;
+}
+
+export default async function globalTeardown(): Promise<void> {
+	const started = (globalThis as Record<string, unknown>).__MEDIAGEN_E2E__ as Started | undefined;
+	if (!started) return;
+	await started.n8n.stop();
+	await started.sandbox.close();
+	rmSync(started.userFolder, { recursive: true, force: true });
+	rmSync(started.stateFile, { force: true });
+}

@@ -1,0 +1,42 @@
+import { MediaGenImage } from '../../nodes/MediaGenImage/MediaGenImage.node';
+import { binaryBytes, runNode } from '../helpers/n8n-harness';
+import { posts, startFixture, type Fixture } from '../helpers/sandbox-fixture';
+
+describe('Image Generate with "Use Batch API"', () => {
+	let fx: Fixture;
+	beforeEach(async () => {
+		fx = await startFixture({ latencyMs: 100 });
+	});
+	afterEach(async () => fx.sandbox.close());
+
+	it('sends all items as one POST /batches and returns one PNG per item, paired in input order', async () => {
+		const input = Array.from({ length: 5 }, (_, i) => ({ json: { prompt: `banner ${i}` } }));
+		const { items, error } = await runNode({
+			nodeType: new MediaGenImage(),
+			credentials: fx.credentials,
+			parameters: { resource: 'image', operation: 'generate', prompt: '={{ $json.prompt }}', options: { useBatchApi: true, concurrency: 2 } },
+			input,
+		});
+		expect(error).toBeUndefined();
+		expect(posts(fx.sandbox, '/batches')).toHaveLength(1);
+		expect(posts(fx.sandbox, '/images/generations')).toHaveLength(0);
+		expect(items.map((i) => i.pairedItem)).toEqual(input.map((_, item) => ({ item })));
+		expect(items.map((i) => i.json.status)).toEqual(Array(5).fill('completed'));
+		expect(items.every((i) => i.binary?.data.mimeType === 'image/png')).toBe(true);
+		expect((await binaryBytes(items[4].binary!.data)).subarray(1, 4).toString()).toBe('PNG');
+		const prompts = [...fx.sandbox.state.runs.values()].map((r) => (r.run.input_summary as { prompt: string }).prompt).sort();
+		expect(prompts).toEqual(input.map((i) => i.json.prompt).sort());
+		expect(fx.sandbox.state.ledger).toHaveLength(5);
+	});
+
+	it('still checks every item against the model before sending the batch', async () => {
+		const { error } = await runNode({
+			nodeType: new MediaGenImage(),
+			credentials: fx.credentials,
+			parameters: { resource: 'image', operation: 'generate', prompt: 'x', count: '={{ $json.count }}', options: { useBatchApi: true } },
+			input: [{ json: { count: 1 } }, { json: { count: 7 } }],
+		});
+		expect(error?.message).toContain('Count (count): 7 is not allowed');
+		expect(posts(fx.sandbox, '/batches')).toHaveLength(0);
+	});
+});
