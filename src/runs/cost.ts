@@ -97,6 +97,12 @@ export function planCost(ctx: IExecuteFunctions, call: PreparedCall, model: Mode
 			throw new NodeOperationError(ctx.getNode(), `Max Credits (maxCredits): "${String(raw)}" is not allowed; allowed: a number of credits >= 0`, { itemIndex });
 		}
 	}
+	if (maxCredits !== undefined && options.useBatchApi === true) {
+		throw new NodeOperationError(ctx.getNode(), 'Max Credits (maxCredits) cannot be combined with Use Batch API (useBatchApi): a batch is not quoted; allowed: one of the two', {
+			itemIndex,
+			description: 'Turn off Use Batch API to keep the per-item price check, or remove Max Credits.',
+		});
+	}
 	plans.set(call, { maxCredits, model: model?.id });
 }
 

@@ -39,4 +39,14 @@ describe('Image Generate with "Use Batch API"', () => {
 		expect(error?.message).toContain('Count (count): 7 is not allowed');
 		expect(posts(fx.sandbox, '/batches')).toHaveLength(0);
 	});
+
+	it('refuses Max Credits together with the batch API (a batch is not quoted) before sending anything', async () => {
+		const { error } = await runNode({
+			nodeType: new MediaGenImage(),
+			credentials: fx.credentials,
+			parameters: { resource: 'image', operation: 'generate', prompt: 'x', options: { useBatchApi: true, maxCredits: 100 } },
+		});
+		expect(error?.message).toContain('Max Credits (maxCredits) cannot be combined with Use Batch API');
+		expect(fx.sandbox.state.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+	});
 });
