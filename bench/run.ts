@@ -211,12 +211,13 @@ async function main(): Promise<void> {
 		rows.push(await measureNode('(a) 1,000 items under 20 % chaos', 1000, latency, cap, ['--chaos', '0.2', '--chaos-slow', '6000']));
 		rows.push(await measureSandboxPolls());
 	}
-	writeFileSync('bench/results.json', `${JSON.stringify({ measured_at: new Date().toISOString(), rows }, null, 2)}\n`);
-	console.table(rows.map((r) => ({ ...r, note: r.note ?? '' })));
 	rows.push(...realN8nRows(items, latency, cap));
 	// The same comparison without the per-account cap, and with slow (12 s) runs.
 	rows.push(...realN8nRows(items, latency, items), { ...floorRow(items, latency, items) });
 	rows.push(...realN8nRows(20, 12000, 20), { ...floorRow(20, 12000, 20) });
+	writeFileSync('bench/results.json', `${JSON.stringify({ measured_at: new Date().toISOString(), rows }, null, 2)}\n`);
+	console.table(rows.map(({ note: _note, ...r }) => r));
+	rows.forEach((r, i) => r.note && process.stdout.write(`${i}: ${r.note}\n`));
 	const ours = rows[0];
 	const ratio = (a: string, d: string, lat: number, c: number) => {
 		const ra = rows.find((r) => r.row.startsWith(a) && r.latency_ms === lat && r.cap === c);
