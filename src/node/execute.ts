@@ -26,6 +26,7 @@ import { errorItem } from './error-item';
 import { prepareCall, type PreparedCall } from './parameters';
 
 const DEFAULT_SUBMIT_CONCURRENCY = 5;
+const DOWNLOAD_CONCURRENCY = 8;
 
 interface Submitted {
 	call: PreparedCall;
@@ -185,7 +186,9 @@ export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName)
 			submitted.map((s) => s.run),
 			{ deadline: Date.now() + timeout },
 		);
-		for (const { call, run } of submitted.sort((a, b) => a.call.itemIndex - b.call.itemIndex)) {
+		// Outputs are downloaded several at a time; results stay in input order (indexed by item).
+		const ordered = submitted.sort((a, b) => a.call.itemIndex - b.call.itemIndex);
+		await forEachLimited(ordered, DOWNLOAD_CONCURRENCY, async ({ call, run }) => {
 			const outcome = outcomes.get(run.id)!;
 			try {
 				if (outcome.state !== 'completed') throw outcomeError(ctx, call, outcome);
@@ -196,7 +199,7 @@ export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName)
 			} catch (error) {
 				fail(call.itemIndex, error);
 			}
-		}
+		});
 	}
 	return [results.flat()];
 }

@@ -103,7 +103,8 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 	}
 }
 
-class TestNodeTypes implements INodeTypes {
+/** Node types of a test workflow: just the nodes under test. */
+export class TestNodeTypes implements INodeTypes {
 	constructor(private readonly types: Record<string, INodeType>) {}
 
 	getByName(type: string): INodeType {

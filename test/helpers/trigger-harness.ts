@@ -10,14 +10,13 @@ import {
 	type INode,
 	type INodeExecutionData,
 	type INodeType,
-	type INodeTypes,
 	type IWebhookData,
 	type IWorkflowExecuteAdditionalData,
 	type WorkflowActivateMode,
 	type WorkflowExecuteMode,
 } from 'n8n-workflow';
 
-import { ensureBinaryData, type TestCredentialsHelper } from './n8n-harness';
+import { ensureBinaryData, TestNodeTypes, type TestCredentialsHelper } from './n8n-harness';
 
 /** What one request to the trigger's webhook did. */
 export interface WebhookCall {
@@ -45,21 +44,6 @@ export interface TriggerHarness {
 	close(): Promise<void>;
 }
 
-class SingleNodeTypes implements INodeTypes {
-	constructor(private readonly types: Record<string, INodeType>) {}
-
-	getByName(type: string): INodeType {
-		return this.types[type];
-	}
-
-	getByNameAndVersion(type: string): INodeType {
-		return this.types[type];
-	}
-
-	getKnownTypes() {
-		return {};
-	}
-}
 
 /**
  * Runs a webhook trigger node the way n8n does, without n8n's server: its webhookMethods get
@@ -99,7 +83,7 @@ export async function startTriggerHarness(options: {
 		nodes: [node],
 		connections: {},
 		active: true,
-		nodeTypes: new SingleNodeTypes({ [typeName]: options.nodeType }),
+		nodeTypes: new TestNodeTypes({ [typeName]: options.nodeType }),
 		settings: { executionOrder: 'v1' },
 	});
 	const additionalData = {
