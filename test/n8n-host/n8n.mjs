@@ -205,6 +205,8 @@ export async function startN8n({ port, extensionsDir, userFolder, env, log, time
       const res = await fetch(`${url}/healthz/readiness`, { signal: AbortSignal.timeout(2000) });
       // n8n 2.8 answers readiness a few seconds before its REST routes (owner setup, login) exist.
       if (res.status === 200) {
+        // Workers serve health checks only, no REST API.
+        if (args[0] !== 'start') break;
         const rest = await fetch(`${url}/rest/settings`, { signal: AbortSignal.timeout(2000) });
         if (rest.status === 200) break;
       }
