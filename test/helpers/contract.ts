@@ -75,12 +75,20 @@ export async function contractViolations(sandbox: Sandbox): Promise<{ checked: n
  * and fail (after closing) when one does not match. The test fixtures use it, so every sandbox
  * response of the test suite is checked.
  */
+const lastChecks = new WeakMap<Sandbox, { checked: number; violations: string[] }>();
+
+/** What the contract check found when the sandbox was closed (undefined before it closed). */
+export function contractCheckOf(sandbox: Sandbox): { checked: number; violations: string[] } | undefined {
+	return lastChecks.get(sandbox);
+}
+
 export function closeWithContractCheck(sandbox: Sandbox): Sandbox {
 	const close = sandbox.close.bind(sandbox);
 	sandbox.close = async () => {
 		let result: { checked: number; violations: string[] } | undefined;
 		try {
 			result = await contractViolations(sandbox);
+			lastChecks.set(sandbox, result);
 		} finally {
 			await close();
 		}
