@@ -3,9 +3,9 @@ import tseslint from 'typescript-eslint';
 
 // n8n's own checks (the community-nodes plugin and the n8n-nodes-base rule sets, exactly as n8n's
 // package scanner configures them) on everything that ships: package.json, nodes/, credentials/
-// and the shared runtime in src/. The sandbox and dev tools never ship: they get TypeScript rules only.
+// and the shared runtime in src/. The sandbox (sandbox/) and dev tools never ship: they get TypeScript rules only.
 const shipped = ['package.json', 'nodes/**/*.ts', 'credentials/**/*.ts', 'src/**/*.ts'];
-const devOnly = ['src/sandbox/**/*.ts'];
+const devOnly = ['sandbox/**/*.ts'];
 
 const scanConfig = await buildScanConfig();
 

@@ -14,7 +14,7 @@ import autocannon from 'autocannon';
 import axios from 'axios';
 
 import type { MediaGenImage as MediaGenImageType } from '../nodes/MediaGenImage/MediaGenImage.node';
-import { SANDBOX_API_KEY } from '../src/sandbox/options';
+import { SANDBOX_API_KEY } from '../sandbox/options';
 import { runNode, TestCredentialsHelper } from '../test/helpers/n8n-harness';
 
 interface Row {

@@ -1,6 +1,6 @@
 import { catalog, endpointKey } from '../../src/catalog';
-import { openApiDocument } from '../../src/sandbox/openapi';
-import { takeRecordedResponses, type RecordedResponse } from '../../src/sandbox/published';
+import { openApiDocument } from '../../sandbox/openapi';
+import { takeRecordedResponses, type RecordedResponse } from '../../sandbox/published';
 import { ContractChecker } from '../helpers/contract';
 import { clientFor, openSandbox } from '../sandbox/helpers';
 

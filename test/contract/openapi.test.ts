@@ -3,8 +3,8 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 
 import { catalog, endpointKey } from '../../src/catalog';
-import { openApiDocument } from '../../src/sandbox/openapi';
-import { componentSchemas } from '../../src/sandbox/openapi-schemas';
+import { openApiDocument } from '../../sandbox/openapi';
+import { componentSchemas } from '../../sandbox/openapi-schemas';
 import { openSandbox } from '../sandbox/helpers';
 
 type Json = Record<string, any>;

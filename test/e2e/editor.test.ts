@@ -3,8 +3,8 @@ import { join } from 'node:path';
 
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 
-import { sandboxModels } from '../../src/sandbox/models';
-import type { LedgerEntry } from '../../src/sandbox/state';
+import { sandboxModels } from '../../sandbox/models';
+import type { LedgerEntry } from '../../sandbox/state';
 import { ARTIFACTS, describeWithN8n, readE2eState, sandboxAdmin, type N8nRun } from './state';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

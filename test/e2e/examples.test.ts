@@ -1,5 +1,5 @@
-import { findModel } from '../../src/sandbox/models';
-import type { LedgerEntry, RequestLogEntry } from '../../src/sandbox/state';
+import { findModel } from '../../sandbox/models';
+import type { LedgerEntry, RequestLogEntry } from '../../sandbox/state';
 import { binaryBytes, describeWithN8n, executeWorkflow, outputOf, readE2eState, sandboxAdmin, type E2eState, type N8nItem } from './state';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);

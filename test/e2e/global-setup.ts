@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-import { startSandbox } from '../../src/sandbox/server';
+import { startSandbox } from '../../sandbox/server';
 import { ARTIFACTS, HOST_DIR, REPO, STATE_ENV, type E2eState } from './state';
 
 // ts-jest compiles this file to CommonJS, which would turn import() into require(); the host's

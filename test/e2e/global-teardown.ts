@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 
-import type { Sandbox } from '../../src/sandbox/server';
+import type { Sandbox } from '../../sandbox/server';
 
 interface Started {
 	n8n: { stop(): Promise<void> };

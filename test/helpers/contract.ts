@@ -1,8 +1,8 @@
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 
-import type { Sandbox } from '../../src/sandbox/server';
-import { takeRecordedResponses, type RecordedResponse } from '../../src/sandbox/published';
+import type { Sandbox } from '../../sandbox/server';
+import { takeRecordedResponses, type RecordedResponse } from '../../sandbox/published';
 
 type Json = Record<string, unknown>;
 

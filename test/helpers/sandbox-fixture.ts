@@ -1,5 +1,5 @@
-import { SANDBOX_API_KEY, SANDBOX_OAUTH_CLIENT_ID, SANDBOX_OAUTH_CLIENT_SECRET, type SandboxOptions } from '../../src/sandbox/options';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server';
+import { SANDBOX_API_KEY, SANDBOX_OAUTH_CLIENT_ID, SANDBOX_OAUTH_CLIENT_SECRET, type SandboxOptions } from '../../sandbox/options';
+import { startSandbox, type Sandbox } from '../../sandbox/server';
 import { forgetModels } from '../../src/models/model-catalog';
 import { closeWithContractCheck } from './contract';
 import { TestCredentialsHelper } from './n8n-harness';

@@ -21,7 +21,7 @@ const PLAYGROUND = join(REPO, '.n8n-playground');
 const USER_FOLDER = join(PLAYGROUND, 'n8n');
 const STATE_FILE = join(PLAYGROUND, 'playground.json');
 const N8N_LOG = join(PLAYGROUND, 'n8n.log');
-// The sandbox's ready-made full-access key (src/sandbox/options.ts SANDBOX_API_KEY).
+// The sandbox's ready-made full-access key (sandbox/options.ts SANDBOX_API_KEY).
 const SANDBOX_API_KEY = 'mg_sandbox_full_access_key';
 const CREDENTIAL_NAME = 'MediaGen API (sandbox)';
 

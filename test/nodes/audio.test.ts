@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { MediaGenAudio } from '../../nodes/MediaGenAudio/MediaGenAudio.node';
-import { makeWav, mp4Clip } from '../../src/sandbox/media-files';
+import { makeWav, mp4Clip } from '../../sandbox/media-files';
 import { kindOf } from '../helpers/media';
 import { binaryBytes, runNode } from '../helpers/n8n-harness';
 import { posts, startFixture, type Fixture } from '../helpers/sandbox-fixture';

@@ -6,7 +6,7 @@ import { MediaGenLipSync } from '../../nodes/MediaGenLipSync/MediaGenLipSync.nod
 import { MediaGenModel3D } from '../../nodes/MediaGenModel3D/MediaGenModel3D.node';
 import { MediaGenProduct } from '../../nodes/MediaGenProduct/MediaGenProduct.node';
 import { MediaGenVideo } from '../../nodes/MediaGenVideo/MediaGenVideo.node';
-import { makePng } from '../../src/sandbox/png';
+import { makePng } from '../../sandbox/png';
 import { sleep } from '../helpers/media';
 import { runNode } from '../helpers/n8n-harness';
 import { posts, startFixture, type Fixture } from '../helpers/sandbox-fixture';

@@ -11,10 +11,10 @@ import { MediaGenProduct } from '../../nodes/MediaGenProduct/MediaGenProduct.nod
 import { MediaGenVideo } from '../../nodes/MediaGenVideo/MediaGenVideo.node';
 import { endpointFor, type Endpoint } from '../../src/catalog';
 import { estimateOperationOf, offersEstimate } from '../../src/runs/cost';
-import { sandboxHandlers } from '../../src/sandbox/handlers';
-import { defaultSandboxOptions } from '../../src/sandbox/options';
-import { SandboxServices } from '../../src/sandbox/services';
-import { SandboxState } from '../../src/sandbox/state';
+import { sandboxHandlers } from '../../sandbox/handlers';
+import { defaultSandboxOptions } from '../../sandbox/options';
+import { SandboxServices } from '../../sandbox/services';
+import { SandboxState } from '../../sandbox/state';
 
 /** Rows of the API document's Generation table (and the discovery rows these nodes serve). */
 interface Row {

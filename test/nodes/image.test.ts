@@ -1,5 +1,5 @@
 import { MediaGenImage } from '../../nodes/MediaGenImage/MediaGenImage.node';
-import { makePng } from '../../src/sandbox/png';
+import { makePng } from '../../sandbox/png';
 import { binaryBytes, runNode } from '../helpers/n8n-harness';
 import { posts, startFixture, type Fixture } from '../helpers/sandbox-fixture';
 

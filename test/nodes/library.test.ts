@@ -1,5 +1,5 @@
 import { MediaGenLibrary } from '../../nodes/MediaGenLibrary/MediaGenLibrary.node';
-import { makePng } from '../../src/sandbox/png';
+import { makePng } from '../../sandbox/png';
 import { runNode } from '../helpers/n8n-harness';
 import { posts, startFixture, type Fixture } from '../helpers/sandbox-fixture';
 

@@ -6,7 +6,7 @@ import { MediaGenLipSync } from '../../nodes/MediaGenLipSync/MediaGenLipSync.nod
 import { MediaGenModel3D } from '../../nodes/MediaGenModel3D/MediaGenModel3D.node';
 import { MediaGenProduct } from '../../nodes/MediaGenProduct/MediaGenProduct.node';
 import { MediaGenVideo } from '../../nodes/MediaGenVideo/MediaGenVideo.node';
-import { makeWav, mp4Clip } from '../../src/sandbox/media-files';
+import { makeWav, mp4Clip } from '../../sandbox/media-files';
 import { runNode } from '../helpers/n8n-harness';
 import { startFixture, type Fixture } from '../helpers/sandbox-fixture';
 

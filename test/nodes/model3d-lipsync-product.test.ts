@@ -4,9 +4,9 @@ import { MediaGenLipSync } from '../../nodes/MediaGenLipSync/MediaGenLipSync.nod
 import { MediaGenModel3D } from '../../nodes/MediaGenModel3D/MediaGenModel3D.node';
 import { MediaGenProduct } from '../../nodes/MediaGenProduct/MediaGenProduct.node';
 import { catalog } from '../../src/catalog';
-import { makeWav } from '../../src/sandbox/media-files';
-import { SANDBOX_PROJECT_ID, SANDBOX_TEAM_ID } from '../../src/sandbox/options';
-import { makePng } from '../../src/sandbox/png';
+import { makeWav } from '../../sandbox/media-files';
+import { SANDBOX_PROJECT_ID, SANDBOX_TEAM_ID } from '../../sandbox/options';
+import { makePng } from '../../sandbox/png';
 import { kindOf } from '../helpers/media';
 import { runNode } from '../helpers/n8n-harness';
 import { posts, startFixture, type Fixture } from '../helpers/sandbox-fixture';

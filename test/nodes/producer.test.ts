@@ -1,5 +1,5 @@
 import { MediaGenProducer } from '../../nodes/MediaGenProducer/MediaGenProducer.node';
-import { SANDBOX_API_KEY } from '../../src/sandbox/options';
+import { SANDBOX_API_KEY } from '../../sandbox/options';
 import { binaryBytes, runNode } from '../helpers/n8n-harness';
 import { posts, startFixture, type Fixture } from '../helpers/sandbox-fixture';
 import { clientFor } from '../sandbox/helpers';

@@ -5,11 +5,11 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { MediaGenAccount } from '../../nodes/MediaGenAccount/MediaGenAccount.node';
 import { MediaGenRun } from '../../nodes/MediaGenRun/MediaGenRun.node';
-import { makePng } from '../../src/sandbox/png';
+import { makePng } from '../../sandbox/png';
 import { binaryBytes, runNode } from '../helpers/n8n-harness';
 import { posts, startFixture, type Fixture } from '../helpers/sandbox-fixture';
 import { clientFor, idem, waitForRun } from '../sandbox/helpers';
-import { SANDBOX_API_KEY } from '../../src/sandbox/options';
+import { SANDBOX_API_KEY } from '../../sandbox/options';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 

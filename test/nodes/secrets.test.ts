@@ -1,7 +1,7 @@
 import { inspect } from 'node:util';
 
 import { MediaGenImage } from '../../nodes/MediaGenImage/MediaGenImage.node';
-import { SANDBOX_OAUTH_CLIENT_SECRET } from '../../src/sandbox/options';
+import { SANDBOX_OAUTH_CLIENT_SECRET } from '../../sandbox/options';
 import { runNode, type NodeRun } from '../helpers/n8n-harness';
 import { startFixture, type Fixture } from '../helpers/sandbox-fixture';
 

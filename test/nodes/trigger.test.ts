@@ -1,6 +1,6 @@
 import { MediaGenImage } from '../../nodes/MediaGenImage/MediaGenImage.node';
 import { MediaGenTrigger } from '../../nodes/MediaGenTrigger/MediaGenTrigger.node';
-import type { WebhookDelivery } from '../../src/sandbox/webhooks';
+import type { WebhookDelivery } from '../../sandbox/webhooks';
 import type { TriggerStaticData } from '../../src/webhooks/registration';
 import { signPayload } from '../../src/webhooks/signature';
 import { binaryBytes, runNode } from '../helpers/n8n-harness';

@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { MediaGenVideo } from '../../nodes/MediaGenVideo/MediaGenVideo.node';
-import { SANDBOX_ACCOUNT_ID, SANDBOX_TEAM_ID, SANDBOX_VIEWER_TEAM_ID } from '../../src/sandbox/options';
-import { makePng } from '../../src/sandbox/png';
+import { SANDBOX_ACCOUNT_ID, SANDBOX_TEAM_ID, SANDBOX_VIEWER_TEAM_ID } from '../../sandbox/options';
+import { makePng } from '../../sandbox/png';
 import { kindOf } from '../helpers/media';
 import { runNode } from '../helpers/n8n-harness';
 import { posts, startFixture, type Fixture } from '../helpers/sandbox-fixture';

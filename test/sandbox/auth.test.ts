@@ -2,8 +2,8 @@ import {
 	SANDBOX_API_KEY,
 	SANDBOX_OAUTH_CLIENT_ID,
 	SANDBOX_OAUTH_CLIENT_SECRET,
-} from '../../src/sandbox/options';
-import type { Sandbox } from '../../src/sandbox/server';
+} from '../../sandbox/options';
+import type { Sandbox } from '../../sandbox/server';
 import { clientFor, expectProblem, openSandbox, sleep } from './helpers';
 
 describe('sandbox authentication', () => {

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 
 import axios, { type AxiosInstance } from 'axios';
 
-import type { Sandbox } from '../../src/sandbox/server';
+import type { Sandbox } from '../../sandbox/server';
 import { clientFor, expectProblem, openSandbox } from './helpers';
 
 const verifierOf = () => randomBytes(48).toString('base64url');

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 
 import axios, { type AxiosInstance, type AxiosResponse } from 'axios';
 
-import { SANDBOX_API_KEY } from '../../src/sandbox/options';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server';
+import { SANDBOX_API_KEY } from '../../sandbox/options';
+import { startSandbox, type Sandbox } from '../../sandbox/server';
 import { closeWithContractCheck } from '../helpers/contract';
 
 export type SandboxOptions = Parameters<typeof startSandbox>[0];

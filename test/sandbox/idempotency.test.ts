@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 
 import type { AxiosInstance } from 'axios';
 
-import { SANDBOX_ACCOUNT_ID } from '../../src/sandbox/options';
-import type { Sandbox } from '../../src/sandbox/server';
+import { SANDBOX_ACCOUNT_ID } from '../../sandbox/options';
+import type { Sandbox } from '../../sandbox/server';
 import { clientFor, expectProblem, openSandbox, submitImage, waitForRun } from './helpers';
 
 describe('sandbox idempotency (decisions.md)', () => {

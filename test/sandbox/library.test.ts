@@ -1,7 +1,7 @@
 import type { AxiosInstance } from 'axios';
 
-import { SANDBOX_TEAM_ID } from '../../src/sandbox/options';
-import type { Sandbox } from '../../src/sandbox/server';
+import { SANDBOX_TEAM_ID } from '../../sandbox/options';
+import type { Sandbox } from '../../sandbox/server';
 import { clientFor, expectProblem, idem, openSandbox, sleep, submitImage, waitForRun } from './helpers';
 
 const ids = (res: { data: { data: Array<{ id: string }> } }) => res.data.data.map((e) => e.id);

@@ -1,6 +1,6 @@
 import { crc32 } from 'node:zlib';
 
-import { makeBlend, makeGlb, makeModelFile, makeMp3, makeObj, makeStl, makeUsdz, makeWav, mp4Clip } from '../../src/sandbox/media-files';
+import { makeBlend, makeGlb, makeModelFile, makeMp3, makeObj, makeStl, makeUsdz, makeWav, mp4Clip } from '../../sandbox/media-files';
 
 /** Top-level MP4 boxes: [type, size]. */
 function boxes(bytes: Buffer): Array<[string, number]> {

@@ -1,7 +1,7 @@
 import type { AxiosInstance } from 'axios';
 
-import { mp4Clip } from '../../src/sandbox/media-files';
-import type { Sandbox } from '../../src/sandbox/server';
+import { mp4Clip } from '../../sandbox/media-files';
+import type { Sandbox } from '../../sandbox/server';
 import { clientFor, expectProblem, idem, openSandbox, waitForRun } from './helpers';
 
 describe('sandbox video, audio and media routes', () => {

@@ -1,6 +1,6 @@
 import type { AxiosInstance } from 'axios';
 
-import type { Sandbox } from '../../src/sandbox/server';
+import type { Sandbox } from '../../sandbox/server';
 import { expectProblem, openSandbox, submitImage } from './helpers';
 
 interface Model {

@@ -1,8 +1,8 @@
 import type { AxiosInstance } from 'axios';
 import axios from 'axios';
 
-import { SANDBOX_PROJECT_ID, SANDBOX_TEAM_ID } from '../../src/sandbox/options';
-import type { Sandbox } from '../../src/sandbox/server';
+import { SANDBOX_PROJECT_ID, SANDBOX_TEAM_ID } from '../../sandbox/options';
+import type { Sandbox } from '../../sandbox/server';
 import { contractCheckOf } from '../helpers/contract';
 import { clientFor, expectProblem, idem, openSandbox, waitForRun } from './helpers';
 

@@ -1,6 +1,6 @@
 import type { AxiosInstance } from 'axios';
 
-import type { Sandbox } from '../../src/sandbox/server';
+import type { Sandbox } from '../../sandbox/server';
 import { expectProblem, openSandbox, sleep, submitImage, waitForRun } from './helpers';
 
 const params = { model: 'image.aurora-2', prompt: 'a quoted castle', count: 2 };

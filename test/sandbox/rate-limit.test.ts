@@ -1,6 +1,6 @@
 import type { AxiosInstance } from 'axios';
 
-import type { Sandbox } from '../../src/sandbox/server';
+import type { Sandbox } from '../../sandbox/server';
 import { clientFor, expectProblem, openSandbox, sleep } from './helpers';
 
 /** Waits for the next one-second window to begin, so a few quick requests share a fresh window. */

@@ -1,6 +1,6 @@
 import axios, { type AxiosInstance } from 'axios';
 
-import type { Sandbox } from '../../src/sandbox/server';
+import type { Sandbox } from '../../sandbox/server';
 import { openSandbox, PNG_SIGNATURE, sleep, submitImage, waitForRun } from './helpers';
 
 async function balance(http: AxiosInstance): Promise<number> {

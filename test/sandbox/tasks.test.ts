@@ -1,7 +1,7 @@
 import type { AxiosInstance } from 'axios';
 
-import { SANDBOX_PROJECT_ID } from '../../src/sandbox/options';
-import type { Sandbox } from '../../src/sandbox/server';
+import { SANDBOX_PROJECT_ID } from '../../sandbox/options';
+import type { Sandbox } from '../../sandbox/server';
 import { contractCheckOf } from '../helpers/contract';
 import { clientFor, expectProblem, openSandbox } from './helpers';
 

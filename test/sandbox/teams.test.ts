@@ -1,7 +1,7 @@
 import type { AxiosInstance } from 'axios';
 
-import { SANDBOX_PROJECT_ID, SANDBOX_TEAM_ID, SANDBOX_VIEWER_TEAM_ID } from '../../src/sandbox/options';
-import type { Sandbox } from '../../src/sandbox/server';
+import { SANDBOX_PROJECT_ID, SANDBOX_TEAM_ID, SANDBOX_VIEWER_TEAM_ID } from '../../sandbox/options';
+import type { Sandbox } from '../../sandbox/server';
 import { clientFor, expectProblem, openSandbox, submitImage, waitForRun } from './helpers';
 
 describe('sandbox team billing and project filing on POST /images/generations', () => {

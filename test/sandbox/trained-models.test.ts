@@ -1,6 +1,6 @@
 import type { AxiosInstance } from 'axios';
 
-import type { Sandbox } from '../../src/sandbox/server';
+import type { Sandbox } from '../../sandbox/server';
 import { contractCheckOf } from '../helpers/contract';
 import { clientFor, expectProblem, idem, openSandbox, waitForRun } from './helpers';
 

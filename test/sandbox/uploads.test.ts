@@ -1,6 +1,6 @@
 import axios, { type AxiosInstance } from 'axios';
 
-import type { Sandbox } from '../../src/sandbox/server';
+import type { Sandbox } from '../../sandbox/server';
 import { expectProblem, openSandbox, PNG_SIGNATURE, submitImage } from './helpers';
 
 const bytes = Buffer.concat([PNG_SIGNATURE, Buffer.from('not really an image, but bytes all the same')]);

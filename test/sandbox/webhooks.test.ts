@@ -1,7 +1,7 @@
 import type { AxiosInstance } from 'axios';
 
-import type { Sandbox } from '../../src/sandbox/server';
-import { emitEvent, WEBHOOK_MAX_ATTEMPTS } from '../../src/sandbox/webhooks';
+import type { Sandbox } from '../../sandbox/server';
+import { emitEvent, WEBHOOK_MAX_ATTEMPTS } from '../../sandbox/webhooks';
 import { signPayload } from '../../src/webhooks/signature';
 import { startReceiver, type Receiver } from '../helpers/receiver';
 import { clientFor, expectProblem, openSandbox, sleep, submitImage, waitForRun } from './helpers';

@@ -5,10 +5,10 @@ import type { INodeProperties, INodePropertyOptions, INodeType } from 'n8n-workf
 
 import { catalog, endpointKey, extraOperations, type Endpoint } from '../../src/catalog';
 import { customOperationKeys } from '../../src/node/custom-operations';
-import { sandboxHandlers } from '../../src/sandbox/handlers';
-import { defaultSandboxOptions } from '../../src/sandbox/options';
-import { SandboxServices } from '../../src/sandbox/services';
-import { SandboxState } from '../../src/sandbox/state';
+import { sandboxHandlers } from '../../sandbox/handlers';
+import { defaultSandboxOptions } from '../../sandbox/options';
+import { SandboxServices } from '../../sandbox/services';
+import { SandboxState } from '../../sandbox/state';
 
 /**
  * The project's transcription of the API document's endpoint table (a copy of

@@ -1,6 +1,6 @@
 import { mediaDurationSeconds } from '../../src/media/duration';
-import { makeMp3, makeWav, mp4Clip } from '../../src/sandbox/media-files';
-import { makePng } from '../../src/sandbox/png';
+import { makeMp3, makeWav, mp4Clip } from '../../sandbox/media-files';
+import { makePng } from '../../sandbox/png';
 
 describe('mediaDurationSeconds', () => {
 	it('reads an MP4 from its mvhd box (the 1 s fixture)', () => {

@@ -1,4 +1,4 @@
-import type { FieldSpec } from '../catalog';
+import type { FieldSpec } from '../src/catalog';
 import { ProblemError } from './http';
 import type { SandboxState } from './state';
 

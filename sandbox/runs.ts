@@ -1,4 +1,4 @@
-import type { Endpoint } from '../catalog';
+import type { Endpoint } from '../src/catalog';
 import { newId, nowIso } from './ids';
 import type { SandboxModel } from './models';
 import type { OutputMaker } from './outputs';

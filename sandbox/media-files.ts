@@ -240,10 +240,10 @@ export function makeBlend(): Buffer {
 
 let mp4: Buffer | undefined;
 
-/** The committed MP4 fixture (src/sandbox/fixtures/clip.mp4, ~5 kB), found from source or from build/. */
+/** The committed MP4 fixture (sandbox/fixtures/clip.mp4, ~5 kB), found from source or from build/. */
 export function mp4Clip(): Buffer {
 	if (mp4) return mp4;
-	const candidates = [join(__dirname, 'fixtures'), join(__dirname, '..', '..', 'src', 'sandbox', 'fixtures'), join(process.cwd(), 'src', 'sandbox', 'fixtures')];
+	const candidates = [join(__dirname, 'fixtures'), join(__dirname, '..', '..', 'sandbox', 'fixtures'), join(process.cwd(), 'sandbox', 'fixtures')];
 	const dir = candidates.find((d) => existsSync(join(d, 'clip.mp4')));
 	if (!dir) throw new Error(`clip.mp4 fixture not found (looked in ${candidates.join(', ')})`);
 	mp4 = readFileSync(join(dir, 'clip.mp4'));

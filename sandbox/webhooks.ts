@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { request as httpRequest, type ClientRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 
-import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, subjectKind, type EventType, type WebhookEvent } from '../webhooks/events';
-import { signPayload } from '../webhooks/signature';
+import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, subjectKind, type EventType, type WebhookEvent } from '../src/webhooks/events';
+import { signPayload } from '../src/webhooks/signature';
 import { newId, nowIso } from './ids';
 import { SANDBOX_ACCOUNT_ID } from './options';
 import type { RunRecord, SandboxState } from './state';

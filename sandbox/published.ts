@@ -1,6 +1,6 @@
 import express, { type Request, type Response } from 'express';
 
-import { catalog, type Endpoint } from '../catalog';
+import { catalog, type Endpoint } from '../src/catalog';
 import { openApiDocument } from './openapi';
 import { sendProblem } from './problem';
 import { producerStore } from './routes/library-store';

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
-import { canonicalJson } from '../transport/idempotency';
+import { canonicalJson } from '../src/transport/idempotency';
 import { nowIso } from './ids';
 import { ProblemError } from './http';
 

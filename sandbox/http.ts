@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 
-import type { Endpoint } from '../catalog';
+import type { Endpoint } from '../src/catalog';
 import type { Principal, SandboxState } from './state';
 
 /** A failure a handler raises; the router turns it into a problem document. */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 
-import type { Endpoint } from '../catalog';
+import type { Endpoint } from '../src/catalog';
 import { makeModelFile, makeMp3, makeWav, MODEL_CONTENT_TYPES, mp4Clip } from './media-files';
 import { makePng } from './png';
 

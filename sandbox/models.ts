@@ -1,4 +1,4 @@
-import type { Capability } from '../catalog';
+import type { Capability } from '../src/catalog';
 
 /** A model alias as the sandbox serves it, with its price. */
 export interface SandboxModel {

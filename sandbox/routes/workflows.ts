@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
-import { endpointFor, type Endpoint, type FieldSpec } from '../../catalog';
-import { WORKFLOW_INPUT_FIELDS, WORKFLOW_KEYS, WORKFLOW_NAMES, WORKFLOW_OUTPUT_FIELDS, type WorkflowKey } from '../../catalog/workflows';
+import { endpointFor, type Endpoint, type FieldSpec } from '../../src/catalog';
+import { WORKFLOW_INPUT_FIELDS, WORKFLOW_KEYS, WORKFLOW_NAMES, WORKFLOW_OUTPUT_FIELDS, type WorkflowKey } from '../../src/catalog/workflows';
 import { bodyOf, listReply, principalOf, ProblemError, type Reply, type RouteContext, type RouteHandler } from '../http';
 import { newId, nowIso } from '../ids';
 import { checkChoices, moduleState, notFound, optionalString, requireString, stringArray } from '../module-state';

@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 
-import { catalog, endpointKey, type Endpoint } from '../../catalog';
-import { WORKFLOW_KEYS } from '../../catalog/workflows';
+import { catalog, endpointKey, type Endpoint } from '../../src/catalog';
+import { WORKFLOW_KEYS } from '../../src/catalog/workflows';
 import { sandboxHandlers } from '../handlers';
 import { bodyOf, listReply, principalOf, ProblemError, requireScope, type RouteContext, type RouteHandler } from '../http';
 import { newId, nowIso } from '../ids';

@@ -1,4 +1,4 @@
-import { catalog, endpointKey, type Endpoint } from '../catalog';
+import { catalog, endpointKey, type Endpoint } from '../src/catalog';
 import type { RouteHandler } from './http';
 import { imageOutputs, mediaOutputsFor, type OutputMaker } from './outputs';
 import { batchHandlers } from './routes/batches';

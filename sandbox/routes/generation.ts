@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Endpoint } from '../../catalog';
-import { mediaDurationSeconds } from '../../media/duration';
-import { checkCapability, checkFileLimits, checkLimit, checkStaticBounds } from '../../models/limits';
+import type { Endpoint } from '../../src/catalog';
+import { mediaDurationSeconds } from '../../src/media/duration';
+import { checkCapability, checkFileLimits, checkLimit, checkStaticBounds } from '../../src/models/limits';
 import { bodyOf, principalOf, ProblemError, requireScope, type Reply, type RouteContext, type RouteHandler } from '../http';
 import { defaultModelFor, findModel, type SandboxModel } from '../models';
 import { imageOutputs, type OutputMaker } from '../outputs';

@@ -1,5 +1,5 @@
-import { catalog, endpointKey, fieldLocation, type Endpoint, type FieldSpec } from '../catalog';
-import { NODE_TITLES } from '../catalog/operations-table';
+import { catalog, endpointKey, fieldLocation, type Endpoint, type FieldSpec } from '../src/catalog';
+import { NODE_TITLES } from '../src/catalog/operations-table';
 import { componentSchemas, isEstimatePath, jsonFieldSchemas, responseSchemaOf, successStatusOf, type Schema } from './openapi-schemas';
 import { ALL_SCOPES } from './options';
 

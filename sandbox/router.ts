@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 
 import express, { type Request, type Response } from 'express';
 
-import { catalog, endpointKey, type Endpoint } from '../catalog';
-import { canonicalJson } from '../transport/idempotency';
+import { catalog, endpointKey, type Endpoint } from '../src/catalog';
+import { canonicalJson } from '../src/transport/idempotency';
 import { chaosFault } from './chaos';
 import { ProblemError, requireScope, type Reply, type RouteContext, type RouteHandler } from './http';
 import { sendProblem } from './problem';
