@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
-import { canonicalJson } from '../src/transport/idempotency';
+import { canonicalJson } from './canonical-json';
 import { nowIso } from './ids';
 import { ProblemError } from './http';
 

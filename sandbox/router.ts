@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import express, { type Request, type Response } from 'express';
 
 import { catalog, endpointKey, type Endpoint } from '../src/catalog';
-import { canonicalJson } from '../src/transport/idempotency';
+import { canonicalJson } from './canonical-json';
 import { chaosFault } from './chaos';
 import { ProblemError, requireScope, type Reply, type RouteContext, type RouteHandler } from './http';
 import { sendProblem } from './problem';

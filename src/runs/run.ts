@@ -19,6 +19,13 @@ export function isRun(value: unknown): value is Run {
 	return typeof value === 'object' && value !== null && typeof (value as Run).id === 'string' && typeof (value as Run).status === 'string';
 }
 
+const KNOWN_STATUSES = new Set(['queued', 'processing', 'completed', 'failed']);
+
+/** The run statuses the API document names; anything else is not waited for. */
+export function isKnownStatus(run: Run): boolean {
+	return KNOWN_STATUSES.has(run.status);
+}
+
 export function isTerminal(run: Run): boolean {
 	return run.status === 'completed' || run.status === 'failed';
 }

@@ -1,8 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { pause } from '../transport/pause';
+import { problemError, problemOf } from '../transport/problem';
 import { apiRequest, type ApiClient } from '../transport/request';
-import { isRun, isTerminal, type Run } from './run';
+import { isTransientFailure } from '../transport/retry-policy';
+import { isKnownStatus, isRun, isTerminal, type Run } from './run';
 
 export type WaitOutcome =
 	| { state: 'completed' | 'failed'; run: Run }
@@ -45,10 +47,25 @@ const MISSES_BEFORE_OWN_POLL = 2;
 const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value));
 const jitter = (ms: number) => Math.round(ms * (0.9 + 0.2 * Math.random()));
 
+/** The service's Retry-After as a pause, within what a wait loop accepts (0 or absent: undefined). */
 function retryAfterMs(headers: Record<string, string>): number | undefined {
 	const seconds = Number(headers['retry-after']);
-	return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : undefined;
+	return Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds * 1000, SINGLE_MAX_INTERVAL_MS) : undefined;
 }
+
+/** Whether polling may go on after this failure (the transport's own retries are spent by then). */
+function isPassingOutage(error: unknown): boolean {
+	const problem = problemOf(error);
+	if (!problem) return false;
+	const status = problem.status === undefined ? undefined : Number(problem.status);
+	return problem.code === 'network_error' || (status !== undefined && isTransientFailure(status));
+}
+
+const minOf = (values: Iterable<number>) => {
+	let least = Infinity;
+	for (const v of values) if (v < least) least = v;
+	return least;
+};
 
 /**
  * Waits for many runs in one loop, close to the service's own latency and with few requests:
@@ -78,6 +95,16 @@ export async function waitForRuns(client: ApiClient, runs: Run[], options: WaitO
 
 	const settle = (p: Pending, run: Run) => {
 		pending.delete(p.run.id);
+		if (!isKnownStatus(run)) {
+			const error = problemError(client.ctx.getNode(), {
+				code: 'unexpected_run_status',
+				title: `Run ${run.id} has the status "${String(run.status)}", which the API document does not name`,
+				detail: 'Known statuses: queued, processing, completed, failed. The node stopped waiting for it; read it later with MediaGen Run → Get.',
+				run_id: run.id,
+			}, undefined);
+			outcomes.set(run.id, { state: 'error', run, error });
+			return;
+		}
 		outcomes.set(run.id, { state: run.status as 'completed' | 'failed', run });
 		const took = Date.parse(String(run.completed_at ?? '')) - Date.parse(String(run.created_at ?? ''));
 		if (Number.isFinite(took) && took > 0) fastestRunMs = Math.min(fastestRunMs ?? took, took);
@@ -90,7 +117,7 @@ export async function waitForRuns(client: ApiClient, runs: Run[], options: WaitO
 
 	/** One page of `GET /runs` covering the oldest pending runs. */
 	const sweep = async (): Promise<void> => {
-		const oldest = Math.min(...[...pending.values()].map((p) => p.index));
+		const oldest = minOf([...pending.values()].map((p) => p.index));
 		const anchor = byIndex[oldest + PAGE];
 		const shown = new Set<string>();
 		const { body, headers } = await apiRequest<{ data?: unknown[] }>(client, {
@@ -106,7 +133,7 @@ export async function waitForRuns(client: ApiClient, runs: Run[], options: WaitO
 			shown.add(item.id);
 			p.seenAt = now;
 			p.missed = 0;
-			if (isTerminal(item)) settle(p, item);
+			if (isTerminal(item) || !isKnownStatus(item)) settle(p, item);
 			else p.run = item;
 		}
 		for (const p of pending.values()) if (p.index < oldest + PAGE && !shown.has(p.run.id)) p.missed++;
@@ -117,11 +144,18 @@ export async function waitForRuns(client: ApiClient, runs: Run[], options: WaitO
 		try {
 			const { body, headers } = await apiRequest<Run>(client, { method: 'GET', path: `/runs/${encodeURIComponent(p.run.id)}` });
 			const run = isRun(body) ? body : p.run;
-			if (isTerminal(run)) return settle(p, run);
+			if (isTerminal(run) || !isKnownStatus(run)) return settle(p, run);
 			p.run = run;
 			p.seenAt = Date.now();
 			p.intervalMs = retryAfterMs(headers) ?? Math.min(SINGLE_MAX_INTERVAL_MS, p.intervalMs * SINGLE_BACKOFF);
 		} catch (error) {
+			if (isPassingOutage(error)) {
+				// An outage outlasted the transport's retries: the run goes on at the service, so keep
+				// waiting (until the deadline) at the slowest pace rather than fail an item that will be charged.
+				p.seenAt = Date.now();
+				p.intervalMs = SINGLE_MAX_INTERVAL_MS;
+				return;
+			}
 			pending.delete(p.run.id);
 			outcomes.set(p.run.id, { state: 'error', run: p.run, error: error as Error });
 		}
@@ -146,7 +180,7 @@ export async function waitForRuns(client: ApiClient, runs: Run[], options: WaitO
 		options.onProgress?.(outcomes.size, total);
 		if (pending.size === 0) break;
 
-		const nextOwn = Math.min(...[...pending.values()].map((p) => p.seenAt + p.intervalMs));
+		const nextOwn = minOf([...pending.values()].map((p) => p.seenAt + p.intervalMs));
 		const wakeAt = Math.min(pending.size >= LIST_MODE_MIN_PENDING ? nextSweepAt : nextOwn, options.deadline);
 		if (!(await pause(Math.max(0, wakeAt - Date.now()), client.signal))) {
 			for (const p of pending.values()) outcomes.set(p.run.id, { state: 'cancelled', run: p.run });
