@@ -11,13 +11,13 @@ import { endpointKey } from '../catalog';
 import { downloadOutput } from '../media/download';
 import { listAll } from '../transport/paginate';
 import { pause } from '../transport/pause';
-import { problemOf } from '../transport/problem';
+import { isOutage } from '../transport/problem';
 import { apiRequest, unexpectedResponse, type ApiClient } from '../transport/request';
-import { isTransientFailure } from '../transport/retry-policy';
 import type { PreparedCall } from './call';
 import { outputFiles, type Run } from './run';
 import { refusedOutright, uploadPending } from './submit';
 import type { SubmitMemory } from './submit-memory';
+import { OUTAGE_FIRST_PAUSE_MS, POLL_RETRY_LIMITS } from './wait';
 
 /** A batch as the service returns it (the Batch resource of the API document). */
 export interface Batch extends IDataObject {
@@ -54,6 +54,7 @@ function isBatch(value: unknown): value is Batch {
 export async function waitForBatch(ctx: IExecuteFunctions, client: ApiClient, batch: Batch, deadline: number, itemIndex: number): Promise<Batch> {
 	let current = batch;
 	let interval = 1000;
+	let outagePause = 0;
 	while (!isBatchFinished(current)) {
 		const wake = Math.min(Date.now() + interval, deadline);
 		if (!(await pause(Math.max(0, wake - Date.now()), client.signal)) || Date.now() >= deadline) {
@@ -66,16 +67,19 @@ export async function waitForBatch(ctx: IExecuteFunctions, client: ApiClient, ba
 			error.context.problem = { code: cancelled ? 'cancelled' : 'wait_timeout', batch_id: current.id } as JsonObject;
 			throw error;
 		}
-		const read = await apiRequest<unknown>(client, { method: 'GET', path: `/batches/${encodeURIComponent(current.id)}`, itemIndex }).catch((error: unknown) => {
-			// an outage that outlasted the transport's retries: the batch goes on, keep waiting
-			const status = problemOf(error)?.status;
-			if (problemOf(error)?.code === 'network_error' || (status !== undefined && isTransientFailure(Number(status)))) return undefined;
-			throw error;
-		});
+		const read = await apiRequest<unknown>(client, { method: 'GET', path: `/batches/${encodeURIComponent(current.id)}`, itemIndex, retryLimits: POLL_RETRY_LIMITS }).catch(
+			(error: unknown) => {
+				// an outage: the batch goes on at the service, so keep waiting, more slowly each time
+				if (isOutage(error)) return undefined;
+				throw error;
+			},
+		);
 		if (!read) {
-			interval = MAX_POLL_MS;
+			outagePause = Math.min(MAX_POLL_MS, Math.max(OUTAGE_FIRST_PAUSE_MS, outagePause * 2));
+			interval = outagePause;
 			continue;
 		}
+		outagePause = 0;
 		if (!isBatch(read.body)) throw unexpectedResponse(client, `GET /batches/${current.id} did not return a batch`, read.body, itemIndex);
 		current = read.body;
 		const retryAfter = Number(read.headers['retry-after']);

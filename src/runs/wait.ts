@@ -1,9 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { pause } from '../transport/pause';
-import { problemError, problemOf } from '../transport/problem';
+import { isOutage, problemError } from '../transport/problem';
 import { apiRequest, type ApiClient } from '../transport/request';
-import { isTransientFailure } from '../transport/retry-policy';
 import { isKnownStatus, isRun, isTerminal, type Run } from './run';
 
 export type WaitOutcome =
@@ -37,7 +36,14 @@ interface Pending {
 	intervalMs: number;
 	/** list reads whose window held this run but whose page did not show it (other traffic) */
 	missed: number;
+	/** pause before the next own poll while reads of this run fail in an outage (0: no outage) */
+	outagePauseMs: number;
 }
+
+/** A poll in a wait loop is retried once by the transport; the loop itself paces the rest. */
+export const POLL_RETRY_LIMITS = { maxTransientRetries: 1, maxRateLimitRetries: 1 };
+/** First pause after a failed read during an outage; doubles up to the slowest poll pace. */
+export const OUTAGE_FIRST_PAUSE_MS = 500;
 
 /** At most this many runs are polled one by one at a time: never a request storm. */
 const OWN_POLLS_PER_TICK = 10;
@@ -53,13 +59,6 @@ function retryAfterMs(headers: Record<string, string>): number | undefined {
 	return Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds * 1000, SINGLE_MAX_INTERVAL_MS) : undefined;
 }
 
-/** Whether polling may go on after this failure (the transport's own retries are spent by then). */
-function isPassingOutage(error: unknown): boolean {
-	const problem = problemOf(error);
-	if (!problem) return false;
-	const status = problem.status === undefined ? undefined : Number(problem.status);
-	return problem.code === 'network_error' || (status !== undefined && isTransientFailure(status));
-}
 
 const minOf = (values: Iterable<number>) => {
 	let least = Infinity;
@@ -85,13 +84,14 @@ export async function waitForRuns(client: ApiClient, runs: Run[], options: WaitO
 	for (const run of runs) {
 		if (isTerminal(run)) outcomes.set(run.id, { state: run.status as 'completed' | 'failed', run });
 		else if (!pending.has(run.id)) {
-			pending.set(run.id, { run, index: byIndex.length, seenAt: started, intervalMs: SINGLE_FIRST_POLL_MS, missed: 0 });
+			pending.set(run.id, { run, index: byIndex.length, seenAt: started, intervalMs: SINGLE_FIRST_POLL_MS, missed: 0, outagePauseMs: 0 });
 			byIndex.push(run);
 		}
 	}
 	const total = pending.size + outcomes.size;
 	let fastestRunMs: number | undefined;
 	let nextSweepAt = started + MIN_INTERVAL_MS;
+	let sweepOutagePauseMs = 0;
 
 	const settle = (p: Pending, run: Run) => {
 		pending.delete(p.run.id);
@@ -124,7 +124,9 @@ export async function waitForRuns(client: ApiClient, runs: Run[], options: WaitO
 			method: 'GET',
 			path: '/runs',
 			qs: { limit: PAGE, ...(anchor ? { starting_after: anchor.id } : {}) } as IDataObject,
+			retryLimits: POLL_RETRY_LIMITS,
 		});
+		sweepOutagePauseMs = 0;
 		const now = Date.now();
 		for (const item of Array.isArray(body.data) ? body.data : []) {
 			if (!isRun(item)) continue;
@@ -142,18 +144,20 @@ export async function waitForRuns(client: ApiClient, runs: Run[], options: WaitO
 
 	const pollOne = async (p: Pending): Promise<void> => {
 		try {
-			const { body, headers } = await apiRequest<Run>(client, { method: 'GET', path: `/runs/${encodeURIComponent(p.run.id)}` });
+			const { body, headers } = await apiRequest<Run>(client, { method: 'GET', path: `/runs/${encodeURIComponent(p.run.id)}`, retryLimits: POLL_RETRY_LIMITS });
 			const run = isRun(body) ? body : p.run;
 			if (isTerminal(run) || !isKnownStatus(run)) return settle(p, run);
+			p.outagePauseMs = 0;
 			p.run = run;
 			p.seenAt = Date.now();
 			p.intervalMs = retryAfterMs(headers) ?? Math.min(SINGLE_MAX_INTERVAL_MS, p.intervalMs * SINGLE_BACKOFF);
 		} catch (error) {
-			if (isPassingOutage(error)) {
+			if (isOutage(error)) {
 				// An outage outlasted the transport's retries: the run goes on at the service, so keep
 				// waiting (until the deadline) at the slowest pace rather than fail an item that will be charged.
 				p.seenAt = Date.now();
-				p.intervalMs = SINGLE_MAX_INTERVAL_MS;
+				p.intervalMs = clamp(p.outagePauseMs, OUTAGE_FIRST_PAUSE_MS, SINGLE_MAX_INTERVAL_MS);
+				p.outagePauseMs = clamp(p.outagePauseMs * 2, OUTAGE_FIRST_PAUSE_MS, SINGLE_MAX_INTERVAL_MS);
 				return;
 			}
 			pending.delete(p.run.id);
@@ -166,9 +170,16 @@ export async function waitForRuns(client: ApiClient, runs: Run[], options: WaitO
 		if (listMode && Date.now() >= nextSweepAt) {
 			try {
 				await sweep();
-			} catch {
-				// The transport already retried this read; the next tick reads the list again.
-				nextSweepAt = Date.now() + MAX_INTERVAL_MS;
+			} catch (error) {
+				if (isOutage(error)) {
+					// an outage: read the list again later, more slowly each time
+					sweepOutagePauseMs = clamp(sweepOutagePauseMs * 2, OUTAGE_FIRST_PAUSE_MS, SINGLE_MAX_INTERVAL_MS);
+					nextSweepAt = Date.now() + sweepOutagePauseMs;
+				} else {
+					// the list itself is refused: each run's own poll tells what is wrong with it
+					for (const p of pending.values()) p.missed = MISSES_BEFORE_OWN_POLL;
+					nextSweepAt = Date.now() + MAX_INTERVAL_MS;
+				}
 			}
 		}
 		// Own polls: lone runs, and runs the list windows keep missing (other traffic on the account).

@@ -56,6 +56,8 @@ export interface ApiRequest {
 	 */
 	resendable?: boolean;
 	itemIndex?: number;
+	/** tighter retry limits for this request (a wait loop paces its own polls) */
+	retryLimits?: Partial<RetryLimits>;
 	/** 'none' for the few routes that take no credential (CLI sign-in) */
 	auth?: 'bearer' | 'none';
 	timeoutMs?: number;
@@ -222,7 +224,7 @@ export async function apiRequest<T = IDataObject>(client: ApiClient, request: Ap
 					retryAfterSeconds: parseRetryAfter(failure.headers['retry-after'] ?? failure.headers['Retry-After']),
 					attempt,
 				},
-				client.retryLimits,
+				request.retryLimits ? { ...client.retryLimits, ...request.retryLimits } : client.retryLimits,
 			);
 			if (!decision.retry || client.signal?.aborted) throw toError(client, request, failure);
 			if (!(await pause(decision.delayMs, client.signal))) throw toError(client, request, failure);

@@ -17,7 +17,7 @@ const rows = readFileSync(table, 'utf8')
 	});
 const spec = new Map(rows.map((r) => [r.key, r]));
 
-function expected(row: { scope: string; idempotency: string; auth: string }): Pick<Endpoint, 'scope' | 'idempotency' | 'auth'> {
+function expected(row: { key: string; scope: string; idempotency: string; auth: string }): Pick<Endpoint, 'scope' | 'idempotency' | 'auth'> {
 	return {
 		scope: row.scope === 'none' ? null : row.scope === 'unspecified' ? 'videos:write' : row.scope,
 		idempotency: expectedIdempotency(row.key.split(' ')[0], row.key.split(' ')[1], row.idempotency),
