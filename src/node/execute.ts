@@ -36,7 +36,7 @@ interface Submitted {
 }
 
 /** Builds the output item of a completed run: the run as JSON, its files as binary (or URLs). */
-async function completedRunItem(ctx: IExecuteFunctions, call: PreparedCall, run: Run): Promise<INodeExecutionData> {
+async function completedRunItem(ctx: IExecuteFunctions, client: ApiClient, call: PreparedCall, run: Run): Promise<INodeExecutionData> {
 	const files = outputFiles(run);
 	const settings = call.run!;
 	const json: IDataObject = { ...run, output_urls: files.map((f) => f.url) };
@@ -44,7 +44,7 @@ async function completedRunItem(ctx: IExecuteFunctions, call: PreparedCall, run:
 	const binary: IBinaryKeyData = {};
 	for (const [index, file] of files.entries()) {
 		const key = index === 0 ? settings.binaryPropertyName : `${settings.binaryPropertyName}_${index}`;
-		binary[key] = await downloadOutput(ctx, file, `${run.id}${index ? `_${index}` : ''}`);
+		binary[key] = await downloadOutput(ctx, file, `${run.id}${index ? `_${index}` : ''}`, client.baseUrl);
 	}
 	return { json, binary, pairedItem: { item: call.itemIndex } };
 }
@@ -206,7 +206,7 @@ export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName)
 				const custom = customOperationFor(call.endpoint);
 				results[call.itemIndex] = custom?.completedRun
 					? await custom.completedRun(ctx, call, outcome.run)
-					: [await completedRunItem(ctx, call, outcome.run)];
+					: [await completedRunItem(ctx, client, call, outcome.run)];
 			} catch (error) {
 				fail(call.itemIndex, error);
 			}

@@ -94,7 +94,7 @@ export async function listBatchItems(client: ApiClient, batchId: string, itemInd
 }
 
 /** One output item per batch item: the item as JSON (with output_urls), its files as binary when asked. */
-async function batchItemOutput(ctx: IExecuteFunctions, call: PreparedCall, batch: Batch, item: BatchItem, pairedTo: number): Promise<INodeExecutionData> {
+async function batchItemOutput(ctx: IExecuteFunctions, client: ApiClient, call: PreparedCall, batch: Batch, item: BatchItem, pairedTo: number): Promise<INodeExecutionData> {
 	const settings = call.run!;
 	const files = item.status === 'completed' ? outputFiles({ id: item.id, object: 'batch_item', status: 'completed', output: item.output ?? null } as Run) : [];
 	const json: IDataObject = { ...item, batch_id: item.batch_id ?? batch.id, batch_status: batch.status, output_urls: files.map((f) => f.url) };
@@ -102,18 +102,25 @@ async function batchItemOutput(ctx: IExecuteFunctions, call: PreparedCall, batch
 	const binary: IBinaryKeyData = {};
 	for (const [index, file] of files.entries()) {
 		const key = index === 0 ? settings.binaryPropertyName : `${settings.binaryPropertyName}_${index}`;
-		binary[key] = await downloadOutput(ctx, file, `${item.id}${index ? `_${index}` : ''}`);
+		binary[key] = await downloadOutput(ctx, file, `${item.id}${index ? `_${index}` : ''}`, client.baseUrl);
 	}
 	return { json, binary, pairedItem: { item: pairedTo } };
 }
 
-async function outputsOf(ctx: IExecuteFunctions, call: PreparedCall, batch: Batch, items: BatchItem[], pairing: (item: BatchItem) => number): Promise<Map<number, INodeExecutionData[]>> {
+async function outputsOf(
+	ctx: IExecuteFunctions,
+	client: ApiClient,
+	call: PreparedCall,
+	batch: Batch,
+	items: BatchItem[],
+	pairing: (item: BatchItem) => number,
+): Promise<Map<number, INodeExecutionData[]>> {
 	const onlyFailed = call.settings.only_failed === true;
 	const outputs = new Map<number, INodeExecutionData[]>();
 	for (const item of items) {
 		if (onlyFailed && item.status !== 'failed') continue;
 		const pairedTo = pairing(item);
-		outputs.set(pairedTo, [...(outputs.get(pairedTo) ?? []), await batchItemOutput(ctx, call, batch, item, pairedTo)]);
+		outputs.set(pairedTo, [...(outputs.get(pairedTo) ?? []), await batchItemOutput(ctx, client, call, batch, item, pairedTo)]);
 	}
 	return outputs;
 }
@@ -170,10 +177,10 @@ async function submitBatch(
 	const byIndex = (item: BatchItem) => calls[item.index]?.itemIndex ?? first.itemIndex;
 	if (!first.run!.wait) {
 		const items = Array.isArray(created.items) ? (created.items as BatchItem[]) : await listBatchItems(client, created.id, first.itemIndex);
-		return await outputsOf(ctx, first, created, items, byIndex);
+		return await outputsOf(ctx, client, first, created, items, byIndex);
 	}
 	const finished = await waitForBatch(ctx, client, created, Date.now() + first.run!.waitTimeoutMs, first.itemIndex);
-	return await outputsOf(ctx, first, finished, await listBatchItems(client, finished.id, first.itemIndex), byIndex);
+	return await outputsOf(ctx, client, first, finished, await listBatchItems(client, finished.id, first.itemIndex), byIndex);
 }
 
 /** MediaGen Batch → Create From Items: each input item's "Item Body" becomes one batch item. */
@@ -215,6 +222,6 @@ export async function waitForBatchItems(ctx: IExecuteFunctions, client: ApiClien
 	const { body } = await apiRequest<unknown>(client, { method: 'GET', path: call.path, itemIndex: call.itemIndex });
 	if (!isBatch(body)) throw unexpectedResponse(client, `GET ${call.path} did not return a batch`, body, call.itemIndex);
 	const finished = await waitForBatch(ctx, client, body, Date.now() + call.run!.waitTimeoutMs, call.itemIndex);
-	const outputs = await outputsOf(ctx, call, finished, await listBatchItems(client, finished.id, call.itemIndex), () => call.itemIndex);
+	const outputs = await outputsOf(ctx, client, call, finished, await listBatchItems(client, finished.id, call.itemIndex), () => call.itemIndex);
 	return outputs.get(call.itemIndex) ?? [];
 }

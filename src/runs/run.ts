@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import type { OutputFile } from '../media/download';
+
 /** A run as the service returns it (fields of the API document). */
 export interface Run extends IDataObject {
 	id: string;
@@ -30,12 +32,6 @@ export function isTerminal(run: Run): boolean {
 	return run.status === 'completed' || run.status === 'failed';
 }
 
-/** A file a completed run produced. */
-export interface OutputFile {
-	url: string;
-	/** e.g. "glb" for a 3D format, from the output key */
-	format?: string;
-}
 
 /**
  * The files of a completed run, per decisions.md: `images[].url` for images, `model_urls` for 3D
