@@ -169,7 +169,13 @@ export function checkFileLimits(field: FieldSpec, file: FileFacts, limits: IData
 	return undefined;
 }
 
-/** Fixed bounds from the catalog (not the model): min/max on numbers and list lengths. */
+function rangeText(field: FieldSpec): string {
+	if (field.min !== undefined && field.max !== undefined) return ` from ${field.min} to ${field.max}`;
+	if (field.min !== undefined) return ` of at least ${field.min}`;
+	return field.max !== undefined ? ` of at most ${field.max}` : '';
+}
+
+/** Fixed bounds from the catalog (not the model): numbers finite and in range, list lengths. */
 export function checkStaticBounds(field: FieldSpec, value: unknown): LimitViolation | undefined {
 	if (value === undefined || value === null || value === '') return undefined;
 	if (field.format === 'url' && typeof value === 'string' && !/^https?:\/\/[^\s/]+/i.test(value)) {
@@ -179,7 +185,12 @@ export function checkStaticBounds(field: FieldSpec, value: unknown): LimitViolat
 		if (field.max !== undefined && value.length > field.max) return { field, value: `${value.length} items`, allowed: `at most ${field.max}` };
 		return undefined;
 	}
+	const numeric = field.type === 'number' || field.type === 'integer';
+	if (numeric && (typeof value !== 'number' || !Number.isFinite(value))) {
+		return { field, value, allowed: `${field.type === 'integer' ? 'a whole number' : 'a number'}${rangeText(field)}` };
+	}
 	if (typeof value !== 'number') return undefined;
+	if (field.type === 'integer' && !Number.isInteger(value)) return { field, value, allowed: `a whole number${rangeText(field)}` };
 	if (field.min !== undefined && value < field.min) return { field, value, allowed: `at least ${field.min}` };
 	if (field.max !== undefined && value > field.max) return { field, value, allowed: `at most ${field.max}` };
 	return undefined;

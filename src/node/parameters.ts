@@ -68,6 +68,10 @@ async function readField(
 	}
 	const value = get(paramName(field), field.default);
 	if (field.type === 'json') return parseJsonField(ctx, itemIndex, field, value);
+	// an expression gives a number field a string: read it as the number it spells (checked later)
+	if ((field.type === 'number' || field.type === 'integer') && typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) {
+		return Number(value);
+	}
 	if (field.type === 'stringList') return splitList(value);
 	if (typeof value === 'string') return value.trim();
 	return value;
@@ -97,7 +101,8 @@ function numberOption(ctx: IExecuteFunctions, itemIndex: number, options: IDataO
 	if (raw === undefined || raw === null || raw === '') return fallback;
 	const value = typeof raw === 'number' ? raw : typeof raw === 'string' ? Number(raw.trim()) : NaN;
 	if (!Number.isFinite(value) || value < min || value > max) {
-		throw new NodeOperationError(ctx.getNode(), `${label}: ${JSON.stringify(raw)} is not allowed; allowed: a number from ${min} to ${max}`, {
+		const shown = typeof raw === 'number' ? String(raw) : JSON.stringify(raw);
+		throw new NodeOperationError(ctx.getNode(), `${label}: ${shown} is not allowed; allowed: a number from ${min} to ${max}`, {
 			itemIndex,
 			description: 'Nothing was sent to the service, so no credits were spent.',
 		});

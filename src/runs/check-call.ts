@@ -6,7 +6,8 @@ import { checkCapability, checkFileLimits, checkLimit, checkStaticBounds, type L
 import { defaultModel, modelsForCapability, type Model } from '../models/model-catalog';
 
 function describeValue(value: unknown): string {
-	return typeof value === 'string' ? `"${value}"` : JSON.stringify(value);
+	if (typeof value === 'string') return `"${value}"`;
+	return typeof value === 'number' && !Number.isFinite(value) ? String(value) : JSON.stringify(value);
 }
 
 function violationError(ctx: IExecuteFunctions, call: PreparedCall, v: LimitViolation, model?: Model): NodeOperationError {

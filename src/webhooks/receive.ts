@@ -114,8 +114,7 @@ function header(ctx: IWebhookFunctions, name: string): string | undefined {
  * The trigger's webhook: verifies the signature over the exact raw body with the secret stored at
  * registration. Missing, malformed or wrong signatures, and events older than the allowed age, get
  * 401 and start nothing. A verified event is passed on as one item unless a filter or the
- * repeated-event check drops it (answered 200, so the service does not retry it). With Download
- * Outputs the delivery is answered before the files are fetched: the service waits at most 10 s.
+ * repeated-event check drops it (answered 200, so the service does not retry it).
  */
 export async function receiveEvent(ctx: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const req = ctx.getRequestObject();
@@ -138,9 +137,11 @@ export async function receiveEvent(ctx: IWebhookFunctions): Promise<IWebhookResp
 	const { event } = verification;
 	const ignored = ignoredBecause(ctx, event, options) ?? (protection.ignoreRepeated && seenBefore(ctx, event.id) ? 'repeated_event' : undefined);
 	if (ignored) return { webhookResponse: { received: true, ignored } };
-	const answerFirst = options.downloadOutputs === true && event.type === 'run.completed';
-	if (answerFirst) ctx.getResponseObject().status(200).json({ received: true });
+	// Answered here, before the files are fetched (the service waits at most 10 s) and before n8n
+	// starts the execution: n8n saves the static data (the remembered id) when it answers, and in
+	// n8n 2.41 an execution that starts first clears the "changed" mark, so the id would be lost.
+	ctx.getResponseObject().status(200).json({ received: true, event_id: event.id });
 	const item = await eventItem(ctx, event, header(ctx, DELIVERY_HEADER), options);
 	if (protection.ignoreRepeated) rememberEvent(ctx, event.id);
-	return answerFirst ? { noWebhookResponse: true, workflowData: [[item]] } : { workflowData: [[item]] };
+	return { noWebhookResponse: true, workflowData: [[item]] };
 }

@@ -17,17 +17,19 @@ import { describeWithN8n, readE2eState } from './state';
 
 interface N8n {
 	url: string;
+	port: number;
 	apiKey?: string;
 	stop(): Promise<void>;
 }
 
 /** An n8n of this test's own, through test/e2e/own-n8n.mjs (ESM host modules cannot be imported here). */
-async function startOwnN8n(userFolder: string, extensionsDir: string, setup: boolean): Promise<N8n> {
-	const child = spawn(process.execPath, [join(__dirname, 'own-n8n.mjs'), '--user-folder', userFolder, '--extensions', extensionsDir, ...(setup ? ['--setup'] : [])], {
+async function startOwnN8n(userFolder: string, extensionsDir: string, options: { setup?: boolean; port?: number }): Promise<N8n> {
+	const args = ['--user-folder', userFolder, '--extensions', extensionsDir, ...(options.setup ? ['--setup'] : []), ...(options.port ? ['--port', String(options.port)] : [])];
+	const child = spawn(process.execPath, [join(__dirname, 'own-n8n.mjs'), ...args], {
 		stdio: ['ignore', 'pipe', 'inherit'],
 	});
 	const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-	const ready = await new Promise<{ url: string; apiKey?: string }>((resolve, reject) => {
+	const ready = await new Promise<{ url: string; port: number; apiKey?: string }>((resolve, reject) => {
 		const lines = createInterface({ input: child.stdout! });
 		lines.on('line', (line) => line.startsWith('{') && resolve(JSON.parse(line)));
 		child.once('exit', (code) => reject(new Error(`n8n exited with code ${code} before it was ready`)));
@@ -126,9 +128,10 @@ describeWithN8n('MediaGen Trigger replay protection in real n8n (defaults, repea
 	it('refuses stale events with empty Options, starts one execution per event id (also after a restart), and answers before a slow download', async () => {
 		const userFolder = mkdtempSync(join(tmpdir(), 'mediagen-e2e-replay-'));
 		afterAllCleanups.push(() => rmSync(userFolder, { recursive: true, force: true }));
-		n8n = await startOwnN8n(userFolder, state.extensionsDir, true);
+		n8n = await startOwnN8n(userFolder, state.extensionsDir, { setup: true });
 		const apiKey = n8n.apiKey!;
-		const start = async () => (n8n = await startOwnN8n(userFolder, state.extensionsDir, false));
+		// the same port after the restart: the trigger keeps its registered URL, as a real install does
+		const start = async () => (n8n = await startOwnN8n(userFolder, state.extensionsDir, { port: n8n!.port }));
 		const api = <T>(path: string, method = 'GET', body?: unknown) => publicApi<T>(n8n!, apiKey, path, method, body);
 		const credential = await api<{ id: string; name: string }>('/credentials', 'POST', {
 			name: 'MediaGen sandbox',
