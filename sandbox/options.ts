@@ -16,6 +16,8 @@ export interface SandboxOptions {
 	startingCredits: number;
 	/** webhook retry back-off is multiplied by this (tests use small values) */
 	webhookBackoffScale: number;
+	/** disable a webhook endpoint once one of its deliveries failed every attempt (the sandbox's choice; tests may turn it off) */
+	webhookAutoDisable: boolean;
 	/** share of requests hit by injected chaos (500/503, 429, resets, slow replies), 0..1 */
 	chaos: number;
 	/** how late a chaos "slow reply" answers (ms): longer than the client's request timeout */
@@ -31,6 +33,7 @@ export const defaultSandboxOptions: SandboxOptions = {
 	quoteTtlSeconds: 600,
 	startingCredits: 100000,
 	webhookBackoffScale: 1,
+	webhookAutoDisable: true,
 	chaos: 0,
 	chaosSlowMs: 35_000,
 };

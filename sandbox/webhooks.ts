@@ -267,7 +267,7 @@ export class WebhookEngine {
 			// the sandbox's choice: an endpoint that missed every attempt of a delivery is disabled
 			// (status 'disabled'), and receives nothing until it is PATCHed back to 'active'
 			delivery.status = 'failed';
-			Object.assign(endpoint.endpoint, { status: 'disabled', updated_at: done });
+			if (this.state.options.webhookAutoDisable) Object.assign(endpoint.endpoint, { status: 'disabled', updated_at: done });
 			return;
 		}
 		const wait = WEBHOOK_BACKOFF_BASE_MS * 2 ** (delivery.attempt_count - 1) * this.state.options.webhookBackoffScale;

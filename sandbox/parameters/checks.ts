@@ -26,6 +26,8 @@ export interface Param {
 	check: Check;
 	/** 'prompt': missing is 400 invalid_prompt (API document); true: 400 invalid_parameter */
 	required?: true | 'prompt';
+	/** required where the chosen model's `capabilities[flag]` is true (e.g. source_video) */
+	requiredWhenModelHas?: string;
 	/** the value is a URL (or list of URLs) the service fetches */
 	fetches?: true;
 	file?: FileBounds;

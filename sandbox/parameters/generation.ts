@@ -92,6 +92,8 @@ export const GENERATION_PARAMETERS: Record<Capability, ParamSet> = {
 		source_video_url: {
 			check: isUri,
 			fetches: true,
+			// "required by extend, edit, motion-control, recast and insert style models"
+			requiredWhenModelHas: 'source_video',
 			file: { maxMb: ['source_video_max_mb'], maxSeconds: ['source_video_max_seconds'], minSeconds: ['source_video_min_seconds'], maxShotSeconds: ['source_video_max_shot_seconds'] },
 		},
 		keyframes: { check: all(isArrayOf(() => undefined), countWithinModelLimit('max_keyframes')) },

@@ -84,6 +84,9 @@ export function checkRequest(ctx: RouteContext, services: SandboxServices, rules
 		if (param.required === 'prompt' && (omitted(value) || blank)) throw new ProblemError(400, 'invalid_prompt', `${name} is missing or empty`, { param: name });
 		if (omitted(value)) {
 			if (param.required) throw invalid(name, `${name} is required`);
+			if (param.requiredWhenModelHas && model?.capabilities?.[param.requiredWhenModelHas] === true) {
+				throw invalid(name, `${name} is required by ${model.id} (capabilities.${param.requiredWhenModelHas})`);
+			}
 			continue;
 		}
 		checkParam(ctx, services, name, param, value, env);

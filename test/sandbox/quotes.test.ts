@@ -1,7 +1,7 @@
 import type { AxiosInstance } from 'axios';
 
 import type { Sandbox } from '../../sandbox/server';
-import { expectProblem, openSandbox, sleep, submitImage, waitForRun } from './helpers';
+import { expectProblem, idem, openSandbox, sleep, submitImage, waitForRun } from './helpers';
 
 const params = { model: 'image.aurora-2', prompt: 'a quoted castle', count: 2 };
 
@@ -85,6 +85,17 @@ describe('sandbox cost quotes: expiry (quoteTtlSeconds 1)', () => {
 		({ sandbox, http } = await openSandbox({ latencyMs: 50, quoteTtlSeconds: 1 }));
 	});
 	afterAll(() => sandbox.close());
+
+	it('replays a resent submit (same key, same body) with the original run although its quote has lapsed since', async () => {
+		const quote = await estimate(http);
+		const key = `lapsed-${Date.now()}`;
+		const first = await http.post('/images/generations', { ...params, quote_token: quote.quote_token }, idem(key));
+		expect(first.status).toBe(202);
+		await sleep(1100);
+		const resent = await http.post('/images/generations', { ...params, quote_token: quote.quote_token }, idem(key));
+		expect({ status: resent.status, id: resent.data.id, replayed: resent.headers['idempotent-replayed'] }).toEqual({ status: 202, id: first.data.id, replayed: 'true' });
+		expect(sandbox.state.runsWithKey(key)).toHaveLength(1);
+	});
 
 	it('answers 409 quote_expired with a fresh quote once the quote lapsed', async () => {
 		const quote = await estimate(http);
