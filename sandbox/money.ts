@@ -34,3 +34,12 @@ export function moneyFailureOf(state: SandboxState, accountId: string, teamId: s
 	if (budget !== undefined && spent((e) => e.account_id === accountId, (r) => r.accountId === accountId) + price > budget) return 'member_budget_exceeded';
 	return undefined;
 }
+
+/** error.message of a run that failed for a money reason. */
+export const MONEY_FAILURE_MESSAGES: Record<string, string> = {
+	insufficient_credits: 'The account balance cannot pay for this run',
+	team_pool_insufficient: 'The workspace pool cannot pay for this run',
+	team_monthly_cap: "This run would pass the workspace's monthly spending cap",
+	team_member_cap: 'This run would pass your spending cap in the workspace',
+	member_budget_exceeded: 'This run would pass your monthly budget',
+};

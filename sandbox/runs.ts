@@ -1,4 +1,5 @@
 import { newId, nowIso } from './ids';
+import { MONEY_FAILURE_MESSAGES } from './money';
 import type { SandboxModel } from './models';
 import type { OutputMaker } from './outputs';
 import type { Principal, RunRecord, SandboxState } from './state';
@@ -122,7 +123,7 @@ export class RunEngine {
 		this.reserve(record, -1);
 		if (failure) {
 			record.run.status = 'failed';
-			const message = record.moneyFailure ? `Not enough credits: ${failure}` : forced && forced !== 'provider_error' ? `Failed as asked by sandbox_fail (${forced})` : 'The provider failed to produce an output';
+			const message = record.moneyFailure ? (MONEY_FAILURE_MESSAGES[record.moneyFailure] ?? record.moneyFailure) : forced && forced !== 'provider_error' ? `Failed as asked by sandbox_fail (${forced})` : 'The provider failed to produce an output';
 			record.run.error = { code: failure, message };
 		} else {
 			const { files, extra } = job.makeOutput(record.run.id, job.params);
