@@ -14,7 +14,9 @@ describe('sandbox video, audio and media routes', () => {
 	afterAll(() => sandbox.close());
 
 	it('drafts: finalizing needs a completed draft of the same account; a running draft is draft_not_ready', async () => {
+		sandbox.state.options.latencyMs = 1000; // the draft must still be running when the final is asked for
 		const draft = await http.post('/videos/generations', { prompt: 'a draft', duration: 5, draft: true }, idem());
+		sandbox.state.options.latencyMs = 50;
 		expect(draft.status).toBe(202);
 		expectProblem(await http.post(`/videos/generations/${draft.data.id}/final`, {}), 409, 'draft_not_ready');
 		const done = await waitForRun(http, draft.data.id);
