@@ -119,5 +119,4 @@ export function refused(reason: string): Check {
 export const string: Param = { check: isString };
 export const boolean: Param = { check: isBoolean };
 export const uri: Param = { check: isUri, fetches: true };
-export const uriList: Param = { check: isUriList, fetches: true };
 export const required = (param: Param): Param => ({ ...param, required: true });

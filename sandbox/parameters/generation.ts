@@ -188,11 +188,3 @@ export const GENERATION_PARAMETERS: Record<Capability, ParamSet> = {
 		voice_id: string,
 	},
 };
-
-/** Parameters every generating submit takes (API document): billing, filing and the price binding. */
-export const SUBMIT_PARAMETERS: ParamSet = {
-	team_id: string,
-	project_id: string,
-	quote_token: string,
-};
-

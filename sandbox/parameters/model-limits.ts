@@ -33,15 +33,6 @@ export function listedByModel(...keys: string[]): Check {
 	};
 }
 
-/** At most the number the model reports under `keys`; unbounded when it reports none. */
-export function atMostModelLimit(...keys: string[]): Check {
-	return (value, env) => {
-		const found = reported(env, keys);
-		if (!found || typeof found[1] !== 'number') return undefined;
-		return (value as number) > found[1] ? `${String(value)} is above ${found[1]} (limits.${found[0]} of ${modelName(env)})` : undefined;
-	};
-}
-
 /** A string no longer than the model's `keys` (prompt and text caps). */
 export function lengthWithinModelLimit(...keys: string[]): Check {
 	return (value, env) => {

@@ -67,7 +67,7 @@ const MAX_CONCURRENCY = 20;
  * as the API document's endpoint tables write them ("POST /images/generations"), the same string a
  * run's `endpoint` field carries; nothing else is read as one.
  */
-export function operationTarget(target: string): TableEndpoint | undefined {
+function operationTarget(target: string): TableEndpoint | undefined {
 	if (!batchableOperations().includes(target)) return undefined;
 	const [method, path] = target.split(' ');
 	return tableEndpoint(method, path);
