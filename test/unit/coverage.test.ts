@@ -9,6 +9,7 @@ import { sandboxHandlers } from '../../sandbox/handlers';
 import { defaultSandboxOptions } from '../../sandbox/options';
 import { SandboxServices } from '../../sandbox/services';
 import { SandboxState } from '../../sandbox/state';
+import { expectedIdempotency } from '../fixtures/idempotency-rules';
 import { seedRows, type SeedRow } from '../helpers/endpoint-rows';
 
 /**
@@ -26,7 +27,7 @@ const key = (r: Pick<Row, 'method' | 'path'>) => `${r.method} ${r.path}`;
 function expected(row: Row): Pick<Endpoint, 'scope' | 'idempotency' | 'auth'> {
 	return {
 		scope: row.scope === 'none' ? null : row.scope === 'unspecified' ? 'videos:write' : row.scope,
-		idempotency: row.idempotency === 'yes' ? 'required' : row.idempotency === 'unspecified' ? 'sent' : 'none',
+		idempotency: expectedIdempotency(row.method, row.path, row.idempotency),
 		auth: row.auth === 'none' ? 'none' : 'bearer',
 	};
 }

@@ -1,9 +1,9 @@
 import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
 import { fieldLocation } from '../catalog';
-import type { PreparedCall } from '../node/parameters';
-import { checkCapability, checkFileLimits, checkLimit, checkStaticBounds, type LimitViolation } from './limits';
-import { defaultModel, modelsForCapability, type Model } from './model-catalog';
+import type { PreparedCall } from './call';
+import { checkCapability, checkFileLimits, checkLimit, checkStaticBounds, type LimitViolation } from '../models/limits';
+import { defaultModel, modelsForCapability, type Model } from '../models/model-catalog';
 
 function describeValue(value: unknown): string {
 	return typeof value === 'string' ? `"${value}"` : JSON.stringify(value);
