@@ -12,10 +12,11 @@ function pngSize(bytes: Buffer): { width: number; height: number } {
 	return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
 }
 
-/** Seconds of a run of back-to-back MPEG-1 Layer III frames (32 kbit/s, 32 kHz: 144 bytes, 1152 samples each) after a 10-byte ID3 header. */
+/** Seconds of back-to-back MPEG-2 Layer III frames (8 kbit/s, 16 kHz: 36 bytes, 576 samples each) after a 10-byte ID3 header. */
 function mp3Seconds(bytes: Buffer): number {
 	expect(bytes.subarray(0, 3).toString('latin1')).toBe('ID3');
-	return (((bytes.length - 10) / 144) * 1152) / 32000;
+	expect([...bytes.subarray(10, 14)]).toEqual([0xff, 0xf3, 0x18, 0xc4]);
+	return (((bytes.length - 10) / 36) * 576) / 16000;
 }
 
 /**
