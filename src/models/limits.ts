@@ -9,6 +9,11 @@ export interface LimitViolation {
 	allowed: string;
 }
 
+/** A limit key in words: aspect_ratios → aspect ratios. */
+function limitWords(key: string): string {
+	return key.replace(/_/g, ' ');
+}
+
 function firstPresent(limits: IDataObject, keys: string[]): { key: string; value: unknown } | undefined {
 	for (const key of keys) if (limits[key] !== undefined && limits[key] !== null) return { key, value: limits[key] };
 	return undefined;
@@ -36,9 +41,19 @@ function objectsOf(value: unknown): Array<Record<string, unknown>> {
 	return Array.isArray(value) ? value.filter((v): v is Record<string, unknown> => typeof v === 'object' && v !== null) : [];
 }
 
+/** Whether the model reports any key a rule reads. */
+function reportsAny(rule: LimitRule, limits: IDataObject): boolean {
+	if (rule.kind === 'all') return rule.rules.some((inner) => reportsAny(inner, limits));
+	const keys = rule.kind === 'range' ? [...rule.minKeys, ...rule.maxKeys] : rule.keys;
+	return firstPresent(limits, keys) !== undefined;
+}
+
 function checkRule(field: FieldSpec, rule: LimitRule, value: unknown, limits: IDataObject): LimitViolation | undefined {
 	if (rule.kind === 'all') {
-		for (const inner of rule.rules) {
+		// a list the model does not report is no refusal when it bounds the value another way (a range)
+		const reported = rule.rules.filter((inner) => reportsAny(inner, limits));
+		if (reported.length === 0) return checkRule(field, rule.rules[0], value, limits);
+		for (const inner of reported) {
 			const violation = checkRule(field, inner, value, limits);
 			if (violation) return violation;
 		}
@@ -57,7 +72,11 @@ function checkRule(field: FieldSpec, rule: LimitRule, value: unknown, limits: ID
 		return { field, value, allowed: `${allowed} (model limit ${keys})` };
 	}
 	const found = firstPresent(limits, rule.keys);
-	if (!found) return undefined;
+	if (!found) {
+		// a value that must come from the model's list (aspect_ratios, qualities, …): a model that lists none takes none
+		if (rule.kind !== 'oneOf') return undefined;
+		return { field, value, allowed: `no value: the model lists no ${rule.keys.map(limitWords).join(' or ')} (model limit ${rule.keys.join(', ')})` };
+	}
 	switch (rule.kind) {
 		case 'oneOf': {
 			const choices = Array.isArray(found.value) ? found.value : [found.value];

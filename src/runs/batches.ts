@@ -7,7 +7,8 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
-import { endpointKey } from '../catalog';
+import { catalog, endpointKey } from '../catalog';
+import { WORKFLOW_KEYS } from '../catalog/workflows';
 import { downloadOutput } from '../media/download';
 import { listAll } from '../transport/paginate';
 import { pause } from '../transport/pause';
@@ -183,6 +184,31 @@ async function submitBatch(
 	return await outputsOf(ctx, client, first, finished, await listBatchItems(client, finished.id, first.itemIndex), byIndex);
 }
 
+/** Operation names a batch can target: the generating submits, as the document's tables write them. */
+export const BATCH_OPERATIONS: readonly string[] = catalog.filter((e) => e.output === 'run' && e.method === 'POST').map(endpointKey);
+
+/**
+ * The target as the service takes it (README: Assumptions): in mode operation an operation name
+ * ("POST /images/generations"; a path alone, as earlier versions wrote it, is read as that POST);
+ * in mode workflow a workflow key. Anything else is refused before sending, naming the choices.
+ */
+function batchTarget(ctx: IExecuteFunctions, call: PreparedCall, mode: string, raw: string): string {
+	const value = raw.trim();
+	if (mode === 'workflow') {
+		if ((WORKFLOW_KEYS as readonly string[]).includes(value)) return value;
+		throw new NodeOperationError(ctx.getNode(), `Target (target): "${value}" is not a workflow; allowed: ${WORKFLOW_KEYS.join(', ')}`, {
+			itemIndex: call.itemIndex,
+			description: 'Nothing was sent to the service.',
+		});
+	}
+	const name = /^[A-Z]+\s/.test(value) ? value.replace(/\s+/, ' ') : `POST /${value.replace(/^\/+/, '')}`;
+	if (BATCH_OPERATIONS.includes(name)) return name;
+	throw new NodeOperationError(ctx.getNode(), `Target (target): "${value}" is not a generating operation; allowed: an operation name such as POST /images/generations or POST /videos/generations`, {
+		itemIndex: call.itemIndex,
+		description: `Nothing was sent to the service. All operation names: ${BATCH_OPERATIONS.join(', ')}`,
+	});
+}
+
 /** MediaGen Batch → Create From Items: each input item's "Item Body" becomes one batch item. */
 export async function createBatchFromItems(ctx: IExecuteFunctions, client: ApiClient, calls: PreparedCall[], memory: SubmitMemory): Promise<Map<number, INodeExecutionData[]>> {
 	for (const call of calls) {
@@ -192,7 +218,7 @@ export async function createBatchFromItems(ctx: IExecuteFunctions, client: ApiCl
 		}
 	}
 	const mode = sameSetting(ctx, calls, 'mode') as string;
-	const target = sameSetting(ctx, calls, 'target') as string;
+	const target = batchTarget(ctx, calls[0], mode, String(sameSetting(ctx, calls, 'target') ?? ''));
 	const concurrency = sameSetting(ctx, calls, 'concurrency');
 	return await submitBatch(ctx, client, calls, memory, () => ({
 		mode,

@@ -97,7 +97,7 @@ describe('out-of-limit input is refused before any request that could spend cred
 		expect(fx.sandbox.state.runs.size).toBe(0);
 	});
 
-	it('does not invent a limit the model lacks: the extend model lists no aspect ratios or prompt cap, so any is sent', async () => {
+	it('does not invent a bound the model lacks: the extend model reports no prompt cap, so a long prompt is sent', async () => {
 		const { error, items } = await runNode({
 			nodeType: nodes.Video,
 			credentials: fx.credentials,
@@ -106,12 +106,23 @@ describe('out-of-limit input is refused before any request that could spend cred
 				operation: 'generate',
 				model: 'video.extend-1',
 				prompt: 'x'.repeat(3000),
-				aspectRatio: '7:3',
 				duration: 5,
 				additionalFields: { sourceVideoUrl: 'https://cdn.example.com/src.mp4' },
 			},
 		});
 		expect(error).toBeUndefined();
 		expect(items[0].json).toMatchObject({ status: 'completed', model: 'video.extend-1' });
+	});
+
+	it('refuses a choice the model does not list at all (the extend model lists no aspect ratios): nothing is sent', async () => {
+		const submits = () => fx.sandbox.state.requests.filter((r) => r.method === 'POST' && r.path === '/v1/videos/generations').length;
+		const before = submits();
+		const { error } = await runNode({
+			nodeType: nodes.Video,
+			credentials: fx.credentials,
+			parameters: { resource: 'video', operation: 'generate', model: 'video.extend-1', prompt: 'x', aspectRatio: '7:3', duration: 5, additionalFields: { sourceVideoUrl: 'https://cdn.example.com/src.mp4' } },
+		});
+		expect(error?.message).toContain('Aspect Ratio (aspect_ratio): "7:3" is not allowed by model video.extend-1; allowed: no value: the model lists no aspect ratios');
+		expect(submits()).toBe(before);
 	});
 });

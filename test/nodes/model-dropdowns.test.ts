@@ -14,7 +14,7 @@ describe('model-aware dropdowns (n8n-core LoadOptionsContext against the sandbox
 	const load = (method: string, parameters: IDataObject) =>
 		loadOptions({ nodeType: new MediaGenImage(), credentials: fx.credentials, method, parameters });
 
-	it('lists the aliases of the operation capability: service default, then the default model, preview and superseded marked', async () => {
+	it('lists the aliases of the operation capability: service default, then the default model, preview marked', async () => {
 		const options = await load('getModels', { resource: 'image', operation: 'generate' });
 		const values = options.map((o) => o.value);
 		expect(values[0]).toBe('');
@@ -24,8 +24,6 @@ describe('model-aware dropdowns (n8n-core LoadOptionsContext against the sandbox
 		expect(values).toEqual(expect.arrayContaining(['image.lumen-xl', 'image.sketch-preview', 'image.aurora-1']));
 		expect(values.every((v) => v === '' || String(v).startsWith('image.'))).toBe(true);
 		expect(options.find((o) => o.value === 'image.sketch-preview')?.name).toContain('preview');
-		expect(options.find((o) => o.value === 'image.aurora-1')?.name).toContain('superseded by image.aurora-2');
-		expect(values.indexOf('image.aurora-1')).toBe(values.length - 1);
 	});
 
 	it('filters by the capability of the operation (upscale lists upscalers only)', async () => {
