@@ -51,10 +51,9 @@ const badInputs: Array<[string, string, IDataObject, string, string, INodeExecut
 
 	['Audio', 'text length', { resource: 'audio', operation: 'speech', text: 'x'.repeat(5001) }, 'Text (text)', 'at most 5000 characters (model limit max_characters)'],
 	['Audio', 'dialogue voices', { resource: 'audio', operation: 'speech', model: 'speech.dialogue-1', additionalFields: { dialogue: voices(11) } }, 'Dialogue (dialogue)', 'at most 10 (model limit max_voices)'],
-	['Audio', 'music duration', { resource: 'audio', operation: 'music', prompt: 'p', durationSeconds: 200 }, 'Duration (Seconds) (duration_seconds)', 'at most 180 (model limit max_duration_seconds)'],
-	['Audio', 'sound effect duration', { resource: 'audio', operation: 'soundEffect', prompt: 'p', durationSeconds: 31 }, 'Duration (Seconds) (duration_seconds)', 'at most 30 (model limit max_duration_seconds)'],
+	['Audio', 'music duration', { resource: 'audio', operation: 'music', prompt: 'p', additionalFields: { durationSeconds: 200 } }, 'Duration (Seconds) (duration_seconds)', 'at most 180 (model limit max_duration_seconds)'],
+	['Audio', 'sound effect duration', { resource: 'audio', operation: 'soundEffect', prompt: 'p', additionalFields: { durationSeconds: 31 } }, 'Duration (Seconds) (duration_seconds)', 'at most 30 (model limit max_duration_seconds)'],
 	['Audio', 'key terms', { resource: 'audio', operation: 'transcribe', audioUrl: 'https://cdn.example.com/a.mp3', additionalFields: { keyterms: Array.from({ length: 101 }, (_, i) => `t${i}`) } }, 'Key Terms (keyterms)', 'at most 100 (model limit max_keyterms)'],
-	['Audio', 'speed', { resource: 'audio', operation: 'speech', text: 'hi', additionalFields: { speed: 3 } }, 'Speed (speed)', 'at most 2'],
 
 	['LipSync', 'resolution', { resource: 'lipSync', operation: 'generate', model: 'lipsync.sync-lite', audioUrl: 'https://cdn.example.com/a.mp3', videoUrl: 'https://cdn.example.com/f.mp4', additionalFields: { resolution: '1080p' } }, 'Resolution (resolution)', 'one of 480p, 720p (model limit resolutions)'],
 	['LipSync', 'prompt length', { resource: 'lipSync', operation: 'generate', audioUrl: 'https://cdn.example.com/a.mp3', videoUrl: 'https://cdn.example.com/f.mp4', additionalFields: { prompt: 'x'.repeat(501) } }, 'Prompt (prompt)', 'at most 500 characters (model limit prompt_max_length)'],
