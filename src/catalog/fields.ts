@@ -64,8 +64,18 @@ export const referenceImageUrls: FieldSpec = {
 	displayName: 'Reference Images',
 	type: 'mediaList',
 	default: [],
-	description: 'Reference images (URLs or binary properties), bounded by the model',
-	limit: { kind: 'maxItems', keys: ['max_reference_images', 'max_input_images'] },
+	description: "Reference images (URLs or binary fields), up to the model's max_reference_images",
+	limit: { kind: 'maxItems', keys: ['max_reference_images'] },
+};
+
+/** Images a multi-input model works from (edits, compositions), bounded by `max_input_images`. */
+export const inputImageUrls: FieldSpec = {
+	name: 'image_urls',
+	displayName: 'Input Images',
+	type: 'mediaList',
+	default: [],
+	description: "Images the model combines or edits (URLs or binary fields), on models with max_input_images, up to that many",
+	limit: { kind: 'maxItems', keys: ['max_input_images'] },
 };
 
 export const seed: FieldSpec = {

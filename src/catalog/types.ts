@@ -80,6 +80,8 @@ export type FieldType =
 export interface FieldSpec {
 	/** the API's name for it (body key, query key or path placeholder) */
 	name: string;
+	/** the n8n parameter's name when it is not the camelCase of `name` (kept so saved workflows still load) */
+	param?: string;
 	displayName: string;
 	type: FieldType;
 	/**

@@ -74,8 +74,14 @@ function checkRule(field: FieldSpec, rule: LimitRule, value: unknown, limits: ID
 	const found = firstPresent(limits, rule.keys);
 	if (!found) {
 		// a value that must come from the model's list (aspect_ratios, qualities, …): a model that lists none takes none
-		if (rule.kind !== 'oneOf') return undefined;
-		return { field, value, allowed: `no value: the model lists no ${rule.keys.map(limitWords).join(' or ')} (model limit ${rule.keys.join(', ')})` };
+		if (rule.kind === 'oneOf') {
+			return { field, value, allowed: `no value: the model lists no ${rule.keys.map(limitWords).join(' or ')} (model limit ${rule.keys.join(', ')})` };
+		}
+		// the document bounds every reference list by a model limit: a model that reports no count takes none
+		if (rule.kind === 'maxItems' && Array.isArray(value) && value.length > 0) {
+			return { field, value: `${value.length} items`, allowed: `none: the model reports no ${rule.keys.map(limitWords).join(' or ')} (model limit ${rule.keys.join(', ')})` };
+		}
+		return undefined;
 	}
 	switch (rule.kind) {
 		case 'oneOf': {

@@ -1,8 +1,8 @@
 import type { FieldSpec } from '../catalog';
 
 /** n8n parameter name of an API field: image_url -> imageUrl. */
-export function paramName(field: Pick<FieldSpec, 'name'>): string {
-	return field.name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+export function paramName(field: Pick<FieldSpec, 'name' | 'param'>): string {
+	return field.param ?? field.name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 }
 
 export const binaryParam = (field: FieldSpec): string => `${paramName(field)}BinaryProperty`;

@@ -56,7 +56,7 @@ export function validateCall(ctx: IExecuteFunctions, call: PreparedCall, models:
 		const location = fieldLocation(endpoint, field);
 		const source: IDataObject = location === 'query' ? call.qs : location === 'node' ? call.settings : call.body;
 		const value = source[field.name];
-		const violation = checkStaticBounds(field, value) ?? checkLimit(field, value, model?.limits) ?? checkCapability(field, value, model?.capabilities);
+		const violation = checkStaticBounds(field, value) ?? checkCapability(field, value, model?.capabilities) ?? checkLimit(field, value, model?.limits);
 		if (violation) throw violationError(ctx, call, violation, /model (limit|capability)/.test(violation.allowed) ? model : undefined);
 		if (field.fileLimits) {
 			const placeholders = (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string' && v.startsWith('binary:sha256:'));

@@ -168,6 +168,26 @@ describe('MediaGen Image in n8n-core (against the sandbox)', () => {
 			expect(urls.items[0].json.output_urls).toEqual([expect.stringContaining('/storage/files/')]);
 		});
 
+		it('sends Input Images as image_urls, bounded by the model\'s max_input_images (not reference_image_urls)', async () => {
+			const urls = (n: number) => Array.from({ length: n }, (_, i) => `https://example.com/in-${i}.png`);
+			const ok = await runNode({ nodeType: new MediaGenImage(), credentials: fx.credentials, parameters: generate({ model: 'image.fuse-1', additionalFields: { imageUrls: urls(3) } }) });
+			expect(ok.error).toBeUndefined();
+			expect(ok.items[0].json.status).toBe('completed');
+			const tooMany = await runNode({ nodeType: new MediaGenImage(), credentials: fx.credentials, parameters: generate({ model: 'image.fuse-1', additionalFields: { imageUrls: urls(4) } }) });
+			expect(tooMany.error?.message).toContain('Input Images (image_urls): "4 items" is not allowed by model image.fuse-1; allowed: at most 3 (model limit max_input_images)');
+			const references = await runNode({ nodeType: new MediaGenImage(), credentials: fx.credentials, parameters: generate({ model: 'image.fuse-1', additionalFields: { referenceImageUrls: urls(3) } }) });
+			expect(references.error?.message).toContain('allowed: at most 2 (model limit max_reference_images)');
+		});
+
+		it('sends the upscaling mode as `modes`, the document\'s name, and refuses a mode the model does not list', async () => {
+			const params = { resource: 'image', operation: 'upscale', imageUrl: 'https://example.com/a.png', scale: 2 };
+			const ok = await runNode({ nodeType: new MediaGenImage(), credentials: fx.credentials, parameters: { ...params, model: 'image_upscale.crisp', additionalFields: { mode: 'creative' } } });
+			expect(ok.error).toBeUndefined();
+			expect(ok.items[0].json.status).toBe('completed');
+			const bad = await runNode({ nodeType: new MediaGenImage(), credentials: fx.credentials, parameters: { ...params, model: 'image_upscale.fast', additionalFields: { mode: 'creative' } } });
+			expect(bad.error?.message).toContain('Mode (modes): "creative" is not allowed by model image_upscale.fast; allowed: no value: the model lists no modes');
+		});
+
 		it('upscales with a scale factor from the model and refuses one it does not offer', async () => {
 			const params = { resource: 'image', operation: 'upscale', imageUrl: 'https://example.com/a.png' };
 			const ok = await runNode({ nodeType: new MediaGenImage(), credentials: fx.credentials, parameters: { ...params, scale: 4 } });
