@@ -30,11 +30,15 @@ export function validateCall(ctx: IExecuteFunctions, call: PreparedCall, models:
 		const candidates = modelsForCapability(models, endpoint.capability);
 		const requested = call.body.model as string | undefined;
 		model = requested ? candidates.find((m) => m.id === requested) : defaultModel(models, endpoint.capability);
-		if (requested && !model) {
+		// An alias the list does not show may be a superseded one pinned by the user, which the service
+		// still accepts (document, Versioning): it is sent, unchecked. One the list knows for another
+		// capability is refused here.
+		const elsewhere = requested && !model ? models.find((m) => m.id === requested) : undefined;
+		if (elsewhere) {
 			const allowed = candidates.map((m) => m.id).join(', ') || 'none offered to this credential';
-			throw new NodeOperationError(ctx.getNode(), `Model (model): "${requested}" is not a ${endpoint.capability} model; allowed: ${allowed}`, {
+			throw new NodeOperationError(ctx.getNode(), `Model (model): "${requested}" is a ${elsewhere.capability} model, not a ${endpoint.capability} model; allowed: ${allowed}`, {
 				itemIndex: call.itemIndex,
-				description: 'Use an alias from GET /models (the dropdown lists them). Nothing was sent.',
+				description: 'Pick a model from the list. Nothing was sent.',
 			});
 		}
 	}

@@ -132,6 +132,10 @@ describe('expired quotes', () => {
 			settings: { onError: 'continueRegularOutput' },
 		});
 		expect(unbounded.items[0].json.code).toBe('quote_expired');
+		// the fresh quote of the answer reaches the user: wire it into Quote Token, or set Max Credits
+		expect(unbounded.items[0].json.quote).toEqual(expect.objectContaining({ credits: c.credits, quote_token: expect.any(String) }));
+		expect(unbounded.items[0].json.hint).toContain('Set Max Credits');
+		expect(unbounded.items[0].json.description).toContain(`fresh quote: ${c.credits} credits`);
 		expect(fx.sandbox.state.runs.size).toBe(runsBefore);
 	});
 });

@@ -48,12 +48,22 @@ describe('MediaGen Image in n8n-core (against the sandbox)', () => {
 			expect(fx.sandbox.state.runs.size).toBe(0);
 		});
 
-		it('refuses a count above the model maximum and an unknown model alias before any POST', async () => {
+		it('refuses a count above the model maximum and a model of another capability before any POST', async () => {
 			const tooMany = await runNode({ nodeType: new MediaGenImage(), credentials: fx.credentials, parameters: generate({ count: 9 }) });
 			expect(tooMany.error?.message).toMatch(/Count \(count\): 9 is not allowed by model image\.aurora-2; allowed: at most 4/);
-			const unknown = await runNode({ nodeType: new MediaGenImage(), credentials: fx.credentials, parameters: generate({ model: 'image.nope' }) });
-			expect(unknown.error?.message).toMatch(/Model \(model\): "image\.nope" is not a image_generation model; allowed: image\.aurora-2/);
+			const video = await runNode({ nodeType: new MediaGenImage(), credentials: fx.credentials, parameters: generate({ model: 'video.motion-2' }) });
+			expect(video.error?.message).toMatch(/Model \(model\): "video\.motion-2" is a video_generation model, not a image_generation model; allowed: image\.aurora-2/);
 			expect(posts(fx.sandbox, '/images/generations')).toHaveLength(0);
+		});
+
+		it('sends a pinned alias the model list does not show (superseded aliases stay usable), and reads model_not_found clearly', async () => {
+			const pinned = await runNode({ nodeType: new MediaGenImage(), credentials: fx.credentials, parameters: generate({ model: 'image.aurora-classic' }) });
+			expect(pinned.error).toBeUndefined();
+			expect(pinned.items[0].json).toMatchObject({ status: 'completed', model: 'image.aurora-classic' });
+			const unknown = await runNode({ nodeType: new MediaGenImage(), credentials: fx.credentials, parameters: generate({ model: 'image.nope' }) });
+			expect(unknown.error?.message).toMatch(/^model_not_found/);
+			expect(unknown.error?.description).toContain('The service does not know this model alias');
+			expect(fx.sandbox.state.runs.size).toBe(1);
 		});
 
 		it('validates every item before sending any: one bad item means no run at all', async () => {
