@@ -105,6 +105,8 @@ export interface FieldSpec {
 	spread?: boolean;
 	/** a fixed format the value must have (checked before sending) */
 	format?: 'url';
+	/** a pattern a string value must match, and the allowed values in words (checked before sending) */
+	pattern?: { regex: string; allowed: string };
 	/**
 	 * Model `limits` keys bounding a media file's size (MB) and length (seconds). Checked on input
 	 * binaries, whose bytes the node has; a URL's file is the service's to check.

@@ -67,7 +67,7 @@ export const WORKFLOW_INPUT_FIELDS: Record<WorkflowKey, FieldSpec[]> = {
 	ugc_ad: [],
 	creative_pack: [
 		prompt(false),
-		text('product_url', 'Product URL', 'Page of the product; the workflow reads it'),
+		{ ...text('product_url', 'Product URL', 'Page of the product; the workflow reads it'), format: 'url' },
 		productName,
 		productDescription,
 		text('category', 'Category'),
@@ -248,7 +248,7 @@ export const workflowEndpoints: Endpoint[] = [
 		action: 'Run a preset',
 		description: 'Generate with a preset; waits and returns its files',
 		output: 'run',
-		projectFiling: true,
+		// their outputs are not known to be an image, video or audio a project can hold (document, Errors: project_filing_unsupported)
 		fields: [
 			id('presetId', 'Preset ID'),
 			{ name: 'prompt', displayName: 'Prompt', type: 'text', primary: true, default: '' },
@@ -270,7 +270,7 @@ export const workflowEndpoints: Endpoint[] = [
 		action: 'Run a user workflow',
 		description: 'Run an editor workflow; waits and returns its files',
 		output: 'run',
-		projectFiling: true,
+		// their outputs are not known to be an image, video or audio a project can hold (document, Errors: project_filing_unsupported)
 		fields: [id('workflowId', 'User Workflow ID'), { ...inputs('Inputs the workflow declares, e.g. {"prompt": "…"}'), primary: true }],
 	},
 	{

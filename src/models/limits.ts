@@ -206,6 +206,9 @@ export function checkStaticBounds(field: FieldSpec, value: unknown): LimitViolat
 	if (field.format === 'url' && typeof value === 'string' && !/^https?:\/\/[^\s/]+/i.test(value)) {
 		return { field, value, allowed: 'an http:// or https:// URL' };
 	}
+	if (field.pattern && typeof value === 'string' && !new RegExp(field.pattern.regex).test(value)) {
+		return { field, value: `${value.length} characters`, allowed: field.pattern.allowed };
+	}
 	if (Array.isArray(value)) {
 		if (field.max !== undefined && value.length > field.max) return { field, value: `${value.length} items`, allowed: `at most ${field.max}` };
 		return undefined;

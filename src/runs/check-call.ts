@@ -4,6 +4,7 @@ import { fieldLocation } from '../catalog';
 import type { PreparedCall } from './call';
 import { checkCapability, checkFileLimits, checkLimit, checkStaticBounds, type LimitViolation } from '../models/limits';
 import { defaultModel, modelsForCapability, type Model } from '../models/model-catalog';
+import { checkWorkflowInputs } from './workflow-inputs';
 
 function describeValue(value: unknown): string {
 	if (typeof value === 'string') return `"${value}"`;
@@ -56,6 +57,8 @@ export function validateCall(ctx: IExecuteFunctions, call: PreparedCall, models:
 			});
 		}
 	}
+	const workflowRun = /^\/workflows\/([^/]+)\/runs$/.exec(call.path);
+	if (workflowRun && endpoint.fields.some((f) => f.spread)) checkWorkflowInputs(ctx, call.itemIndex, decodeURIComponent(workflowRun[1]), call.body);
 	for (const field of endpoint.fields) {
 		const location = fieldLocation(endpoint, field);
 		const source: IDataObject = location === 'query' ? call.qs : location === 'node' ? call.settings : call.body;

@@ -1,5 +1,6 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
+import { MediaGenBatch } from '../../nodes/MediaGenBatch/MediaGenBatch.node';
 import { MediaGenWorkflow } from '../../nodes/MediaGenWorkflow/MediaGenWorkflow.node';
 import { binaryBytes, runNode } from '../helpers/n8n-harness';
 import { posts, startFixture, type Fixture } from '../helpers/sandbox-fixture';
@@ -67,6 +68,40 @@ describe('MediaGen Workflow in n8n-core (against the sandbox)', () => {
 		const { items, error } = await run({ resource: 'workflow', operation: 'run', workflowKey: 'storyboard', inputs: '{"prompt": "a heist", "aspect_ratio": "9:16"}' });
 		expect(error).toBeUndefined();
 		expect(items[0].json).toEqual(expect.objectContaining({ workflow: 'storyboard', project_id: expect.stringMatching(/^proj_/), current_stage: expect.any(String), next_action: expect.any(String) }));
+	});
+
+	it.each([
+		['storyboard', { title: 'no prompt' }, 'Inputs: prompt is required by storyboard'],
+		['hook_pack', { prompt: 'x', tone: 'angry' }, 'Inputs: tone: "angry" is not allowed; allowed: one of casual, professional, humorous, educational, persuasive, emotional'],
+		['ugc_ad', { prompt: 'x', length: 'epic' }, 'Inputs: length: "epic" is not allowed; allowed: one of short, medium, long'],
+		['product_ad_variants', { variant_count: 6 }, 'Inputs: variant_count: 6 is not allowed; allowed: at most 5'],
+		['creative_pack', { product_url: 'shop/item-1' }, 'Inputs: product_url: "shop/item-1" is not allowed; allowed: an http:// or https:// URL'],
+		['creative_pack', { image_urls: ['ftp://x/a.png'] }, 'Inputs: image_urls: ["ftp://x/a.png"] is not allowed; allowed: a list of http:// or https:// URLs'],
+		['storyboard', { prompt: 'x', aspect_ratio: '4:3' }, 'Inputs: aspect_ratio: "4:3" is not allowed; allowed: one of 16:9, 9:16, 1:1'],
+		['hook_pack', { prompt: 'x', colour: 'red' }, 'Inputs: "colour" is not an input of hook_pack'],
+	])('Run Any Workflow checks %s inputs given as JSON like the typed operations: %j', async (workflowKey, inputs, message) => {
+		const { error } = await run({ resource: 'workflow', operation: 'run', workflowKey, inputs: JSON.stringify(inputs) });
+		expect(error?.message).toContain(message);
+		expect(fx.sandbox.state.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+	});
+
+	it('checks batch items in workflow mode the same way, before the batch is sent', async () => {
+		const { error } = await runNode({
+			nodeType: new MediaGenBatch(),
+			credentials: fx.credentials,
+			parameters: { resource: 'batch', operation: 'create', mode: 'workflow', target: 'hook_pack', item: '={{ $json }}' },
+			input: [{ json: { prompt: 'a' } }, { json: { prompt: 'b', tone: 'loud' } }],
+		});
+		expect(error?.message).toContain('Item Body (item): tone: "loud" is not allowed');
+		expect(fx.sandbox.state.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+	});
+
+	it('offers no Project ID on preset and user-workflow runs: their outputs are not known to be media a project holds', () => {
+		const runOptions = new MediaGenWorkflow().description.properties.filter(
+			(p) => p.name === 'options' && ['preset', 'userWorkflow'].some((r) => (p.displayOptions?.show?.resource as string[] | undefined)?.includes(r)),
+		);
+		expect(runOptions.length).toBeGreaterThan(0);
+		for (const options of runOptions) expect((options.options ?? []).map((o) => (o as { name: string }).name)).not.toContain('projectId');
 	});
 
 	it('lists workflows with Return All / Limit and gets one', async () => {
