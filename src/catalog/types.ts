@@ -60,7 +60,9 @@ export type LimitRule =
 	/** array of objects: the summed length of their `property` strings must be <= limits[key] */
 	| { kind: 'maxTotalLength'; keys: string[]; property: string }
 	/** every rule applies (each only when its own key is present) */
-	| { kind: 'all'; rules: LimitRule[] };
+	| { kind: 'all'; rules: LimitRule[] }
+	/** a boolean switched on needs limits[key] true (false there: the model has no such switch) */
+	| { kind: 'switch'; keys: string[] };
 
 export type FieldType =
 	| 'string'

@@ -123,6 +123,9 @@ function checkRule(field: FieldSpec, rule: LimitRule, value: unknown, limits: ID
 			const unit = Array.isArray(value) ? ' items' : '';
 			return { field, value: Array.isArray(value) ? `${n} items` : value, allowed: `from ${lo ?? '-'} to ${hi ?? '-'}${unit} (model limit ${found.key})` };
 		}
+		case 'switch':
+			if (value !== true || found.value === true) return undefined;
+			return { field, value, allowed: `off: the model has no such switch (model limit ${found.key} is ${JSON.stringify(found.value)})` };
 		case 'maxDistinct': {
 			const max = Number(found.value);
 			const distinct = new Set(objectsOf(value).map((o) => o[rule.property]).filter((v) => v !== undefined && v !== ''));

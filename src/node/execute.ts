@@ -205,7 +205,7 @@ export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName)
 				if (outcome.state !== 'completed') throw outcomeError(ctx, call, outcome);
 				const custom = customOperationFor(call.endpoint);
 				results[call.itemIndex] = custom?.completedRun
-					? await custom.completedRun(ctx, call, outcome.run)
+					? await custom.completedRun(ctx, client, call, outcome.run)
 					: [await completedRunItem(ctx, client, call, outcome.run)];
 			} catch (error) {
 				fail(call.itemIndex, error);

@@ -104,6 +104,14 @@ describe('MediaGen Workflow in n8n-core (against the sandbox)', () => {
 		for (const options of runOptions) expect((options.options ?? []).map((o) => (o as { name: string }).name)).not.toContain('projectId');
 	});
 
+	it('reads a creative pack whose fields live in a JSON document at output_url (run.output holds only the URL)', async () => {
+		const { items, error } = await run({ resource: 'workflow', operation: 'generateCreativePack', prompt: 'a summer ad', additionalFields: { productName: 'Sun Hat' } });
+		expect(error).toBeUndefined();
+		const [record] = [...fx.sandbox.state.runs.values()];
+		expect(Object.keys(record.run.output ?? {})).toEqual(['output_url']);
+		expect(items[0].json).toEqual(expect.objectContaining({ workflow: 'creative_pack', hooks: expect.any(Array), full_script: expect.any(String), product: expect.any(Object) }));
+	});
+
 	it('lists workflows with Return All / Limit and gets one', async () => {
 		expect((await run({ resource: 'workflow', operation: 'list', returnAll: true })).items).toHaveLength(5);
 		expect((await run({ resource: 'workflow', operation: 'list', returnAll: false, limit: 2 })).items.map((i) => i.json.id)).toEqual(['storyboard', 'hook_pack']);
