@@ -30,6 +30,24 @@ function splitList(value: unknown): string[] {
 	return [];
 }
 
+/**
+ * A fixed collection of entries as the API's array of objects (each entry's parameters under their
+ * API names). An array from an expression is taken as it is (and checked like the entries).
+ */
+function readObjectList(ctx: IExecuteFunctions, itemIndex: number, field: FieldSpec, value: unknown): unknown {
+	if (typeof value === 'string') return parseJsonField(ctx, itemIndex, field, value);
+	if (Array.isArray(value)) return value;
+	const entries = (value as { values?: IDataObject[] } | undefined)?.values ?? [];
+	return entries.map((entry) => {
+		const object: IDataObject = {};
+		for (const item of field.items ?? []) {
+			const inner = entry[paramName(item)];
+			if (inner !== undefined && inner !== '') object[item.name] = typeof inner === 'string' ? inner.trim() : inner;
+		}
+		return object;
+	});
+}
+
 /** Reads one field's value (URL or uploaded binary for media fields). */
 async function readField(
 	ctx: IExecuteFunctions,
@@ -68,6 +86,7 @@ async function readField(
 	}
 	const value = get(paramName(field), field.default);
 	if (field.type === 'json') return parseJsonField(ctx, itemIndex, field, value);
+	if (field.type === 'objectList') return readObjectList(ctx, itemIndex, field, value);
 	// an expression gives a number field a string: read it as the number it spells (checked later)
 	if ((field.type === 'number' || field.type === 'integer') && typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) {
 		return Number(value);

@@ -64,6 +64,15 @@ function fieldProperty(field: FieldSpec, inCollection: boolean): INodeProperties
 			return { ...base, type: 'boolean', default: field.default ?? false };
 		case 'json':
 			return { ...base, type: 'json', default: field.default ?? '{}' };
+		case 'objectList':
+			return {
+				...base,
+				type: 'fixedCollection',
+				typeOptions: { multipleValues: true },
+				placeholder: `Add ${field.itemName ?? 'Entry'}`,
+				default: {},
+				options: [{ name: 'values', displayName: field.itemName ?? 'Entry', values: (field.items ?? []).map((item) => fieldProperty(item, false)) }],
+			};
 		case 'stringList':
 			return { ...base, type: 'string', typeOptions: { multipleValues: true }, default: [] };
 		case 'mediaList':
@@ -78,6 +87,17 @@ function fieldProperty(field: FieldSpec, inCollection: boolean): INodeProperties
 			return { ...base, displayName: `${field.displayName} URL`, type: 'string', default: '' };
 		case 'options':
 		case 'multiOptions':
+			if (field.loadOptions) {
+				return {
+					...base,
+					displayName: `${field.displayName} Name or ID`,
+					type: field.type,
+					typeOptions: { loadOptionsMethod: field.loadOptions },
+					default: field.type === 'options' ? '' : [],
+					description: DYNAMIC_OPTIONS_DESCRIPTION,
+					hint: field.description,
+				};
+			}
 			if (field.optionsFrom) {
 				return {
 					...base,
