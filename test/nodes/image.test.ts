@@ -178,6 +178,13 @@ describe('MediaGen Image in n8n-core (against the sandbox)', () => {
 			expect(urls.items[0].json.output_urls).toEqual([expect.stringContaining('/storage/files/')]);
 		});
 
+		it('accepts auto where the model lists it, and refuses it where the model does not (document: some models accept auto or adaptive)', async () => {
+			const listed = await runNode({ nodeType: new MediaGenImage(), credentials: fx.credentials, parameters: generate({ model: 'image.fuse-1', aspectRatio: 'auto' }) });
+			expect(listed.error).toBeUndefined();
+			const unlisted = await runNode({ nodeType: new MediaGenImage(), credentials: fx.credentials, parameters: generate({ model: 'image.aurora-1', aspectRatio: 'auto' }) });
+			expect(unlisted.error?.message).toContain('Aspect Ratio (aspect_ratio): "auto" is not allowed by model image.aurora-1; allowed: one of 1:1, 16:9, 9:16');
+		});
+
 		it('sends Input Images as image_urls, bounded by the model\'s max_input_images (not reference_image_urls)', async () => {
 			const urls = (n: number) => Array.from({ length: n }, (_, i) => `https://example.com/in-${i}.png`);
 			const ok = await runNode({ nodeType: new MediaGenImage(), credentials: fx.credentials, parameters: generate({ model: 'image.fuse-1', additionalFields: { imageUrls: urls(3) } }) });
