@@ -16,11 +16,12 @@ export class MediaGenTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'MediaGen Trigger',
 		name: 'mediaGenTrigger',
-		icon: { light: 'file:../../icons/mediagen.svg', dark: 'file:../../icons/mediagen.dark.svg' },
+		icon: { light: 'file:../../icons/trigger.svg', dark: 'file:../../icons/trigger.dark.svg' },
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{($parameter["events"] || []).join(", ")}}',
 		description: 'Starts the workflow when a run or batch of the Media Generation Service completes or fails (signed webhooks)',
+		documentationUrl: 'https://github.com/n8n-nodes-mediagen/n8n-nodes-mediagen#mediagen-trigger',
 		defaults: { name: 'MediaGen Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],

@@ -1,7 +1,8 @@
-import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
+import { isResourceLocatorValue, NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
 import { fieldLocation, type Endpoint, type FieldSpec } from '../catalog';
 import { describeBinary, type BinaryInput } from '../media/upload';
+import { modelAlias } from '../models/model-catalog';
 import { deriveIdempotencyKey } from '../transport/idempotency';
 import { binaryParam, paramName, sourceParam } from './names';
 
@@ -42,7 +43,8 @@ function isEmpty(value: unknown): boolean {
 }
 
 function invalid(ctx: IExecuteFunctions, itemIndex: number, field: FieldSpec, message: string, description?: string): NodeOperationError {
-	return new NodeOperationError(ctx.getNode(), `${field.displayName} (${field.name}): ${message}`, { itemIndex, description });
+	const notSent = `Nothing was sent to the service, so no credits were spent (API field ${field.name}).`;
+	return new NodeOperationError(ctx.getNode(), `${field.displayName}: ${message}`, { itemIndex, description: description ? `${description} ${notSent}` : notSent });
 }
 
 function parseJsonField(ctx: IExecuteFunctions, itemIndex: number, field: FieldSpec, value: unknown): unknown {
@@ -97,7 +99,9 @@ async function readField(
 		}
 		return field.type === 'media' ? placeholders[0] : placeholders;
 	}
-	const value = get(paramName(field), field.default);
+	const raw = get(paramName(field), field.default);
+	// a list read from the API (e.g. Voice) is a resource locator: From List or By ID, the ID either way
+	const value = isResourceLocatorValue(raw) ? raw.value : raw;
 	if (field.type === 'json') return parseJsonField(ctx, itemIndex, field, value);
 	if (field.type === 'stringList') return splitList(value);
 	if (typeof value === 'string') return value.trim();
@@ -117,7 +121,7 @@ export async function prepareCall(ctx: IExecuteFunctions, endpoint: Endpoint, it
 	const uploads: PendingUpload[] = [];
 	const additional = ctx.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	if (endpoint.capability) {
-		const model = String(ctx.getNodeParameter('model', itemIndex, '') ?? '').trim();
+		const model = modelAlias(ctx.getNodeParameter('model', itemIndex, ''));
 		if (model) body.model = model;
 	}
 	for (const field of endpoint.fields) {

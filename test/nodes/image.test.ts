@@ -41,7 +41,8 @@ describe('MediaGen Image in n8n-core (against the sandbox)', () => {
 				parameters: generate({ model: 'image.aurora-1', aspectRatio: '4:3' }),
 			});
 			expect(items).toHaveLength(0);
-			expect(error?.message).toContain('Aspect Ratio (aspect_ratio)');
+			expect(error?.message).toContain('Aspect Ratio: ');
+			expect(error?.description).toContain('API field aspect_ratio; model limit aspect_ratios');
 			expect(error?.message).toContain('"4:3"');
 			expect(error?.message).toContain('one of 1:1, 16:9, 9:16');
 			expect(posts(fx.sandbox, '/images/generations')).toHaveLength(0);
@@ -50,9 +51,9 @@ describe('MediaGen Image in n8n-core (against the sandbox)', () => {
 
 		it('refuses a count above the model maximum and an unknown model alias before any POST', async () => {
 			const tooMany = await runNode({ nodeType: new MediaGenImage(), credentials: fx.credentials, parameters: generate({ count: 9 }) });
-			expect(tooMany.error?.message).toMatch(/Count \(count\): 9 is not allowed by model image\.aurora-2; allowed: at most 4/);
+			expect(tooMany.error?.message).toBe('Count: 9 is not allowed by the model Aurora 2 (image.aurora-2); allowed: at most 4');
 			const unknown = await runNode({ nodeType: new MediaGenImage(), credentials: fx.credentials, parameters: generate({ model: 'image.nope' }) });
-			expect(unknown.error?.message).toMatch(/Model \(model\): "image\.nope" is not a image_generation model; allowed: image\.aurora-2/);
+			expect(unknown.error?.message).toMatch(/^Model: "image\.nope" is not an image generation model of this service; allowed: image\.aurora-2/);
 			expect(posts(fx.sandbox, '/images/generations')).toHaveLength(0);
 		});
 
@@ -63,7 +64,7 @@ describe('MediaGen Image in n8n-core (against the sandbox)', () => {
 				parameters: generate({ prompt: '={{ $json.prompt }}', aspectRatio: '={{ $json.ratio }}' }),
 				input: [{ json: { prompt: 'ok', ratio: '1:1' } }, { json: { prompt: 'bad', ratio: '5:4' } }],
 			});
-			expect(error?.message).toContain('aspect_ratio');
+			expect(error?.message).toContain('Aspect Ratio: "5:4"');
 			expect(fx.sandbox.state.runs.size).toBe(0);
 		});
 
@@ -175,7 +176,7 @@ describe('MediaGen Image in n8n-core (against the sandbox)', () => {
 			const ok = await runNode({ nodeType: new MediaGenImage(), credentials: fx.credentials, parameters: { ...params, scale: 4 } });
 			expect(ok.error).toBeUndefined();
 			const bad = await runNode({ nodeType: new MediaGenImage(), credentials: fx.credentials, parameters: { ...params, model: 'image_upscale.fast', scale: 4 } });
-			expect(bad.error?.message).toContain('Scale Factor (scale): 4 is not allowed by model image_upscale.fast; allowed: one of 2');
+			expect(bad.error?.message).toBe('Scale Factor: 4 is not allowed by the model Fast Upscale (image_upscale.fast); allowed: one of 2');
 		});
 	});
 

@@ -39,7 +39,7 @@ describe('MediaGen Workflow in n8n-core (against the sandbox)', () => {
 
 	it('refuses variant_count 6 before sending anything, naming the field and the bound', async () => {
 		const { error } = await run({ resource: 'workflow', operation: 'generateProductAdVariants', variantCount: 6 });
-		expect(error?.message).toContain('Variant Count (variant_count): 6 is not allowed; allowed: at most 5');
+		expect(error?.message).toContain('Variant Count: 6 is not allowed; allowed: at most 5');
 		expect(posts(fx.sandbox, '/workflows/product_ad_variants/runs')).toHaveLength(0);
 	});
 
