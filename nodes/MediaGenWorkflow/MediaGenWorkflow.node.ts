@@ -2,9 +2,20 @@ import { NodeConnectionTypes, type IExecuteFunctions, type INodeType, type INode
 
 import { methodsOf } from '../../src/models/load-options';
 import { executeCatalogNode } from '../../src/node/execute';
-import { credentialsOfNodes, nodeProperties, operationSubtitle } from '../../src/node/properties';
+import { credentialsOfNodes, nodeProperties, operationSubtitle, type EarlierShape } from '../../src/node/properties';
 
 const RESOURCES = { workflow: 'Workflow', preset: 'Preset', userWorkflow: 'User Workflow', ad: 'Ad', marketing: 'Marketing' };
+
+/**
+ * Version 1.1 puts Product Name, Product Description and Tone of Product Ad Variants up front and
+ * turns One Item per Variant on by default; workflows saved with version 1 keep what they had.
+ */
+const BEFORE_1_1: EarlierShape = {
+	changedIn: 1.1,
+	resource: 'workflow',
+	operation: 'generateProductAdVariants',
+	fields: { product_name: { primary: false }, product_description: { primary: false }, tone: { primary: false }, split_variants: { default: false } },
+};
 
 export class MediaGenWorkflow implements INodeType {
 	description: INodeTypeDescription = {
@@ -12,7 +23,8 @@ export class MediaGenWorkflow implements INodeType {
 		name: 'mediaGenWorkflow',
 		icon: { light: 'file:../../icons/workflow.svg', dark: 'file:../../icons/workflow.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: operationSubtitle('MediaGenWorkflow', RESOURCES),
 		description: 'Run workflows, presets and editor workflows, analyze ads and read marketing catalogs with the Media Generation Service',
 		documentationUrl: 'https://github.com/n8n-nodes-mediagen/n8n-nodes-mediagen#mediagen-workflow',
@@ -21,7 +33,7 @@ export class MediaGenWorkflow implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		usableAsTool: true,
 		credentials: credentialsOfNodes,
-		properties: nodeProperties('MediaGenWorkflow', RESOURCES),
+		properties: nodeProperties('MediaGenWorkflow', RESOURCES, [BEFORE_1_1]),
 	};
 
 	methods = methodsOf('MediaGenWorkflow');

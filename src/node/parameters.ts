@@ -109,6 +109,16 @@ async function readField(
 }
 
 /**
+ * Whether an optional field sits at the top of the panel. A node version may have shown it under
+ * Additional Fields (e.g. Product Name before MediaGen Workflow 1.1): n8n keeps only the parameters
+ * the node's version shows, so a saved older workflow has it there.
+ */
+function shownUpFront(ctx: IExecuteFunctions, field: FieldSpec): boolean {
+	const name = field.type === 'media' || field.type === 'mediaList' ? sourceParam(field) : paramName(field);
+	return Object.prototype.hasOwnProperty.call(ctx.getNode().parameters, name);
+}
+
+/**
  * Reads an item's parameters into the request the endpoint takes. Media placeholders stand for
  * binaries still to upload; the idempotency key is derived from this logical request, so a retry
  * that uploads the same bytes again still carries the same key.
@@ -125,7 +135,7 @@ export async function prepareCall(ctx: IExecuteFunctions, endpoint: Endpoint, it
 		if (model) body.model = model;
 	}
 	for (const field of endpoint.fields) {
-		const topLevel = field.required || field.primary;
+		const topLevel = field.required || (field.primary && shownUpFront(ctx, field));
 		const location = fieldLocation(endpoint, field);
 		const target = location === 'body' ? body : location === 'query' ? qs : location === 'node' ? settings : pathValues;
 		const value = await readField(ctx, itemIndex, field, topLevel ? undefined : additional, uploads, target);

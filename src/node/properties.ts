@@ -1,4 +1,4 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { DisplayCondition, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { endpointsOfNode, type Capability, type Endpoint, type FieldSpec, type NodeName } from '../catalog';
 import { estimateOperationOf, estimateOperationOption, offersEstimate } from '../runs/cost';
@@ -407,8 +407,34 @@ function operationChoices(endpoints: Endpoint[]): OperationChoice[] {
 
 const resourcesOf = (endpoints: Endpoint[]) => [...new Set(endpoints.map((e) => e.resource))];
 
-/** All parameters of a node, derived from its catalog entries. */
-export function nodeProperties(node: NodeName, resourceNames: Record<string, string>): INodeProperties[] {
+/**
+ * How an operation looked before a node version changed it: the catalog describes the newest
+ * version; workflows saved with an older one keep their shape (n8n omits parameters at their
+ * defaults, so a changed default or a field moved out of Additional Fields would change them).
+ */
+export interface EarlierShape {
+	/** the node version that changed it: versions below it keep this shape */
+	changedIn: number;
+	resource: string;
+	operation: string;
+	/** per API field name, what it was */
+	fields: Record<string, Pick<FieldSpec, 'primary' | 'default'>>;
+}
+
+/** The same properties, shown only from (or only below) a node version. */
+function forVersions(props: INodeProperties[], versions: DisplayCondition): INodeProperties[] {
+	return props.map((p) => ({ ...p, displayOptions: { ...p.displayOptions, show: { ...p.displayOptions?.show, '@version': [versions] } } }));
+}
+
+function versionedEndpointProperties(e: Endpoint, earlier: EarlierShape[]): INodeProperties[] {
+	const shape = earlier.find((s) => s.resource === e.resource && s.operation === e.operation);
+	if (!shape) return endpointProperties(e);
+	const before: Endpoint = { ...e, fields: e.fields.map((f) => ({ ...f, ...shape.fields[f.name] })) };
+	return [...forVersions(endpointProperties(before), { _cnd: { lt: shape.changedIn } }), ...forVersions(endpointProperties(e), { _cnd: { gte: shape.changedIn } })];
+}
+
+/** All parameters of a node, derived from its catalog entries (and the shapes older versions keep). */
+export function nodeProperties(node: NodeName, resourceNames: Record<string, string>, earlier: EarlierShape[] = []): INodeProperties[] {
 	const endpoints = endpointsOfNode(node);
 	const resources = resourcesOf(endpoints);
 	const props: INodeProperties[] = [
@@ -435,7 +461,7 @@ export function nodeProperties(node: NodeName, resourceNames: Record<string, str
 			default: ops[0].operation,
 		});
 	}
-	for (const e of endpoints) props.push(...endpointProperties(e));
+	for (const e of endpoints) props.push(...versionedEndpointProperties(e, earlier));
 	return props;
 }
 

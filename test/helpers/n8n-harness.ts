@@ -146,6 +146,8 @@ export interface RunNodeOptions {
 	executionId?: string;
 	workflowId?: string;
 	nodeName?: string;
+	/** the node's version as saved in the workflow (default 1) */
+	typeVersion?: number;
 	/** receives a function that cancels the execution, as the editor's Stop button does */
 	onStarted?: (cancel: () => void) => void;
 }
@@ -160,7 +162,7 @@ function buildWorkflow(options: RunNodeOptions) {
 		id: 'node-1',
 		name,
 		type: typeName,
-		typeVersion: 1,
+		typeVersion: options.typeVersion ?? 1,
 		position: [0, 0],
 		parameters: { authentication: credentialType, ...options.parameters } as INode['parameters'],
 		credentials: { [credentialType]: { id: `cred-${credentialType}`, name: 'MediaGen test credential' } },
