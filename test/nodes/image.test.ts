@@ -34,6 +34,16 @@ describe('MediaGen Image in n8n-core (against the sandbox)', () => {
 			expect(posts(fx.sandbox, '/images/generations')[0].idempotencyKey).toMatch(/^n8n-[0-9a-f]{48}$/);
 		});
 
+		it('uses the model picked from the list or typed by ID, and a model saved as a plain string by older workflows', async () => {
+			for (const model of [{ __rl: true, mode: 'list', value: 'image.lumen-xl' }, { __rl: true, mode: 'id', value: 'image.lumen-xl' }, 'image.lumen-xl']) {
+				const { items, error } = await runNode({ nodeType: new MediaGenImage(), credentials: fx.credentials, parameters: generate({ model, aspectRatio: '3:2' }) });
+				expect(error).toBeUndefined();
+				expect(items[0].json).toMatchObject({ model: 'image.lumen-xl', input_summary: expect.objectContaining({ aspect_ratio: '3:2' }) });
+			}
+			const empty = await runNode({ nodeType: new MediaGenImage(), credentials: fx.credentials, parameters: generate({ model: { __rl: true, mode: 'list', value: '' } }) });
+			expect(empty.items[0].json.model).toBe('image.aurora-2');
+		});
+
 		it('refuses an aspect ratio the model does not offer, naming the field and the allowed values, before any POST', async () => {
 			const { error, items } = await runNode({
 				nodeType: new MediaGenImage(),
