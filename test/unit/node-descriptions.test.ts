@@ -294,3 +294,38 @@ describe('canvas subtitles read like the panel ("Generate: Image"), not like val
 		}
 	});
 });
+
+describe('the trigger says what it does, in the panel and on the canvas', () => {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const { MediaGenTrigger } = require(join(REPO, 'nodes', 'MediaGenTrigger', 'MediaGenTrigger.node.ts')) as { MediaGenTrigger: new () => INodeType };
+	const trigger = new MediaGenTrigger();
+	const properties = trigger.description.properties as INodeProperties[];
+
+	it('lists its events by name on the canvas', () => {
+		const subtitle = (events: string[]) => evaluateForNode({ nodeType: trigger, parameters: { events } }, trigger.description.subtitle!);
+		expect(subtitle(['run.completed', 'batch.failed'])).toBe('Run Completed, Batch Failed');
+		expect(subtitle([])).toBe('');
+	});
+
+	it('describes each event in the user’s words, with an action for n8n’s trigger panel', () => {
+		const events = optionsOf(properties.find((p) => p.name === 'events')!);
+		expect(events.map((o) => o.action)).toEqual(['When a batch completes', 'When a batch fails', 'When a generation completes', 'When a generation fails']);
+		for (const o of events) expect(o.description).not.toMatch(/reached/);
+	});
+
+	it('tells up front that it registers the webhook for the user and which scopes the credential needs', () => {
+		const notice = properties[0];
+		expect(notice.type).toBe('notice');
+		expect(notice.displayName).toMatch(/registers this workflow’s webhook with MediaGen for you/);
+		expect(notice.displayName).toContain('webhooks:read and webhooks:write');
+	});
+
+	it('replaces n8n’s generic "create an event in MediaGen" texts with its own', () => {
+		expect(trigger.description.eventTriggerDescription).toBe('Waiting for a MediaGen run or batch to finish');
+		const panel = trigger.description.triggerPanel as { header: string; executionsHelp: { active: string; inactive: string }; activationHint: string };
+		expect(panel.header).toMatch(/MediaGen finishes a run or a batch/);
+		expect(panel.executionsHelp.inactive).toMatch(/registers a test URL with MediaGen for you/);
+		expect(panel.executionsHelp.active).toContain('data-key="executions"');
+		expect(panel.activationHint).toMatch(/publish it/);
+	});
+});
