@@ -20,10 +20,21 @@ function currentEndpoint(ctx: ILoadOptionsFunctions, node: NodeName): Endpoint |
 	return resolveOperation(node, resource, operation)?.endpoint;
 }
 
-async function clientOf(ctx: ILoadOptionsFunctions): Promise<ApiClient> {
+function credentialTypeOf(ctx: ILoadOptionsFunctions) {
 	const auth = ctx.getCurrentNodeParameter('authentication');
-	return await createClient(ctx, isCredentialType(auth) ? auth : BEARER_CREDENTIAL_TYPE);
+	return isCredentialType(auth) ? auth : BEARER_CREDENTIAL_TYPE;
 }
+
+async function clientOf(ctx: ILoadOptionsFunctions): Promise<ApiClient> {
+	return await createClient(ctx, credentialTypeOf(ctx));
+}
+
+/**
+ * n8n 2.41 asks for a new node's lists before it assigns the credential, and does not ask again
+ * when the credential arrives during that request: answering without the model (instead of an
+ * error the field would keep showing) leaves the field usable until the model or credential changes.
+ */
+const hasCredential = (ctx: ILoadOptionsFunctions) => Boolean(ctx.getNode().credentials?.[credentialTypeOf(ctx)]);
 
 /** The model the user picked (or the capability's default when the field is empty). */
 async function selectedModel(ctx: ILoadOptionsFunctions, endpoint: Endpoint): Promise<Model | undefined> {
@@ -74,7 +85,7 @@ function currentValues(ctx: ILoadOptionsFunctions, field: FieldSpec): Array<stri
 function choicesOf(node: NodeName, field: FieldSpec, rule: LimitRule): LoadOptionsMethod {
 	return async function (this: ILoadOptionsFunctions) {
 		const endpoint = currentEndpoint(this, node);
-		const model = endpoint && (await selectedModel(this, endpoint));
+		const model = endpoint && hasCredential(this) ? await selectedModel(this, endpoint) : undefined;
 		const { key, values } = limitChoices(model?.limits, rule);
 		const label = (v: string | number) => choiceLabel(key ?? rule.kind, v);
 		const offered = values.map((v) => ({ name: label(v), value: v }));

@@ -143,12 +143,13 @@ function describesMore(model: Model): boolean {
  */
 export function modelLine(model: Model, price?: ModelPrice): string {
 	const about = describesMore(model) ? ` — ${model.description!.trim()}` : '';
+	// most telling first: n8n cuts a long line at the width of the list
 	const facts = [
 		price ? priceLabel(price) : undefined,
-		abilities(model).join(', '),
 		model.is_default ? 'default' : '',
 		model.status === 'preview' ? 'preview, may change' : '',
 		model.superseded_by ? `superseded by ${model.superseded_by}` : '',
+		abilities(model).join(', '),
 	].filter(Boolean);
 	const name = modelName(model) === model.id ? model.id : `${modelName(model)} (${model.id})`;
 	return `${name}${about}${facts.length ? ` · ${facts.join(' · ')}` : ''}`;

@@ -29,8 +29,8 @@ describe('the Model list and the choices that follow the model (n8n-core LoadOpt
 		const line = (id: string) => results.find((o) => o.value === id)?.name;
 		// prices come from GET /models/pricing, not from the model list
 		expect(findModel('image.aurora-2')!.pricing).toMatchObject({ unit: 'per_image', credits: 4 });
-		expect(line('image.aurora-2')).toBe('Aurora 2 (image.aurora-2) · 4 credits per image · from text or an image, reference images · default');
-		expect(line('image.sketch-preview')).toBe('Sketch (image.sketch-preview) · 1.5 credits per image · from text only · preview, may change');
+		expect(line('image.aurora-2')).toBe('Aurora 2 (image.aurora-2) · 4 credits per image · default · from text or an image, reference images');
+		expect(line('image.sketch-preview')).toBe('Sketch (image.sketch-preview) · 1.5 credits per image · preview, may change · from text only');
 		expect(line('image.aurora-1')).toBe('Aurora 1 (image.aurora-1) · 3 credits per image · superseded by image.aurora-2');
 		// the service's description is left out where it only repeats the name ("Aurora 2 (image generation)")
 		expect(line('image.aurora-2')).not.toContain('image generation');
@@ -56,7 +56,7 @@ describe('the Model list and the choices that follow the model (n8n-core LoadOpt
 	it('still lists the models when the price list cannot be read', async () => {
 		fx.sandbox.injectFault({ method: 'GET', path: '/models/pricing', when: 'before', status: 403 });
 		const { results } = await search({ resource: 'image', operation: 'generate' });
-		expect(results[0].name).toBe('Aurora 2 (image.aurora-2) · from text or an image, reference images · default');
+		expect(results[0].name).toBe('Aurora 2 (image.aurora-2) · default · from text or an image, reference images');
 	});
 
 	it("offers the chosen model's aspect ratios with readable names, the default model's when none is chosen; the value stays the ratio", async () => {
