@@ -47,6 +47,9 @@ export function resolveModel(endpoint: Endpoint, params: Record<string, unknown>
 }
 
 /** The bytes behind one of the sandbox's own asset URLs (the service can measure what it stores). */
+
+/** The service names the model limit that decided (the node keeps it out of its messages). */
+const limitNote = (limit?: string) => (limit ? ` (model ${limit.startsWith('capability ') ? limit : `limit ${limit}`})` : '');
 function uploadedBytes(ctx: RouteContext, url: string): Buffer | undefined {
 	try {
 		const parsed = new URL(url);
@@ -72,14 +75,14 @@ export function checkParameters(ctx: RouteContext, services: SandboxServices, en
 		}
 		const violation =
 			checkStaticBounds(field, value) ?? checkLimit(field, value, model?.limits as IDataObject | undefined) ?? checkCapability(field, value, model?.capabilities as IDataObject | undefined);
-		if (violation) throw new ProblemError(400, 'invalid_parameter', `${field.name}: ${JSON.stringify(violation.value)} is not allowed; ${violation.allowed}`, { param: field.name });
+		if (violation) throw new ProblemError(400, 'invalid_parameter', `${field.name}: ${JSON.stringify(violation.value)} is not allowed; ${violation.allowed}${limitNote(violation.modelLimit)}`, { param: field.name });
 		if (field.type === 'media' || field.type === 'mediaList') {
 			const urls = Array.isArray(value) ? value : value === undefined ? [] : [value];
 			for (const url of urls) {
 				services.assertFetchable(ctx, String(url), field.name);
 				const bytes = uploadedBytes(ctx, String(url));
 				const file = bytes && checkFileLimits(field, { size: bytes.length, durationSeconds: mediaDurationSeconds(bytes) }, model?.limits as IDataObject | undefined);
-				if (file) throw new ProblemError(400, 'invalid_parameter', `${field.name}: the file (${String(file.value)}) is not allowed; ${file.allowed}`, { param: field.name });
+				if (file) throw new ProblemError(400, 'invalid_parameter', `${field.name}: the file (${String(file.value)}) is not allowed; ${file.allowed}${limitNote(file.modelLimit)}`, { param: field.name });
 			}
 		}
 	}

@@ -167,6 +167,9 @@ describe('what n8n shows of each node: panel, canvas, docs', () => {
 		(node.description.properties as INodeProperties[]).forEach(collect);
 		expect(visible.filter((text) => /Name or ID/.test(text))).toEqual([]);
 		expect(visible.filter((text) => /\b(GET|POST|PATCH|DELETE) \//.test(text))).toEqual([]);
+		// hints are read under the field: no API field names (image_url, duration_seconds…) there
+		const hints = visible.filter((text, i) => i % 3 === 1);
+		expect(hints.filter((text) => /\b[a-z0-9]+_[a-z0-9_]+\b/.test(text))).toEqual([]);
 	});
 
 	it.each(actionNodes())('%s: the Model is a searchable list or an ID (resource locator), like n8n’s OpenAI node', (name, node) => {
