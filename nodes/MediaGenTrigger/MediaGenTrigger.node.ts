@@ -9,7 +9,7 @@ import {
 
 import { authenticationProperty, credentialsOfNodes } from '../../src/node/properties';
 import { EVENT_OPTIONS, eventsSubtitle } from '../../src/webhooks/events';
-import { receiveEvent } from '../../src/webhooks/receive';
+import { DEFAULT_IGNORE_REPEATED_EVENTS, DEFAULT_MAX_EVENT_AGE_MINUTES, receiveEvent } from '../../src/webhooks/receive';
 import { endpointExists, registerEndpoint, removeEndpoint } from '../../src/webhooks/registration';
 
 export class MediaGenTrigger implements INodeType {
@@ -57,6 +57,21 @@ export class MediaGenTrigger implements INodeType {
 				description: 'The events that start the workflow. Run events come from every generation of the account.',
 			},
 			{
+				displayName: 'Reject Events Older Than (Minutes)',
+				name: 'maxEventAgeMinutes',
+				type: 'number',
+				default: DEFAULT_MAX_EVENT_AGE_MINUTES,
+				typeOptions: { minValue: 0 },
+				description: 'Refuse (HTTP 401) events whose signed creation time is older than this, so a captured delivery cannot be replayed later; 0 accepts any age',
+			},
+			{
+				displayName: 'Ignore Repeated Events',
+				name: 'ignoreRepeatedEvents',
+				type: 'boolean',
+				default: DEFAULT_IGNORE_REPEATED_EVENTS,
+				description: 'Whether to skip an event whose ID already started this workflow (a retry or replay of the same event)',
+			},
+			{
 				displayName: 'Options',
 				name: 'options',
 				type: 'collection',
@@ -78,13 +93,6 @@ export class MediaGenTrigger implements INodeType {
 						description: 'Whether to download the files of a completed run as binary data (Run Completed events only)',
 					},
 					{
-						displayName: 'Ignore Repeated Events',
-						name: 'ignoreRepeatedEvents',
-						type: 'boolean',
-						default: true,
-						description: 'Whether to skip an event whose ID was already received (a retry or replay of the same event)',
-					},
-					{
 						displayName: 'Only Capabilities',
 						name: 'capabilities',
 						type: 'string',
@@ -99,14 +107,6 @@ export class MediaGenTrigger implements INodeType {
 						default: '',
 						placeholder: 'image.aurora-2',
 						description: 'Comma-separated model aliases; run events of other models are skipped',
-					},
-					{
-						displayName: 'Reject Events Older Than (Minutes)',
-						name: 'maxEventAgeMinutes',
-						type: 'number',
-						default: 5,
-						typeOptions: { minValue: 0 },
-						description: 'Refuse (HTTP 401) events whose signed created_at is older than this; 0 accepts any age',
 					},
 				],
 			},

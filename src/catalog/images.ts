@@ -166,7 +166,7 @@ export const imageEndpoints: Endpoint[] = [
 		method: 'POST',
 		path: '/scenes/blockouts',
 		scope: 'images:write',
-		idempotency: 'none',
+		idempotency: 'courtesy',
 		auth: 'bearer',
 		operation: 'sceneBlockout',
 		name: 'Scene Blockout',

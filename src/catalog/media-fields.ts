@@ -40,14 +40,17 @@ export const videoDuration: FieldSpec = {
 	limit: { kind: 'oneOf', keys: ['duration_seconds'] },
 };
 
-/** Seconds, up to the model's `max_duration_seconds` (music, sound effects). */
+/**
+ * Seconds, up to the model's `max_duration_seconds` (music, sound effects). Optional: the document
+ * has no "0 = model decides", so a length the user did not set is not sent at all.
+ */
 export const audioDuration = (description: string): FieldSpec => ({
 	name: 'duration_seconds',
 	displayName: 'Duration (Seconds)',
 	type: 'integer',
-	default: 0,
-	min: 0,
-	description: `${description}; 0 lets the model decide. Bounded by the model (max_duration_seconds).`,
+	default: 30,
+	min: 1,
+	description: `${description}, up to the model's maximum (max_duration_seconds). Leave it out to let the model decide.`,
 	limit: { kind: 'max', keys: ['max_duration_seconds'] },
 });
 

@@ -135,8 +135,13 @@ export interface Endpoint {
 	path: string;
 	/** scope the key needs; null where the spec names none */
 	scope: string | null;
-	/** 'required': the spec marks Idem; 'sent': not required, but the node sends one anyway */
-	idempotency: 'required' | 'sent' | 'none';
+	/**
+	 * 'required': the document marks Idem; 'sent': unspecified there, the node sends one and relies on
+	 * it (decisions.md, draft to final); 'courtesy': a generating POST the document marks Idem = no —
+	 * the node sends a key (harmless where ignored) but never relies on it: no automatic resend after
+	 * a lost answer, and a retry whose first submit may have been accepted is refused; 'none'.
+	 */
+	idempotency: 'required' | 'sent' | 'courtesy' | 'none';
 	auth: 'bearer' | 'none';
 	/** the node operation that reaches it */
 	node: NodeName;

@@ -260,7 +260,7 @@ export const videoEndpoints: Endpoint[] = [
 		resource: 'video',
 		method: 'POST',
 		path: '/media/frames',
-		idempotency: 'none',
+		idempotency: 'courtesy',
 		operation: 'extractFrames',
 		name: 'Extract Frames',
 		action: 'Extract frames from a video',

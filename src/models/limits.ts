@@ -11,6 +11,11 @@ export interface LimitViolation {
 	modelLimit?: string;
 }
 
+/** A limit key in words: aspect_ratios → aspect ratios. */
+function limitWords(key: string): string {
+	return key.replace(/_/g, ' ');
+}
+
 function firstPresent(limits: IDataObject, keys: string[]): { key: string; value: unknown } | undefined {
 	for (const key of keys) if (limits[key] !== undefined && limits[key] !== null) return { key, value: limits[key] };
 	return undefined;
@@ -38,9 +43,19 @@ function objectsOf(value: unknown): Array<Record<string, unknown>> {
 	return Array.isArray(value) ? value.filter((v): v is Record<string, unknown> => typeof v === 'object' && v !== null) : [];
 }
 
+/** Whether the model reports any key a rule reads. */
+function reportsAny(rule: LimitRule, limits: IDataObject): boolean {
+	if (rule.kind === 'all') return rule.rules.some((inner) => reportsAny(inner, limits));
+	const keys = rule.kind === 'range' ? [...rule.minKeys, ...rule.maxKeys] : rule.keys;
+	return firstPresent(limits, keys) !== undefined;
+}
+
 function checkRule(field: FieldSpec, rule: LimitRule, value: unknown, limits: IDataObject): LimitViolation | undefined {
 	if (rule.kind === 'all') {
-		for (const inner of rule.rules) {
+		// a list the model does not report is no refusal when it bounds the value another way (a range)
+		const reported = rule.rules.filter((inner) => reportsAny(inner, limits));
+		if (reported.length === 0) return checkRule(field, rule.rules[0], value, limits);
+		for (const inner of reported) {
 			const violation = checkRule(field, inner, value, limits);
 			if (violation) return violation;
 		}
@@ -59,7 +74,11 @@ function checkRule(field: FieldSpec, rule: LimitRule, value: unknown, limits: ID
 		return { field, value, allowed, modelLimit: keys };
 	}
 	const found = firstPresent(limits, rule.keys);
-	if (!found) return undefined;
+	if (!found) {
+		// a value that must come from the model's list (aspect_ratios, qualities, …): a model that lists none takes none
+		if (rule.kind !== 'oneOf') return undefined;
+		return { field, value, allowed: `no value: the model lists no ${rule.keys.map(limitWords).join(' or ')}`, modelLimit: rule.keys.join(', ') };
+	}
 	switch (rule.kind) {
 		case 'oneOf': {
 			const choices = Array.isArray(found.value) ? found.value : [found.value];
@@ -171,7 +190,13 @@ export function checkFileLimits(field: FieldSpec, file: FileFacts, limits: IData
 	return undefined;
 }
 
-/** Fixed bounds from the catalog (not the model): min/max on numbers and list lengths. */
+function rangeText(field: FieldSpec): string {
+	if (field.min !== undefined && field.max !== undefined) return ` from ${field.min} to ${field.max}`;
+	if (field.min !== undefined) return ` of at least ${field.min}`;
+	return field.max !== undefined ? ` of at most ${field.max}` : '';
+}
+
+/** Fixed bounds from the catalog (not the model): numbers finite and in range, list lengths. */
 export function checkStaticBounds(field: FieldSpec, value: unknown): LimitViolation | undefined {
 	if (value === undefined || value === null || value === '') return undefined;
 	if (field.format === 'url' && typeof value === 'string' && !/^https?:\/\/[^\s/]+/i.test(value)) {
@@ -181,7 +206,12 @@ export function checkStaticBounds(field: FieldSpec, value: unknown): LimitViolat
 		if (field.max !== undefined && value.length > field.max) return { field, value: `${value.length} items`, allowed: `at most ${field.max}` };
 		return undefined;
 	}
+	const numeric = field.type === 'number' || field.type === 'integer';
+	if (numeric && (typeof value !== 'number' || !Number.isFinite(value))) {
+		return { field, value, allowed: `${field.type === 'integer' ? 'a whole number' : 'a number'}${rangeText(field)}` };
+	}
 	if (typeof value !== 'number') return undefined;
+	if (field.type === 'integer' && !Number.isInteger(value)) return { field, value, allowed: `a whole number${rangeText(field)}` };
 	if (field.min !== undefined && value < field.min) return { field, value, allowed: `at least ${field.min}` };
 	if (field.max !== undefined && value > field.max) return { field, value, allowed: `at most ${field.max}` };
 	return undefined;

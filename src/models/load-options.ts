@@ -8,7 +8,7 @@ import { listAll } from '../transport/paginate';
 import { createClient, type ApiClient } from '../transport/request';
 import { choiceLabel } from './choice-labels';
 import { getReadyInfluencers } from './influencers';
-import { limitChoices } from './limits';
+import { checkLimit, limitChoices } from './limits';
 import { defaultModel, listModels, listPrices, modelAlias, modelLine, modelName, modelsForCapability, priceOf, type Model, type ModelPrice } from './model-catalog';
 
 type LoadOptionsMethod = (this: ILoadOptionsFunctions) => Promise<INodePropertyOptions[]>;
@@ -82,19 +82,19 @@ function currentValues(ctx: ILoadOptionsFunctions, field: FieldSpec): Array<stri
  * value chosen for the previous model that this one does not offer stays listed, marked, so the
  * field itself says to choose again (the run would be refused before anything is sent).
  */
-function choicesOf(node: NodeName, field: FieldSpec, rule: LimitRule): LoadOptionsMethod {
+function choicesOf(node: NodeName, field: FieldSpec, rule: Extract<LimitRule, { kind: 'oneOf' }>): LoadOptionsMethod {
 	return async function (this: ILoadOptionsFunctions) {
 		const endpoint = currentEndpoint(this, node);
 		const model = endpoint && hasCredential(this) ? await selectedModel(this, endpoint) : undefined;
 		const { key, values } = limitChoices(model?.limits, rule);
-		const label = (v: string | number) => choiceLabel(key ?? rule.kind, v);
+		const label = (v: string | number) => choiceLabel(key ?? rule.keys[0], v);
 		const offered = values.map((v) => ({ name: label(v), value: v }));
 		const isOffered = (v: string | number) => values.some((c) => String(c) === String(v));
+		// marked exactly when the run would refuse it; without the model nothing is known to be wrong
 		const kept = currentValues(this, field)
 			.filter((v) => !isOffered(v))
 			.map((v) =>
-				// without a reported limit nothing is known to be wrong: the value stays as it is
-				key && model ? { name: `${label(v)} — not offered by ${modelName(model)}: choose another`, value: v } : { name: label(v), value: v },
+				model && checkLimit(field, v, model.limits) ? { name: `${label(v)} — not offered by ${modelName(model)}: choose another`, value: v } : { name: label(v), value: v },
 			);
 		const modelDefault = field.type === 'multiOptions' ? [] : [{ name: 'Model Default', value: '' }];
 		return [...kept, ...modelDefault, ...offered];

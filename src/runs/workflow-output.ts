@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { WORKFLOW_OUTPUT_FIELDS, type WorkflowKey } from '../catalog/workflows';
-import type { PreparedCall } from '../node/parameters';
+import type { PreparedCall } from './call';
 import type { Run } from './run';
 
 function workflowKeyOf(path: string): WorkflowKey | undefined {

@@ -1,5 +1,7 @@
 import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
 
+import { isTransientFailure } from './retry-policy';
+
 /** An RFC 9457 problem document as the service sends it. */
 export interface Problem {
 	type?: string;
@@ -54,4 +56,15 @@ export function problemError(
 export function problemOf(error: unknown): Problem | undefined {
 	const ctx = (error as { context?: { problem?: Problem } } | null)?.context;
 	return ctx?.problem;
+}
+
+/**
+ * Whether a failed read says the service is briefly unreachable or overloaded (no answer, 429, 5xx)
+ * rather than that the request is wrong: a wait may go on after it.
+ */
+export function isOutage(error: unknown): boolean {
+	const problem = problemOf(error);
+	if (!problem) return false;
+	if (problem.code === 'network_error') return true;
+	return problem.status !== undefined && isTransientFailure(Number(problem.status));
 }

@@ -23,11 +23,11 @@ export function triggerStaticData(ctx: Pick<IHookFunctions, 'getWorkflowStaticDa
 	return ctx.getWorkflowStaticData('node') as TriggerStaticData;
 }
 
+/** Forgets the endpoint, not the events: an event id is the account's, whatever endpoint delivers it. */
 function forgetEndpoint(data: TriggerStaticData): void {
 	delete data.endpointId;
 	delete data.signingSecret;
 	delete data.webhookUrl;
-	delete data.recentEventIds;
 }
 
 async function clientOf(ctx: IHookFunctions): Promise<ApiClient> {

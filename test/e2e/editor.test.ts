@@ -3,7 +3,7 @@ import { join } from 'node:path';
 
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 
-import { sandboxModels } from '../../sandbox/models';
+import { listedModels } from '../../sandbox/models';
 import type { LedgerEntry } from '../../sandbox/state';
 import { ARTIFACTS, describeWithN8n, endpointsFor, eventually, n8nApi, readE2eState, sandboxAdmin, type E2eState, type N8nExecution, type N8nRun } from './state';
 
@@ -19,7 +19,7 @@ const CHROMIUM_ARGS = [
 	'--no-first-run',
 ];
 
-const imageModels = sandboxModels.filter((m) => m.capability === 'image_generation');
+const imageModels = listedModels().filter((m) => m.capability === 'image_generation');
 const ratiosOf = (id: string) => (imageModels.find((m) => m.id === id)!.limits as { aspect_ratios: string[] }).aspect_ratios;
 const shot = (page: Page, name: string) => page.screenshot({ path: join(ARTIFACTS, `${name}.png`) });
 

@@ -46,7 +46,7 @@ describe('Image Generate with "Use Batch API"', () => {
 			credentials: fx.credentials,
 			parameters: { resource: 'image', operation: 'generate', prompt: 'x', options: { useBatchApi: true, maxCredits: 100 } },
 		});
-		expect(error?.message).toContain('Max Credits (maxCredits) cannot be combined with Use Batch API');
+		expect(error?.message).toContain('Max Credits cannot be combined with Use Batch API');
 		expect(fx.sandbox.state.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
 	});
 });

@@ -54,10 +54,9 @@ const badInputs: Array<[string, string, IDataObject, string, string, string, INo
 
 	['Audio', 'text length', { resource: 'audio', operation: 'speech', text: 'x'.repeat(5001) }, 'Text', 'at most 5000 characters', 'text · model limit max_characters'],
 	['Audio', 'dialogue voices', { resource: 'audio', operation: 'speech', model: 'speech.dialogue-1', additionalFields: { dialogue: voices(11) } }, 'Dialogue', 'at most 10', 'dialogue · model limit max_voices'],
-	['Audio', 'music duration', { resource: 'audio', operation: 'music', prompt: 'p', durationSeconds: 200 }, 'Duration (Seconds)', 'at most 180', 'duration_seconds · model limit max_duration_seconds'],
-	['Audio', 'sound effect duration', { resource: 'audio', operation: 'soundEffect', prompt: 'p', durationSeconds: 31 }, 'Duration (Seconds)', 'at most 30', 'duration_seconds · model limit max_duration_seconds'],
+	['Audio', 'music duration', { resource: 'audio', operation: 'music', prompt: 'p', additionalFields: { durationSeconds: 200 } }, 'Duration (Seconds)', 'at most 180', 'duration_seconds · model limit max_duration_seconds'],
+	['Audio', 'sound effect duration', { resource: 'audio', operation: 'soundEffect', prompt: 'p', additionalFields: { durationSeconds: 31 } }, 'Duration (Seconds)', 'at most 30', 'duration_seconds · model limit max_duration_seconds'],
 	['Audio', 'key terms', { resource: 'audio', operation: 'transcribe', audioUrl: 'https://cdn.example.com/a.mp3', additionalFields: { keyterms: Array.from({ length: 101 }, (_, i) => `t${i}`) } }, 'Key Terms', 'at most 100', 'keyterms · model limit max_keyterms'],
-	['Audio', 'speed', { resource: 'audio', operation: 'speech', text: 'hi', additionalFields: { speed: 3 } }, 'Speed', 'at most 2', 'speed'],
 
 	['LipSync', 'resolution', { resource: 'lipSync', operation: 'generate', model: 'lipsync.sync-lite', audioUrl: 'https://cdn.example.com/a.mp3', videoUrl: 'https://cdn.example.com/f.mp4', additionalFields: { resolution: '1080p' } }, 'Resolution', 'one of 480p, 720p', 'resolution · model limit resolutions'],
 	['LipSync', 'prompt length', { resource: 'lipSync', operation: 'generate', audioUrl: 'https://cdn.example.com/a.mp3', videoUrl: 'https://cdn.example.com/f.mp4', additionalFields: { prompt: 'x'.repeat(501) } }, 'Prompt', 'at most 500 characters', 'prompt · model limit prompt_max_length'],
@@ -106,7 +105,7 @@ describe('out-of-limit input is refused before any request that could spend cred
 		expect(fx.sandbox.state.runs.size).toBe(0);
 	});
 
-	it('does not invent a limit the model lacks: the extend model lists no aspect ratios or prompt cap, so any is sent', async () => {
+	it('does not invent a bound the model lacks: the extend model reports no prompt cap, so a long prompt is sent', async () => {
 		const { error, items } = await runNode({
 			nodeType: nodes.Video,
 			credentials: fx.credentials,
@@ -115,12 +114,24 @@ describe('out-of-limit input is refused before any request that could spend cred
 				operation: 'generate',
 				model: 'video.extend-1',
 				prompt: 'x'.repeat(3000),
-				aspectRatio: '7:3',
 				duration: 5,
 				additionalFields: { sourceVideoUrl: 'https://cdn.example.com/src.mp4' },
 			},
 		});
 		expect(error).toBeUndefined();
 		expect(items[0].json).toMatchObject({ status: 'completed', model: 'video.extend-1' });
+	});
+
+	it('refuses a choice the model does not list at all (the extend model lists no aspect ratios): nothing is sent', async () => {
+		const submits = () => fx.sandbox.state.requests.filter((r) => r.method === 'POST' && r.path === '/v1/videos/generations').length;
+		const before = submits();
+		const { error } = await runNode({
+			nodeType: nodes.Video,
+			credentials: fx.credentials,
+			parameters: { resource: 'video', operation: 'generate', model: 'video.extend-1', prompt: 'x', aspectRatio: '7:3', duration: 5, additionalFields: { sourceVideoUrl: 'https://cdn.example.com/src.mp4' } },
+		});
+		expect(error?.message).toBe('Aspect Ratio: "7:3" is not allowed by the model Extend (video.extend-1); allowed: no value: the model lists no aspect ratios');
+		expect(error?.description).toContain('API field aspect_ratio; model limit aspect_ratios');
+		expect(submits()).toBe(before);
 	});
 });

@@ -19,19 +19,19 @@ describe('the Model list and the choices that follow the model (n8n-core LoadOpt
 	const search = (parameters: IDataObject, filter?: string) =>
 		listSearch({ nodeType: new MediaGenImage(), credentials: fx.credentials, method: 'searchModels', parameters, filter });
 
-	it('lists the models of the operation, default first, superseded last, each on one line with its price per unit and status', async () => {
+	it('lists the models of the operation, default first, preview after, each on one line with its price per unit and status', async () => {
 		const { results } = await search({ resource: 'image', operation: 'generate' });
 		const values = results.map((o) => o.value);
 		expect(values[0]).toBe('image.aurora-2');
 		expect(values).toEqual(expect.arrayContaining(['image.lumen-xl', 'image.sketch-preview', 'image.aurora-1']));
 		expect(values.every((v) => String(v).startsWith('image.'))).toBe(true);
-		expect(values.indexOf('image.aurora-1')).toBe(values.length - 1);
+		expect(values.indexOf('image.sketch-preview')).toBe(values.length - 1);
 		const line = (id: string) => results.find((o) => o.value === id)?.name;
 		// prices come from GET /models/pricing, not from the model list
 		expect(findModel('image.aurora-2')!.pricing).toMatchObject({ unit: 'per_image', credits: 4 });
 		expect(line('image.aurora-2')).toBe('Aurora 2 (image.aurora-2) · 4 credits per image · default · from text or an image, reference images');
 		expect(line('image.sketch-preview')).toBe('Sketch (image.sketch-preview) · 1.5 credits per image · preview, may change · from text only');
-		expect(line('image.aurora-1')).toBe('Aurora 1 (image.aurora-1) · 3 credits per image · superseded by image.aurora-2');
+		expect(line('image.aurora-1')).toBe('Aurora 1 (image.aurora-1) · 3 credits per image');
 		// the service's description is left out where it only repeats the name ("Aurora 2 (image generation)")
 		expect(line('image.aurora-2')).not.toContain('image generation');
 	});
@@ -99,14 +99,24 @@ describe('the Model list and the choices that follow the model (n8n-core LoadOpt
 		expect(options[0]).toEqual({ name: '4K (about 4096 px) — not offered by Aurora 2: choose another', value: '4K' });
 	});
 
-	it('offers nothing beyond "Model Default" when the model reports no such limit, and keeps a value it cannot judge unmarked', async () => {
+	it('offers only "Model Default" when the model lists no such values, and marks a value kept from another model (a run would refuse it)', async () => {
 		const qualities = await load('choicesFor_quality', { resource: 'image', operation: 'generate', model: rl('image.lumen-xl') });
 		expect(qualities.map((o) => o.value)).toEqual(['']);
 		const kept = await load('choicesFor_quality', { resource: 'image', operation: 'generate', model: rl('image.lumen-xl'), additionalFields: { quality: 'high' } });
 		expect(kept).toEqual([
-			{ name: 'High', value: 'high' },
+			{ name: 'High — not offered by Lumen XL: choose another', value: 'high' },
 			{ name: 'Model Default', value: '' },
 		]);
+	});
+
+	it('answers without an error when n8n asks before the node has its credential (a new node), keeping the value unjudged', async () => {
+		const before = fx.sandbox.state.requests.length;
+		const options = await load('choicesFor_aspectRatio', { authentication: 'mediaGenOAuth2Api', resource: 'image', operation: 'generate', model: rl('image.aurora-2'), aspectRatio: '3:2' });
+		expect(options).toEqual([
+			{ name: '3:2 (landscape)', value: '3:2' },
+			{ name: 'Model Default', value: '' },
+		]);
+		expect(fx.sandbox.state.requests.length).toBe(before);
 	});
 
 	it('caches the model list per credential: the Model list and two dropdowns, one GET /models', async () => {

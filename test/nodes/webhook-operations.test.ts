@@ -98,6 +98,9 @@ describe('MediaGen Account → Webhook operations in n8n-core (against the sandb
 		receiver.answers.push(500, 500, 500, 500, 500);
 		await generate();
 		await deliveriesOf(endpoint.id, 1);
+		// a delivery that failed every attempt disables the endpoint (sandbox/README.md); enabled again here
+		const [again] = await account({ operation: 'update', endpointId: endpoint.id, additionalFields: { status: 'active' } });
+		expect(again.status).toBe('active');
 		await generate();
 		await deliveriesOf(endpoint.id, 2);
 		const failed = await account({ operation: 'listDeliveries', returnAll: true, additionalFields: { status: 'failed' } });

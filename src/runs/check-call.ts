@@ -1,12 +1,13 @@
 import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
 import { fieldLocation, type FieldSpec } from '../catalog';
-import type { PreparedCall } from '../node/parameters';
-import { checkCapability, checkFileLimits, checkLimit, checkStaticBounds, type LimitViolation } from './limits';
-import { defaultModel, modelName, modelsForCapability, type Model } from './model-catalog';
+import { checkCapability, checkFileLimits, checkLimit, checkStaticBounds, type LimitViolation } from '../models/limits';
+import { defaultModel, modelName, modelsForCapability, type Model } from '../models/model-catalog';
+import type { PreparedCall } from './call';
 
 function describeValue(value: unknown): string {
-	return typeof value === 'string' ? `"${value}"` : JSON.stringify(value);
+	if (typeof value === 'string') return `"${value}"`;
+	return typeof value === 'number' && !Number.isFinite(value) ? String(value) : JSON.stringify(value);
 }
 
 const NOTHING_SPENT = 'Nothing was sent to the service, so no credits were spent.';
