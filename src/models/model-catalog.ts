@@ -142,7 +142,6 @@ function describesMore(model: Model): boolean {
  * it does, its price, and whether it is the default, a preview or superseded.
  */
 export function modelLine(model: Model, price?: ModelPrice): string {
-	const about = describesMore(model) ? ` — ${model.description!.trim()}` : '';
 	// most telling first: n8n cuts a long line at the width of the list
 	const facts = [
 		price ? priceLabel(price) : undefined,
@@ -150,9 +149,10 @@ export function modelLine(model: Model, price?: ModelPrice): string {
 		model.status === 'preview' ? 'preview, may change' : '',
 		model.superseded_by ? `superseded by ${model.superseded_by}` : '',
 		abilities(model).join(', '),
+		describesMore(model) ? model.description!.trim() : '',
 	].filter(Boolean);
 	const name = modelName(model) === model.id ? model.id : `${modelName(model)} (${model.id})`;
-	return `${name}${about}${facts.length ? ` · ${facts.join(' · ')}` : ''}`;
+	return [name, ...facts].join(' · ');
 }
 
 /** The price row of a model (its own capability's when several are listed). */

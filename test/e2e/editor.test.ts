@@ -170,7 +170,7 @@ describeWithN8n('building a workflow from the node panel, as a user does in the 
 		expect(lines[0]).toBe('Aurora 2 (image.aurora-2) · 4 credits per image · default · from text or an image, reference images');
 		for (const m of imageModels) expect(lines.some((l) => l.startsWith(`${m.name} (${m.id}) · ${m.pricing.credits} credits per image`))).toBe(true);
 		await page.keyboard.type('lumen');
-		const lumen = ['Lumen XL (image.lumen-xl) · 8 credits per image'];
+		const lumen = [`Lumen XL (image.lumen-xl) · 8 credits per image · ${imageModels.find((m) => m.id === 'image.lumen-xl')!.description}`];
 		expect(await settled(() => items.allInnerTexts(), lumen)).toEqual(lumen);
 		await items.first().click();
 		await expect(model.locator('[data-test-id=rlc-input]').inputValue()).resolves.toContain('image.lumen-xl');

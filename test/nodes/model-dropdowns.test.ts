@@ -32,8 +32,10 @@ describe('the Model list and the choices that follow the model (n8n-core LoadOpt
 		expect(line('image.aurora-2')).toBe('Aurora 2 (image.aurora-2) · 4 credits per image · default · from text or an image, reference images');
 		expect(line('image.sketch-preview')).toBe('Sketch (image.sketch-preview) · 1.5 credits per image · preview, may change · from text only');
 		expect(line('image.aurora-1')).toBe('Aurora 1 (image.aurora-1) · 3 credits per image');
-		// the service's description is left out where it only repeats the name ("Aurora 2 (image generation)")
+		// the service's description comes last, and is left out where it only repeats the name ("Aurora 2 (image generation)")
 		expect(line('image.aurora-2')).not.toContain('image generation');
+		expect(findModel('image.lumen-xl')!.description).toMatch(/^Composes /);
+		expect(line('image.lumen-xl')).toBe(`Lumen XL (image.lumen-xl) · 8 credits per image · ${findModel('image.lumen-xl')!.description}`);
 	});
 
 	it('prices per second on video models', async () => {
