@@ -17,11 +17,12 @@ const baseUrlOf = (credentials: ICredentialDataDecryptedObject) => text(credenti
 const scopeOf = (credentials: ICredentialDataDecryptedObject) => text(credentials.scope).split(/\s+/).filter(Boolean).join(' ');
 
 /**
- * What a cached token was issued for. A token made before the user changed the client, secret,
- * scope or address is not sent (the 401 that follows makes n8n fetch one for the new settings).
+ * What a kept token was issued for (hashed with the token, so equal settings never hash alike twice).
+ * A token made before the user changed the client, secret, scope or address is not sent: the 401
+ * that follows makes n8n fetch one for the new settings.
  */
-function settingsFingerprint(credentials: ICredentialDataDecryptedObject): string {
-	const settings = [baseUrlOf(credentials), text(credentials.clientId), String(credentials.clientSecret ?? ''), scopeOf(credentials), credentials.authentication];
+function issuedFor(credentials: ICredentialDataDecryptedObject, token: string): string {
+	const settings = [token, baseUrlOf(credentials), text(credentials.clientId), String(credentials.clientSecret ?? ''), scopeOf(credentials), credentials.authentication];
 	return createHash('sha256').update(JSON.stringify(settings)).digest('hex');
 }
 
@@ -134,8 +135,11 @@ export class MediaGenOAuth2Api implements ICredentialType {
 		try {
 			response = (await this.helpers.httpRequest(request)) as typeof response;
 		} catch (error) {
-			// only the network code: the raw error holds the request, secret included
-			const code = text((error as { code?: unknown }).code) || 'no_response';
+			const failure = error as { code?: unknown; config?: unknown; request?: unknown };
+			// n8n's own refusals (a domain the credential may not reach) carry no request: shown as they are
+			if (failure.config === undefined && failure.request === undefined && !text(failure.code)) throw error;
+			// of a failed HTTP call only the network code: the raw error holds the request, secret included
+			const code = text(failure.code) || 'no_response';
 			throw Object.assign(new Error(`Could not reach the MediaGen token endpoint (${code})`), { code });
 		}
 		if (response.statusCode < 200 || response.statusCode >= 300) throw tokenRefused(response.statusCode, response.body);
@@ -143,13 +147,13 @@ export class MediaGenOAuth2Api implements ICredentialType {
 		if (typeof token !== 'string' || !token) {
 			throw tokenRefused(response.statusCode, { code: 'unexpected_response', detail: 'The token endpoint answered without an access_token' });
 		}
-		return { accessToken: token, accessTokenFor: settingsFingerprint(credentials) };
+		return { accessToken: token, accessTokenFor: issuedFor(credentials, token) };
 	}
 
 	async authenticate(credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
-		const current = credentials.accessTokenFor === settingsFingerprint(credentials) ? text(credentials.accessToken) : '';
-		if (!current) return requestOptions;
-		return { ...requestOptions, headers: { ...requestOptions.headers, Authorization: `Bearer ${current}` } };
+		const token = text(credentials.accessToken);
+		if (!token || credentials.accessTokenFor !== issuedFor(credentials, token)) return requestOptions;
+		return { ...requestOptions, headers: { ...requestOptions.headers, Authorization: `Bearer ${token}` } };
 	}
 
 	test: ICredentialTestRequest = {

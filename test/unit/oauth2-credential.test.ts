@@ -58,7 +58,7 @@ describe('MediaGen OAuth2 credential: the token request of the API document', ()
 		const { outcome } = await fetchToken({}, tokenReply);
 		const issued = { ...credentials(), ...(outcome as object) } as ICredentialDataDecryptedObject;
 		expect((await credential.authenticate(issued, { url: '/account', headers: { Accept: 'application/json' } })).headers).toEqual({ Accept: 'application/json', Authorization: 'Bearer at_new' });
-		const changes: ICredentialDataDecryptedObject[] = [{ scope: 'images:write' }, { clientSecret: 'another' }, { clientId: 'client two' }, { baseUrl: 'https://other.example/v1' }, { authentication: 'header' }];
+		const changes: ICredentialDataDecryptedObject[] = [{ accessToken: 'at_other' }, { scope: 'images:write' }, { clientSecret: 'another' }, { clientId: 'client two' }, { baseUrl: 'https://other.example/v1' }, { authentication: 'header' }];
 		for (const change of changes) {
 			expect((await credential.authenticate({ ...issued, ...change }, { url: '/account' })).headers?.Authorization).toBeUndefined();
 		}
@@ -82,6 +82,11 @@ describe('MediaGen OAuth2 credential: the token request of the API document', ()
 		const { outcome } = await fetchToken({}, raw);
 		expect((outcome as Error).message).toBe('Could not reach the MediaGen token endpoint (ECONNREFUSED)');
 		expect(inspect(outcome, { depth: 8 })).not.toContain(SECRET);
+	});
+
+	it('an error n8n raises before sending (no request inside, e.g. a domain the credential may not reach) is passed on as it is', async () => {
+		const refusal = new Error('Domain not allowed: media.example');
+		expect((await fetchToken({}, refusal)).outcome).toBe(refusal);
 	});
 });
 
