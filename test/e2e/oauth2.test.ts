@@ -101,8 +101,8 @@ describeWithN8n('the MediaGen OAuth2 credential in real n8n (the document’s to
 				settings: { executionOrder: 'v1' },
 			})
 		).id;
-		// tokens live 2 s, runs take 3 s: the token fetched for the submits expires while n8n waits
-		await sandboxOptions(state, { tokenTtlSeconds: 2, latencyMs: 3000 });
+		// tokens live 3 s, runs take 4.5 s: the token fetched for the submits expires while n8n waits
+		await sandboxOptions(state, { tokenTtlSeconds: 3, latencyMs: 4500 });
 		const from = (await sandboxAdmin<{ data: RequestLogEntry[] }>(state, '/requests')).data.length;
 		const ledgerFrom = (await sandboxAdmin<{ data: LedgerEntry[] }>(state, '/ledger')).data.length;
 
