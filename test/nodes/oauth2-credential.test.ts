@@ -100,6 +100,7 @@ describe('MediaGen OAuth2 credential in n8n-core: the document’s token request
 		const result = await run(new MediaGenImage(), generate);
 		expect(result.error?.message).toMatch(/^invalid_client — The token request of the MediaGen OAuth2 credential failed \(HTTP 401/);
 		expect(result.error?.context?.problem).toEqual(expect.objectContaining({ code: 'invalid_client', status: 401 }));
+		expect(result.error?.description).toMatch(/check its Client ID and Client Secret/);
 		expect(tokenRequests(fx.sandbox).map((r) => r.status)).toEqual([401]);
 		expect(posts(fx.sandbox, '/images/generations')).toHaveLength(0);
 		expect(visible(result)).not.toContain(wrongSecret);
@@ -108,7 +109,7 @@ describe('MediaGen OAuth2 credential in n8n-core: the document’s token request
 	it('a scope the client is not granted fails with invalid_scope (Continue On Fail item), nothing spent', async () => {
 		useClient({ authentication: 'header', scope: 'images:write galaxies:write' });
 		const result = await run(new MediaGenImage(), generate, { onError: 'continueRegularOutput' });
-		expect(result.items[0].json).toEqual(expect.objectContaining({ code: 'invalid_scope', status: 400 }));
+		expect(result.items[0].json).toEqual(expect.objectContaining({ code: 'invalid_scope', status: 400, hint: expect.stringMatching(/leave Scope empty/) }));
 		expect(fx.sandbox.state.ledger).toHaveLength(0);
 		expect(visible(result)).not.toContain(SANDBOX_OAUTH_CLIENT_SECRET);
 	});
