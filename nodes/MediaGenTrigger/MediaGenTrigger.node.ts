@@ -9,7 +9,7 @@ import {
 
 import { authenticationProperty, credentialsOfNodes } from '../../src/node/properties';
 import { EVENT_OPTIONS, eventsSubtitle } from '../../src/webhooks/events';
-import { DEFAULT_IGNORE_REPEATED_EVENTS, DEFAULT_MAX_EVENT_AGE_MINUTES, receiveEvent } from '../../src/webhooks/receive';
+import { receiveEvent } from '../../src/webhooks/receive';
 import { endpointExists, registerEndpoint, removeEndpoint } from '../../src/webhooks/registration';
 
 export class MediaGenTrigger implements INodeType {
@@ -60,7 +60,7 @@ export class MediaGenTrigger implements INodeType {
 				displayName: 'Reject Events Older Than (Minutes)',
 				name: 'maxEventAgeMinutes',
 				type: 'number',
-				default: DEFAULT_MAX_EVENT_AGE_MINUTES,
+				default: 5, // = DEFAULT_MAX_EVENT_AGE_MINUTES (test/nodes/trigger.test.ts keeps them equal)
 				typeOptions: { minValue: 0 },
 				description: 'Refuse (HTTP 401) events whose signed creation time is older than this, so a captured delivery cannot be replayed later; 0 accepts any age',
 			},
@@ -68,7 +68,7 @@ export class MediaGenTrigger implements INodeType {
 				displayName: 'Ignore Repeated Events',
 				name: 'ignoreRepeatedEvents',
 				type: 'boolean',
-				default: DEFAULT_IGNORE_REPEATED_EVENTS,
+				default: true, // = DEFAULT_IGNORE_REPEATED_EVENTS
 				description: 'Whether to skip an event whose ID already started this workflow (a retry or replay of the same event)',
 			},
 			{

@@ -7,13 +7,13 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
-import type { NodeName } from '../catalog';
+import { findOperation, type NodeName } from '../catalog';
 import { downloadOutput } from '../media/download';
 import { listModels, type Model } from '../models/model-catalog';
 import { sendRunsAsBatch } from '../runs/batches';
 import type { PreparedCall } from '../runs/call';
 import { validateCall } from '../runs/check-call';
-import { planCost, resolveOperation } from '../runs/cost';
+import { planCost } from '../runs/cost';
 import { checkMentionsReady, listInfluencers, mentionsOf } from '../runs/mentions';
 import { forEachLimited } from '../runs/pool';
 import { outputFiles } from '../media/output-files';
@@ -145,15 +145,14 @@ export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName)
 		try {
 			const resource = ctx.getNodeParameter('resource', itemIndex) as string;
 			const operation = ctx.getNodeParameter('operation', itemIndex) as string;
-			const resolved = resolveOperation(node, resource, operation);
-			if (!resolved) throw new NodeOperationError(ctx.getNode(), `Unknown operation "${resource}/${operation}"`, { itemIndex });
-			const { endpoint } = resolved;
+			const endpoint = findOperation(node, resource, operation);
+			if (!endpoint) throw new NodeOperationError(ctx.getNode(), `Unknown operation "${resource}/${operation}"`, { itemIndex });
 			const call = await prepareCall(ctx, endpoint, itemIndex, scope);
 			if (endpoint.capability) models ??= listModels(client);
 			const model = validateCall(ctx, call, endpoint.capability ? await models : undefined);
 			const mentioned = mentionsOf(ctx, call);
 			if (mentioned.length) checkMentionsReady(ctx, call, mentioned, await (influencers ??= listInfluencers(client)));
-			planCost(ctx, call, model, resolved.estimate);
+			planCost(ctx, call, model, endpoint.estimates !== undefined);
 			calls.push(call);
 		} catch (error) {
 			fail(itemIndex, error);

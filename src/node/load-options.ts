@@ -1,8 +1,7 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult, INodePropertyOptions } from 'n8n-workflow';
 
-import { endpointsOfNode, type Endpoint, type FieldSpec, type LimitRule, type NodeName } from '../catalog';
+import { endpointsOfNode, findOperation, type Endpoint, type FieldSpec, type LimitRule, type NodeName } from '../catalog';
 import { choicesMethod, listMethod, MODEL_SEARCH_METHOD, paramName } from './names';
-import { resolveOperation } from '../runs/cost';
 import { BEARER_CREDENTIAL_TYPE, isCredentialType } from '../transport/credentials';
 import { listAll } from '../transport/paginate';
 import { createClient, type ApiClient } from '../transport/request';
@@ -17,7 +16,7 @@ type ListSearchMethod = (this: ILoadOptionsFunctions, filter?: string, paginatio
 function currentEndpoint(ctx: ILoadOptionsFunctions, node: NodeName): Endpoint | undefined {
 	const resource = String(ctx.getCurrentNodeParameter('resource') ?? '');
 	const operation = String(ctx.getCurrentNodeParameter('operation') ?? '');
-	return resolveOperation(node, resource, operation)?.endpoint;
+	return findOperation(node, resource, operation);
 }
 
 function credentialTypeOf(ctx: ILoadOptionsFunctions) {

@@ -1,7 +1,6 @@
 import type { DisplayCondition, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { endpointsOfNode, type Capability, type Endpoint, type FieldSpec, type NodeName } from '../catalog';
-import { estimateOperationOf, estimateOperationOption, offersEstimate } from '../runs/cost';
+import { endpointKey, endpointsOfNode, estimateOperation, offersEstimate, type Capability, type Endpoint, type FieldSpec, type NodeName } from '../catalog';
 import { BEARER_CREDENTIAL_TYPE, CLIENT_CREDENTIALS_TYPE } from '../transport/credentials';
 import { binaryParam, choicesMethod, DYNAMIC_CHOICES_DESCRIPTION, listMethod, MODEL_SEARCH_METHOD, paramName, sourceParam } from './names';
 
@@ -23,7 +22,7 @@ export const credentialsOfNodes = [
 ];
 
 /** The operations that show an endpoint's fields: its own, and its Estimate Cost where offered. */
-const operationsOf = (e: Endpoint): string[] => (offersEstimate(e) ? [e.operation, estimateOperationOf(e)] : [e.operation]);
+const operationsOf = (e: Endpoint): string[] => (offersEstimate(e) ? [e.operation, estimateOperation(e).operation] : [e.operation]);
 
 const show = (e: Endpoint, extra: Record<string, unknown[]> = {}) => ({
 	show: { resource: [e.resource], operation: operationsOf(e), ...extra },
@@ -411,11 +410,10 @@ function operationRank(choice: OperationChoice): number {
 }
 
 function operationChoices(endpoints: Endpoint[]): OperationChoice[] {
-	const choices = endpoints.flatMap((e) => [
-		{ option: { name: e.name, value: e.operation, action: e.action, description: e.description }, endpoint: e, estimate: false },
-		...(offersEstimate(e) ? [{ option: estimateOperationOption(e), endpoint: e, estimate: true }] : []),
-	]);
-	const catalogOrder = (c: OperationChoice) => endpoints.indexOf(c.endpoint);
+	const choices = endpoints.map((e) => ({ option: { name: e.name, value: e.operation, action: e.action, description: e.description }, endpoint: e, estimate: e.estimates !== undefined }));
+	// an estimate keeps the place of the operation it prices
+	const priced = (e: Endpoint) => (e.estimates ? (endpoints.find((p) => endpointKey(p) === e.estimates && p.resource === e.resource) ?? e) : e);
+	const catalogOrder = (c: OperationChoice) => endpoints.indexOf(priced(c.endpoint));
 	return choices.sort((a, b) => {
 		const rank = operationRank(a) - operationRank(b);
 		if (rank !== 0) return rank;
@@ -480,7 +478,8 @@ export function nodeProperties(node: NodeName, resourceNames: Record<string, str
 			default: ops[0].operation,
 		});
 	}
-	for (const e of endpoints) props.push(...versionedEndpointProperties(e, earlier));
+	// an Estimate Cost shows the fields of the operation it prices (operationsOf), not fields of its own
+	for (const e of endpoints) if (!e.estimates) props.push(...versionedEndpointProperties(e, earlier));
 	return props;
 }
 

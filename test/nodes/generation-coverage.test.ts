@@ -10,7 +10,7 @@ import { MediaGenModel3D } from '../../nodes/MediaGenModel3D/MediaGenModel3D.nod
 import { MediaGenProduct } from '../../nodes/MediaGenProduct/MediaGenProduct.node';
 import { MediaGenVideo } from '../../nodes/MediaGenVideo/MediaGenVideo.node';
 import { endpointFor, type Endpoint } from '../../src/catalog';
-import { estimateOperationOf, offersEstimate } from '../../src/runs/cost';
+import { estimateOperation, offersEstimate } from '../../src/catalog';
 import { sandboxHandlers } from '../../sandbox/handlers';
 import { defaultSandboxOptions } from '../../sandbox/options';
 import { SandboxServices } from '../../sandbox/services';
@@ -80,7 +80,7 @@ describe("every generation endpoint of the API document's tables", () => {
 		const values = operationValues(node, entry.resource);
 		expect(values).toContain(entry.operation);
 		if (offersEstimate(entry)) {
-			expect(values).toContain(estimateOperationOf(entry));
+			expect(values).toContain(estimateOperation(entry).operation);
 			const options = (node.description.properties as INodeProperties[]).find(
 				(p) => p.name === 'options' && (p.displayOptions?.show?.operation as string[] | undefined)?.includes(entry.operation),
 			);

@@ -1,4 +1,4 @@
-import { offersEstimate } from '../../src/runs/cost';
+import { offersEstimate } from '../../src/catalog';
 import { catalog, type Endpoint } from '../../src/catalog';
 
 export const NODE_TITLES: Record<string, string> = {

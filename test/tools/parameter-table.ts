@@ -30,7 +30,7 @@ interface Use {
 	ui: string;
 }
 
-const GENERATING = (e: Endpoint) => e.output === 'run' || e.path === '/models/estimate-cost' || e.path === '/media/frames';
+const GENERATING = (e: Endpoint) => !e.estimates && (e.output === 'run' || e.path === '/models/estimate-cost' || e.path === '/media/frames');
 
 /** Every body parameter the generating operations send, by wire name, with where and how. */
 export function parameterUses(): Map<string, Use[]> {
