@@ -7,7 +7,7 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { authenticationProperty, credentialsOfNodes } from '../../src/node/properties';
+import { authenticationProperty, credentialsOfNodes } from '../../src/node/authentication';
 import { EVENT_OPTIONS, eventsSubtitle } from '../../src/webhooks/events';
 import { receiveEvent } from '../../src/webhooks/receive';
 import { endpointExists, registerEndpoint, removeEndpoint } from '../../src/webhooks/registration';

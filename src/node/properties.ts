@@ -1,25 +1,8 @@
 import type { DisplayCondition, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { endpointKey, endpointsOfNode, estimateOperation, offersEstimate, type Capability, type Endpoint, type FieldSpec, type NodeName } from '../catalog';
-import { BEARER_CREDENTIAL_TYPE, CLIENT_CREDENTIALS_TYPE } from '../transport/credentials';
 import { binaryParam, choicesMethod, DYNAMIC_CHOICES_DESCRIPTION, listMethod, MODEL_SEARCH_METHOD, paramName, sourceParam } from './names';
-
-/** The Authentication option every node has: its values are the credential type names. */
-export const authenticationProperty: INodeProperties = {
-	displayName: 'Authentication',
-	name: 'authentication',
-	type: 'options',
-	options: [
-		{ name: 'API Key', value: BEARER_CREDENTIAL_TYPE },
-		{ name: 'OAuth2 (Client Credentials)', value: CLIENT_CREDENTIALS_TYPE },
-	],
-	default: BEARER_CREDENTIAL_TYPE,
-};
-
-export const credentialsOfNodes = [
-	{ name: BEARER_CREDENTIAL_TYPE, required: true, displayOptions: { show: { authentication: [BEARER_CREDENTIAL_TYPE] } } },
-	{ name: CLIENT_CREDENTIALS_TYPE, required: true, displayOptions: { show: { authentication: [CLIENT_CREDENTIALS_TYPE] } } },
-];
+import { authenticationProperty, credentialsOfNodes } from './authentication';
 
 /** The operations that show an endpoint's fields: its own, and its Estimate Cost where offered. */
 const operationsOf = (e: Endpoint): string[] => (offersEstimate(e) ? [e.operation, estimateOperation(e).operation] : [e.operation]);
@@ -429,6 +412,8 @@ const resourcesOf = (endpoints: Endpoint[]) => [...new Set(endpoints.map((e) => 
  * version; workflows saved with an older one keep their shape (n8n omits parameters at their
  * defaults, so a changed default or a field moved out of Additional Fields would change them).
  */
+export { credentialsOfNodes };
+
 export interface EarlierShape {
 	/** the node version that changed it: versions below it keep this shape */
 	changedIn: number;
