@@ -1,7 +1,7 @@
 /** @type {import('jest').Config} */
 const shared = {
 	testEnvironment: 'node',
-	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
+	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json' }] },
 	setupFiles: ['<rootDir>/test/setup-env.ts'],
 };
 
