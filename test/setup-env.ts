@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
 // n8n-core reads its instance settings from the environment when first loaded: give every test
 // worker its own throw-away user folder and a fixed encryption key.
 import { mkdtempSync } from 'node:fs';

@@ -7,6 +7,7 @@ import { openApiDocument } from '../../sandbox/openapi';
 import { componentSchemas } from '../../sandbox/openapi-schemas';
 import { openSandbox } from '../sandbox/helpers';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- service JSON, read by path in assertions
 type Json = Record<string, any>;
 
 describe('the published contract (GET {base_url}/openapi.json)', () => {

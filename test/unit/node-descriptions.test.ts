@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -11,7 +12,7 @@ function actionNodes(): Array<[string, INodeType]> {
 	return readdirSync(dir)
 		.filter((name) => !name.endsWith('Trigger'))
 		.map((name) => {
-			// eslint-disable-next-line @typescript-eslint/no-require-imports
+			// eslint-disable-next-line @typescript-eslint/no-require-imports -- every folder under nodes/ is loaded by name
 			const module = require(join(dir, name, `${name}.node.ts`)) as Record<string, new () => INodeType>;
 			return [name, new module[name]()] as [string, INodeType];
 		});
