@@ -141,8 +141,9 @@ export const sandboxModels: SandboxModel[] = [
 
 /** The Model resource as GET /models returns it. */
 export function publicModel(model: SandboxModel): Record<string, unknown> {
-	const { pricing: _pricing, ...rest } = model;
-	return { object: 'model', ...rest };
+	const listed: Partial<SandboxModel> = { ...model };
+	delete listed.pricing;
+	return { object: 'model', ...listed };
 }
 
 export function findModel(id: string): SandboxModel | undefined {

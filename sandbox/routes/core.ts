@@ -36,7 +36,9 @@ const issueToken: RouteHandler = (ctx) => {
 };
 
 function accountBody(ctx: RouteContext): Record<string, unknown> {
-	const { balance: _b, reserved: _r, ...account } = ctx.state.account(principalOf(ctx).accountId);
+	const account: Partial<ReturnType<typeof ctx.state.account>> = { ...ctx.state.account(principalOf(ctx).accountId) };
+	delete account.balance;
+	delete account.reserved;
 	return account;
 }
 
