@@ -8,3 +8,6 @@ import { join } from 'node:path';
 process.env.N8N_USER_FOLDER ??= mkdtempSync(join(tmpdir(), 'mediagen-n8n-'));
 process.env.N8N_ENCRYPTION_KEY ??= 'mediagen-test-encryption-key';
 process.env.N8N_DIAGNOSTICS_ENABLED = 'false';
+// n8n-core logs every failed node run through its winston console logger; the tests that make runs
+// fail assert the error themselves, so the log lines are noise (144 blocks in a unit run).
+process.env.N8N_LOG_LEVEL ??= 'silent';
