@@ -243,7 +243,7 @@ export async function ensureN8nInstalled({ log = (m) => console.log(m) } = {}) {
       logFile,
     });
 
-    log(`[3/3] sqlite3: building its native module for Node 24 from source (1–3 min; n8n's database driver)`);
+    log(`[3/3] sqlite3: building its native module for Node 24 from source (1–5 min; n8n's database driver)`);
     await runNpmStep({
       label: '[3/3] sqlite3 rebuild',
       nodeForNpm: NODE_BIN,
