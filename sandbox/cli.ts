@@ -20,13 +20,15 @@ async function main(): Promise<void> {
 			chaos: { type: 'string' },
 			'chaos-slow': { type: 'string' },
 			'webhook-backoff-scale': { type: 'string' },
+			'keep-failing-webhooks': { type: 'boolean', default: false },
 			help: { type: 'boolean', default: false },
 		},
 	});
 	if (values.help) {
 		process.stdout.write(
 			'npm run sandbox -- [--port 4010] [--latency ms] [--failure-rate 0..1] [--rate-limit req/s] [--concurrency runs]\n' +
-				'                   [--token-ttl s] [--quote-ttl s] [--credits n] [--chaos 0..1] [--webhook-backoff-scale x]\n',
+				'                   [--token-ttl s] [--quote-ttl s] [--credits n] [--chaos 0..1] [--webhook-backoff-scale x]\n' +
+				'                   [--keep-failing-webhooks]  (do not disable an endpoint whose delivery failed every attempt)\n',
 		);
 		return;
 	}
@@ -45,6 +47,7 @@ async function main(): Promise<void> {
 			chaos: num(values.chaos),
 			chaosSlowMs: num(values['chaos-slow']),
 			webhookBackoffScale: num(values['webhook-backoff-scale']),
+			webhookAutoDisable: values['keep-failing-webhooks'] ? false : undefined,
 		}).filter(([, v]) => v !== undefined),
 	);
 	const sandbox = await startSandbox(options);

@@ -1,4 +1,3 @@
-import { catalog, endpointKey, type Endpoint } from '../src/catalog';
 import type { RouteHandler } from './http';
 import { imageOutputs, mediaOutputsFor, type OutputMaker } from './outputs';
 import { batchHandlers } from './routes/batches';
@@ -12,18 +11,20 @@ import { taskHandlers } from './routes/tasks';
 import { trainedModelHandlers } from './routes/trained-models';
 import { workflowHandlers } from './routes/workflows';
 import { webhookHandlers } from './routes/webhooks';
+import { ROUTE_PARAMETERS } from './parameters/routes';
 import type { SandboxServices } from './services';
+import { SUBMITS } from './submits';
 
 /**
  * What a completed run of an endpoint produces. Endpoints not listed here produce PNG images.
  * (Add capabilities here as their outputs get their own files.)
  */
-function outputMakerFor(endpoint: Endpoint): OutputMaker {
-	return mediaOutputsFor(endpoint) ?? imageOutputs;
+function outputMakerFor(operation: string): OutputMaker {
+	return mediaOutputsFor(operation, ROUTE_PARAMETERS[operation]?.capability) ?? imageOutputs;
 }
 
 /**
- * Handler maps of the sandbox's route modules, keyed like the catalog ("POST /images/generations").
+ * Handler maps of the sandbox's route modules, keyed by operation name ("POST /images/generations").
  * A new module adds one line here.
  */
 const handlerModules: Array<(services: SandboxServices) => Record<string, RouteHandler>> = [
@@ -51,9 +52,8 @@ export function sandboxHandlers(services: SandboxServices): Record<string, Route
 	const handlers: Record<string, RouteHandler> = {};
 	built.set(services, handlers);
 	for (const module of handlerModules) Object.assign(handlers, module(services));
-	for (const endpoint of catalog) {
-		const key = endpointKey(endpoint);
-		if (!handlers[key] && endpoint.output === 'run') handlers[key] = runHandler(services, outputMakerFor(endpoint));
+	for (const operation of Object.keys(SUBMITS)) {
+		handlers[operation] ??= runHandler(services, outputMakerFor(operation));
 	}
 	return handlers;
 }

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 
-import type { Endpoint } from '../src/catalog';
+import type { TableEndpoint } from './endpoint-table';
 import type { Principal, SandboxState } from './state';
 
 /** A failure a handler raises; the router turns it into a problem document. */
@@ -28,7 +28,7 @@ export interface RouteContext {
 	req: Request;
 	res: Response;
 	state: SandboxState;
-	endpoint: Endpoint;
+	endpoint: TableEndpoint;
 	/** absent on the routes that take no credential */
 	principal?: Principal;
 	/** scheme://host of the sandbox, for the URLs it hands out */

@@ -35,15 +35,16 @@ export function makeWav(seconds: number, seed: number, sampleRate = 8000): Buffe
 }
 
 /**
- * An MP3 of silent MPEG-1 Layer III frames (32 kbit/s, 32 kHz, mono): each frame is a valid header
- * with zeroed side information, which decoders play as silence. 36 ms per frame.
+ * An MP3 of silent MPEG-2 Layer III frames (8 kbit/s, 16 kHz, mono): each frame is a valid header
+ * with zeroed side information, which decoders play as silence. 36 bytes and 36 ms per frame, so a
+ * second costs 1 kB (a 3-minute song 180 kB).
  */
 export function makeMp3(seconds: number): Buffer {
-	const frameBytes = (144 * 32000) / 32000; // 144 * bitrate / sample rate
-	const frames = Math.max(1, Math.round((seconds * 32000) / 1152));
+	const frameBytes = (72 * 8000) / 16000; // 72 * bitrate / sample rate (MPEG-2 Layer III)
+	const frames = Math.max(1, Math.round((seconds * 16000) / 576));
 	const frame = Buffer.alloc(frameBytes);
-	// sync 0xFFF, MPEG-1, Layer III, no CRC | bitrate index 1 (32k), 32 kHz (2), no padding | mono
-	frame.set([0xff, 0xfb, 0x18, 0xc4], 0);
+	// sync 0xFFF, MPEG-2, Layer III, no CRC | bitrate index 1 (8k), 16 kHz (2), no padding | mono, original
+	frame.set([0xff, 0xf3, 0x18, 0xc4], 0);
 	const id3 = Buffer.from('ID3\x03\x00\x00\x00\x00\x00\x00', 'latin1');
 	return Buffer.concat([id3, ...Array.from({ length: frames }, () => frame)]);
 }

@@ -1,4 +1,19 @@
-import type { Capability } from '../src/catalog';
+/** Values of Model.capability (API document). */
+export type Capability =
+	| 'image_generation'
+	| 'video_generation'
+	| 'speech_generation'
+	| 'music_generation'
+	| 'sound_effect_generation'
+	| 'transcription'
+	| 'image_editing'
+	| 'video_upscaling'
+	| 'image_upscaling'
+	| 'lipsync_generation'
+	| 'model_3d_generation'
+	| 'game_generation'
+	| 'app_generation'
+	| 'faceless_reel_generation';
 
 /** A model alias as the sandbox serves it, with its price. */
 export interface SandboxModel {
@@ -10,7 +25,12 @@ export interface SandboxModel {
 	is_default: boolean;
 	limits: Record<string, unknown>;
 	capabilities?: Record<string, boolean>;
-	superseded_by?: string;
+	/**
+	 * A superseded alias: GET /models no longer lists it, but a request that pins it still runs
+	 * ("Some aliases are superseded by newer ones but stay usable when pinned"). Not a field of the
+	 * Model resource; the successor is named here for readers only.
+	 */
+	supersededBy?: string;
 	pricing: { unit: 'per_image' | 'per_second' | 'per_character'; credits: number; notes?: string };
 }
 
@@ -44,7 +64,8 @@ export const sandboxModels: SandboxModel[] = [
 		prompt_max_length: 4000,
 		loras: 3,
 	}, { unit: 'per_image', credits: 4 }, { is_default: true, capabilities: { text_to_output: true, image_to_output: true, reference_images: true } }),
-	m('image.aurora-1', 'image_generation', 'Aurora 1', { aspect_ratios: ['1:1', '16:9', '9:16'], max_count: 4, prompt_max_length: 2000 }, { unit: 'per_image', credits: 3 }, { superseded_by: 'image.aurora-2' }),
+	m('image.aurora-1', 'image_generation', 'Aurora 1', { aspect_ratios: ['1:1', '16:9', '9:16'], max_count: 4, prompt_max_length: 2000 }, { unit: 'per_image', credits: 3 }),
+	m('image.aurora-classic', 'image_generation', 'Aurora Classic', { aspect_ratios: ['1:1'], max_count: 2, prompt_max_length: 1000 }, { unit: 'per_image', credits: 2 }, { supersededBy: 'image.aurora-2' }),
 	m('image.lumen-xl', 'image_generation', 'Lumen XL', {
 		aspect_ratios: ['1:1', '3:2', '2:3', '16:9', '9:16', 'auto'],
 		max_count: 6,
@@ -52,7 +73,14 @@ export const sandboxModels: SandboxModel[] = [
 		edit_precisions: ['regular', 'high'],
 		max_input_images: 6,
 		max_prompt_chars: 2000,
-	}, { unit: 'per_image', credits: 8 }),
+	}, { unit: 'per_image', credits: 8 }, { description: 'Composes up to 6 input images (image_urls) into one picture' }),
+	m('image.fuse-1', 'image_generation', 'Fuse', {
+		aspect_ratios: ['1:1', '4:3', '3:4', 'auto'],
+		max_count: 2,
+		max_input_images: 3,
+		max_reference_images: 2,
+		qualities: ['medium', 'high'],
+	}, { unit: 'per_image', credits: 6 }, { capabilities: { text_to_output: true, image_to_output: true, reference_images: true } }),
 	m('image.sketch-preview', 'image_generation', 'Sketch', { aspect_ratios: ['1:1'], max_count: 1, max_prompt_length: 500 }, { unit: 'per_image', credits: 1.5 }, {
 		status: 'preview',
 		capabilities: { text_to_output: true, image_to_output: false, reference_images: false },
@@ -71,18 +99,21 @@ export const sandboxModels: SandboxModel[] = [
 		resolutions: ['480p', '720p', '1080p'],
 		duration_seconds: [5, 10],
 		supports_audio: true,
+		max_input_images: 2,
 		max_reference_images: 3,
 		prompt_max_length: 2500,
 	}, { unit: 'per_second', credits: 6, notes: 'generate_audio adds a 1.5x multiplier' }, {
 		is_default: true,
 		capabilities: { text_to_output: true, image_to_output: true, reference_images: true, first_last_frame: true },
 	}),
-	m('video.motion-1', 'video_generation', 'Motion 1', { aspect_ratios: ['16:9', '9:16'], resolutions: ['480p', '720p'], duration_seconds: [5] }, { unit: 'per_second', credits: 4 }, {
-		superseded_by: 'video.motion-2',
+	m('video.motion-1', 'video_generation', 'Motion 1', { aspect_ratios: ['16:9', '9:16'], resolutions: ['480p', '720p'], duration_seconds: [5], supports_audio: false }, { unit: 'per_second', credits: 4 }, {
 		capabilities: { text_to_output: true, image_to_output: false, reference_images: false, first_last_frame: false },
 	}),
+	m('video.motion-classic', 'video_generation', 'Motion Classic', { aspect_ratios: ['16:9'], resolutions: ['480p'], duration_seconds: [5], supports_audio: false }, { unit: 'per_second', credits: 3 }, {
+		supersededBy: 'video.motion-2',
+	}),
 	m('video.cine-pro', 'video_generation', 'Cine Pro', {
-		aspect_ratios: ['16:9', '9:16', '21:9'],
+		aspect_ratios: ['16:9', '9:16', '21:9', 'adaptive'],
 		resolutions: ['720p', '1080p', '4k'],
 		duration_seconds: [4, 6, 8],
 		supports_audio: true,
@@ -92,18 +123,27 @@ export const sandboxModels: SandboxModel[] = [
 	}, { unit: 'per_second', credits: 15 }, { capabilities: { text_to_output: true, image_to_output: true, reference_images: true } }),
 	m('video.extend-1', 'video_generation', 'Extend', {
 		duration_seconds: [5, 10],
+		supports_audio: false,
 		source_video_max_seconds: 30,
 		source_video_min_seconds: 2,
 		source_video_max_mb: 100,
 	}, { unit: 'per_second', credits: 8 }, { capabilities: { source_video: true } }),
+	m('video.recast-1', 'video_generation', 'Recast', {
+		duration_seconds: [5],
+		supports_audio: false,
+		source_video_max_seconds: 60,
+		source_video_max_shot_seconds: 10,
+	}, { unit: 'per_second', credits: 9 }, { description: 'Recasts the people of a single-shot source video', capabilities: { source_video: true } }),
 	m('video.multi-angle', 'video_generation', 'Multi Angle', {
 		duration_seconds: [5],
+		supports_audio: false,
 		max_keyframes: 4,
 		camera_paths: ['orbit_left', 'orbit_right', 'dolly_in', 'crane_up'],
 		camera_keyframes: { min: 2, max: 12 },
 	}, { unit: 'per_second', credits: 10 }, { capabilities: { motion_control: true } }),
 	m('video.stylize-preview', 'video_generation', 'Stylize', {
 		duration_seconds: [5],
+		supports_audio: false,
 		video_style: ['anime', 'claymation', 'vhs', 'noir'],
 		damage_level: ['none', 'light', 'heavy'],
 	}, { unit: 'per_second', credits: 7 }, { status: 'preview' }),
@@ -143,9 +183,16 @@ export const sandboxModels: SandboxModel[] = [
 export function publicModel(model: SandboxModel): Record<string, unknown> {
 	const listed: Partial<SandboxModel> = { ...model };
 	delete listed.pricing;
+	delete listed.supersededBy;
 	return { object: 'model', ...listed };
 }
 
+/** The aliases GET /models lists (superseded ones are left out). */
+export function listedModels(): SandboxModel[] {
+	return sandboxModels.filter((x) => !x.supersededBy);
+}
+
+/** Any alias a request may pin, listed or superseded. */
 export function findModel(id: string): SandboxModel | undefined {
 	return sandboxModels.find((x) => x.id === id);
 }

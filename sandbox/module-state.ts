@@ -1,4 +1,3 @@
-import type { FieldSpec } from '../src/catalog';
 import { ProblemError } from './http';
 import type { SandboxState } from './state';
 
@@ -16,18 +15,6 @@ export function moduleState<T>(make: (state: SandboxState) => T): (state: Sandbo
 		}
 		return store;
 	};
-}
-
-/** 400 invalid_parameter unless a fixed-choice field holds one of its choices (empty = omitted). */
-export function checkChoices(fields: FieldSpec[], params: Record<string, unknown>): void {
-	for (const field of fields) {
-		const value = params[field.name];
-		if (!field.options || value === undefined || value === '') continue;
-		const allowed = field.options.map((o) => o.value).filter((v) => v !== '');
-		if (!allowed.some((v) => String(v) === String(value))) {
-			throw new ProblemError(400, 'invalid_parameter', `${field.name} must be one of ${allowed.join(', ')}`, { param: field.name });
-		}
-	}
 }
 
 /** 400 invalid_parameter unless a string field is present. */

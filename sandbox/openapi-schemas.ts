@@ -1,305 +1,27 @@
 /**
- * Resource schemas of the published contract (OpenAPI 3.1 = JSON Schema 2020-12), written from
- * the API document's field tables and decisions.md. Fields the document lists are required;
- * further fields are allowed (the service may add some).
+ * Schemas of the resources the API document does not show (trained models, styles, producer
+ * objects, tasks): the sandbox's own choice (docs/request-fields.md). The document's resources come
+ * from test/fixtures/api-resources.ts, transcribed from its field tables.
  */
 
 export type Schema = Record<string, unknown>;
 
-const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 const str: Schema = { type: 'string' };
 const int: Schema = { type: 'integer' };
-const num: Schema = { type: 'number' };
 const bool: Schema = { type: 'boolean' };
 const dateTime: Schema = { type: 'string', format: 'date-time' };
 const uri: Schema = { type: 'string', format: 'uri' };
 const nullable = (schema: Schema): Schema => ({ ...schema, type: [schema.type as string, 'null'] });
-const nullableObject: Schema = { type: ['object', 'null'] };
 const constant = (value: string): Schema => ({ type: 'string', const: value });
 const oneOfStrings = (...values: string[]): Schema => ({ type: 'string', enum: values });
-const stringArray: Schema = { type: 'array', items: str };
-
-/** An object whose listed properties are all required. */
-function object(properties: Record<string, Schema>, description?: string, optional: string[] = []): Schema {
-	return {
-		type: 'object',
-		...(description ? { description } : {}),
-		required: Object.keys(properties).filter((k) => !optional.includes(k)),
-		properties,
-	};
-}
-
-export const CAPABILITIES = [
-	'image_generation', 'video_generation', 'speech_generation', 'music_generation', 'sound_effect_generation', 'transcription',
-	'image_editing', 'video_upscaling', 'image_upscaling', 'lipsync_generation', 'model_3d_generation', 'game_generation',
-	'app_generation', 'faceless_reel_generation',
-];
-
-const RUN_STATUSES = ['queued', 'processing', 'completed', 'failed'];
-const EVENT_TYPES = ['run.completed', 'run.failed', 'batch.completed', 'batch.failed'];
-
-const runError: Schema = {
-	type: ['object', 'null'],
-	required: ['code'],
-	properties: { code: str, message: str },
-};
-
-const runOutput: Schema = {
-	type: ['object', 'null'],
-	description:
-		'Completed media runs carry output_url (the main file); images add images[].url, 3D model_urls (format → URL), games play_url, apps live_url, drafts draft_cache_url, transcriptions text and segments',
-	properties: {
-		output_url: uri,
-		images: { type: 'array', items: { type: 'object', required: ['url'], properties: { url: uri } } },
-		model_urls: { type: 'object', additionalProperties: uri },
-		play_url: uri,
-		live_url: uri,
-		draft_cache_url: uri,
-		text: str,
-		segments: { type: 'array', items: { type: 'object' } },
-	},
-};
-
 const timestamps = { created_at: dateTime, updated_at: dateTime };
 
-/** components.schemas */
-export const componentSchemas: Record<string, Schema> = {
-	Error: object(
-		{
-			type: { type: 'string', description: 'URI of the form {base_url origin}/errors/<code>' },
-			title: str,
-			status: int,
-			detail: { type: 'string', description: 'Human text; never branch on it' },
-			code: { type: 'string', description: 'Stable machine code: branch on this' },
-			request_id: str,
-			param: { type: 'string', description: 'The parameter at fault (invalid_parameter and similar)' },
-			required_scope: { type: 'string', description: 'On insufficient_scope: the scope the route needs' },
-			quote: { ...ref('CostEstimate'), description: 'On quote_expired / quote_mismatch: a fresh quote' },
-		},
-		'Problem document (application/problem+json)',
-		['param', 'required_scope', 'quote'],
-	),
-	OAuthToken: object({
-		access_token: str,
-		token_type: constant('Bearer'),
-		expires_in: { type: 'integer', description: 'Seconds' },
-		scope: { type: 'string', description: 'Space-separated scopes' },
-	}),
-	Account: object({
-		id: str,
-		object: constant('account'),
-		display_name: str,
-		email: str,
-		plan: str,
-		status: oneOfStrings('active'),
-		...timestamps,
-	}),
-	CreditBalance: object({ account_id: str, balance: num, currency: oneOfStrings('credits') }),
-	Model: object(
-		{
-			id: { type: 'string', description: 'Alias of the form <family>.<name>', pattern: '^[a-z0-9_]+\\.[A-Za-z0-9._-]+$' },
-			object: constant('model'),
-			capability: oneOfStrings(...CAPABILITIES),
-			name: str,
-			description: str,
-			status: oneOfStrings('available', 'preview'),
-			is_default: bool,
-			limits: { type: 'object', description: 'Free-form per model; keys listed under Limits' },
-			capabilities: {
-				type: 'object',
-				properties: Object.fromEntries(
-					['text_to_output', 'image_to_output', 'reference_images', 'source_video', 'motion_control', 'first_last_frame'].map((k) => [k, bool]),
-				),
-			},
-		},
-		'A public model alias',
-		['capabilities'],
-	),
-	ModelPricingEntry: object(
-		{
-			model: str,
-			capability: str,
-			unit: oneOfStrings('per_image', 'per_second', 'per_character'),
-			credits: num,
-			operation_key: str,
-			notes: nullable(str),
-		},
-		undefined,
-		['notes'],
-	),
-	CostEstimate: object(
-		{
-			object: constant('cost_estimate'),
-			model: nullable(str),
-			credits: num,
-			currency: constant('credits'),
-			quote_token: { type: 'string', description: 'Opaque; send it with the submit to bind the price' },
-			expires_at: dateTime,
-		},
-		'Estimate with a signed quote token (decisions.md)',
-	),
-	UsageSummary: object({
-		object: constant('usage_summary'),
-		period: object({ start: dateTime, end: dateTime }),
-		group_by: oneOfStrings('model', 'capability', 'day', 'none'),
-		totals: object({ credits_spent: num, runs_count: int, successful_runs: int, failed_runs: int }),
-		breakdown: {
-			type: 'array',
-			items: object({ group: str, credits_spent: num, runs_count: int, successful_runs: int, failed_runs: int, avg_credits_per_run: num }),
-		},
-	}),
-	Run: object({
-		id: str,
-		object: constant('run'),
-		status: oneOfStrings(...RUN_STATUSES),
-		capability: str,
-		endpoint: { type: 'string', description: 'Operation name of the submit' },
-		model: nullable(str),
-		request_id: str,
-		input_summary: nullableObject,
-		output: runOutput,
-		usage: { type: ['object', 'null'], properties: { credits: num } },
-		error: runError,
-		resource_id: nullable(str),
-		provider_request_id: nullable(str),
-		...timestamps,
-		completed_at: nullable(dateTime),
-	}),
-	RunOutput: object({
-		id: str,
-		object: constant('run_output'),
-		status: oneOfStrings(...RUN_STATUSES),
-		capability: str,
-		output: runOutput,
-		error: runError,
-		completed_at: nullable(dateTime),
-	}),
-	Batch: object({
-		id: str,
-		object: constant('batch'),
-		mode: oneOfStrings('workflow', 'operation'),
-		target: { type: 'string', description: 'Workflow key or operation name' },
-		status: oneOfStrings('queued', 'processing', 'completed', 'failed', 'partial'),
-		total_items: int,
-		completed_items: int,
-		failed_items: int,
-		concurrency: int,
-		input_summary: nullableObject,
-		output: nullableObject,
-		error: nullableObject,
-		...timestamps,
-		completed_at: nullable(dateTime),
-	}),
-	BatchWithItems: {
-		allOf: [ref('Batch'), { type: 'object', required: ['items'], properties: { items: { type: 'array', items: ref('BatchItem') } } }],
-		description: 'Batch creation: the Batch plus its items',
-	},
-	BatchItem: object({
-		id: str,
-		object: constant('batch_item'),
-		batch_id: str,
-		index: { type: 'integer', minimum: 0 },
-		target: str,
-		status: oneOfStrings(...RUN_STATUSES),
-		run_id: nullable(str),
-		input_summary: nullableObject,
-		output: nullableObject,
-		error: nullableObject,
-		...timestamps,
-		completed_at: nullable(dateTime),
-	}),
-	Workflow: object({
-		id: oneOfStrings('storyboard', 'hook_pack', 'ugc_ad', 'creative_pack', 'product_ad_variants'),
-		object: constant('workflow'),
-		name: str,
-		description: str,
-		status: oneOfStrings('available'),
-		input_schema: { type: 'object' },
-		output_schema: { type: 'object' },
-	}),
-	WebhookEndpoint: object({
-		id: str,
-		object: constant('webhook_endpoint'),
-		url: uri,
-		description: nullable(str),
-		status: oneOfStrings('active', 'disabled'),
-		events: { type: 'array', items: oneOfStrings(...EVENT_TYPES) },
-		signing_secret_preview: { type: 'string', description: 'Masked preview of the secret' },
-		...timestamps,
-		last_delivery_at: nullable(dateTime),
-	}),
-	WebhookEndpointCreated: {
-		allOf: [ref('WebhookEndpoint'), { type: 'object', required: ['signing_secret'], properties: { signing_secret: { type: 'string', description: 'Only the create response carries it' } } }],
-	},
-	WebhookDelivery: object({
-		id: str,
-		object: constant('webhook_delivery'),
-		endpoint_id: str,
-		event_type: oneOfStrings(...EVENT_TYPES),
-		run_id: nullable(str),
-		batch_id: nullable(str),
-		status: oneOfStrings('pending', 'success', 'failed'),
-		attempt_count: int,
-		max_attempts: int,
-		response_status: nullable(int),
-		response_body: nullable(str),
-		last_error: nullable(str),
-		request_headers: { type: 'object', additionalProperties: str, description: 'Includes X-Service-Signature: sha256=<hex>' },
-		...timestamps,
-		last_attempt_at: nullable(dateTime),
-		next_attempt_at: nullable(dateTime),
-		delivered_at: nullable(dateTime),
-	}),
-	WebhookEvent: object(
-		{
-			id: { type: 'string', pattern: '^evt_' },
-			object: constant('event'),
-			type: oneOfStrings(...EVENT_TYPES),
-			created_at: dateTime,
-			data: object({ object: { oneOf: [ref('Run'), ref('Batch')] } }),
-		},
-		'Body of a webhook delivery, signed with X-Service-Signature: sha256=HMAC-SHA256(signing_secret, raw body) in lowercase hex',
-	),
-	Upload: object({
-		asset_id: str,
-		upload_url: { ...uri, description: 'Pre-signed PUT address; upload within 15 minutes' },
-		asset_url: { ...uri, description: 'Signed read address, valid 7 days; pass it as image_url, video_url and similar' },
-		content_type: str,
-		expires_at: dateTime,
-	}),
-	Influencer: object({
-		id: { type: 'string', description: 'Pass to mentions[].influencer_id' },
-		object: constant('influencer'),
-		handle: { type: 'string', description: 'Without the leading @' },
-		display_name: str,
-		status: { ...oneOfStrings('draft', 'ready', 'archived'), description: 'Only ready influencers can be referenced in mentions' },
-		source_type: oneOfStrings('uploaded', 'generated'),
-		preview_url: nullable(uri),
-		...timestamps,
-	}),
-	Mention: object({ handle: str, influencer_id: str }, 'Influencer reference in an image prompt'),
-	CliAuthSessionStart: object({
-		session_id: str,
-		verification_url: uri,
-		expires_at: dateTime,
-		requested_scopes: stringArray,
-		label: str,
-	}),
-	CliAuthSessionStatus: object({
-		session_id: str,
-		status: oneOfStrings('pending', 'approved', 'consumed', 'denied', 'expired'),
-		label: str,
-		requested_scopes: stringArray,
-		expires_at: dateTime,
-	}),
-	CliAuthSessionExchange: object({
-		api_key: { type: 'string', description: 'Returned exactly once; it does not expire' },
-		scopes: stringArray,
-		label: str,
-		session_expires_at: dateTime,
-	}),
+function object(properties: Record<string, Schema>, description?: string): Schema {
+	return { type: 'object', ...(description ? { description } : {}), required: Object.keys(properties), properties };
+}
 
-	// Resources whose fields the API document does not show: the sandbox's (and this package's) choice.
+/** components.schemas the sandbox adds to the document's. */
+export const sandboxSchemas: Record<string, Schema> = {
 	Lora: object({
 		id: str,
 		object: constant('lora'),
@@ -387,7 +109,7 @@ export const componentSchemas: Record<string, Schema> = {
 	}),
 };
 
-/** Response schema (components.schemas name) of 'object' endpoints, and item schema of 'list' endpoints. */
+/** Response schema (components.schemas name) of object answers, and item schema of list answers. */
 export const responseSchemaOf: Record<string, string> = {
 	'POST /oauth/token': 'OAuthToken',
 	'POST /cli/auth/sessions': 'CliAuthSessionStart',
@@ -439,16 +161,58 @@ export const responseSchemaOf: Record<string, string> = {
 	'PATCH /tasks/{id}': 'ScheduledTask',
 };
 
-/** Success statuses other than the rule (run 202, list 200, create 201, delete 204, otherwise 200). */
+/** Success statuses other than the rule (submit 202, DELETE 204, otherwise 200). */
 export const successStatusOf: Record<string, string> = {
+	// these create a resource
+	'POST /uploads': '201',
+	'POST /batches': '201',
+	'POST /webhooks': '201',
+	'POST /influencers': '201',
+	'POST /projects': '201',
+	'POST /elements': '201',
+	'POST /brands': '201',
+	'POST /moodboards/presets/{presetId}/fork': '201',
+	'POST /videos/timelines': '201',
+	'POST /marketing/products': '201',
+	'POST /faceless-reels/subscriptions': '201',
+	'POST /tasks': '201',
+	'POST /cli/auth/sessions': '201',
 	// a replay queues a new delivery attempt of the event and answers before it is made
 	'POST /webhooks/deliveries/{deliveryId}/replay': '202',
 	// brand ingestion reads the site in the background
 	'POST /brands/ingestions': '202',
-	// these create a resource
-	'POST /cli/auth/sessions': '201',
-	'POST /moodboards/presets/{presetId}/fork': '201',
-	'POST /marketing/products': '201',
+	// removing items answers the project as it is now
+	'DELETE /projects/{projectId}/items': '200',
+};
+
+/** GET routes that answer one object although their path ends in a literal segment (all other such GETs are lists). */
+export const SINGLE_OBJECT_GETS = new Set(['GET /account', 'GET /account/credits', 'GET /usage', 'GET /marketing/settings', 'GET /runs/{runId}/output']);
+
+/** Query parameters of routes (besides limit and starting_after of lists). */
+export const queryParametersOf: Record<string, Array<{ name: string; required?: boolean; schema: Schema; description: string }>> = {
+	'GET /models': [{ name: 'capability', schema: { type: 'string' }, description: 'Only aliases of this capability' }],
+	'GET /usage': [
+		{ name: 'group_by', schema: { type: 'string', enum: ['model', 'capability', 'day', 'none'] }, description: 'Breakdown grouping' },
+		{ name: 'start', schema: { type: 'string', format: 'date-time' }, description: 'Period start (default 30 days ago)' },
+		{ name: 'end', schema: { type: 'string', format: 'date-time' }, description: 'Period end (default now)' },
+	],
+	'GET /runs': [
+		{ name: 'status', schema: { type: 'string', enum: ['queued', 'processing', 'completed', 'failed'] }, description: 'decisions.md: filter by status' },
+		{ name: 'capability', schema: { type: 'string' }, description: 'decisions.md: filter by capability' },
+	],
+	'GET /influencers': [{ name: 'status', schema: { type: 'string', enum: ['draft', 'ready', 'archived'] }, description: 'Filter by status' }],
+	'GET /webhooks/deliveries': [
+		{ name: 'endpoint_id', schema: { type: 'string' }, description: 'Deliveries to one endpoint' },
+		{ name: 'status', schema: { type: 'string', enum: ['pending', 'success', 'failed'] }, description: 'Filter by status' },
+		{ name: 'event_type', schema: { type: 'string', enum: ['run.completed', 'run.failed', 'batch.completed', 'batch.failed'] }, description: 'Filter by event kind' },
+	],
+	'GET /elements': [{ name: 'type', schema: { type: 'string', enum: ['character', 'object', 'location', 'style'] }, description: 'Filter by type' }],
+	'GET /loras': [{ name: 'status', schema: { type: 'string', enum: ['training', 'completed', 'failed'] }, description: 'Filter by status' }],
+	'GET /tasks': [{ name: 'status', schema: { type: 'string', enum: ['active', 'paused'] }, description: 'Filter by status' }],
+	'GET /presets': [{ name: 'category', schema: { type: 'string' }, description: 'Filter by category' }],
+	'GET /marketing/templates': [{ name: 'category', schema: { type: 'string' }, description: 'Filter by category' }],
+	'GET /marketing/hooks': [{ name: 'category', schema: { type: 'string' }, description: 'Filter by category' }],
+	'DELETE /projects/{projectId}/items': [{ name: 'run_ids', required: true, schema: { type: 'string' }, description: 'Comma-separated run ids to remove' }],
 };
 
 /** Estimates answer a CostEstimate (decisions.md). */
@@ -456,13 +220,3 @@ export function isEstimatePath(path: string): boolean {
 	return /\/(estimate-cost|estimate|estimate-episode)$/.test(path);
 }
 
-/** Request-body schemas of fields the catalog types only as JSON. */
-export const jsonFieldSchemas: Record<string, Schema> = {
-	loras: {
-		type: 'array',
-		minItems: 1,
-		maxItems: 3,
-		items: { type: 'object', required: ['id'], properties: { id: str, scale: num } },
-	},
-	mentions: { type: 'array', items: ref('Mention') },
-};

@@ -16,6 +16,8 @@ export interface SandboxOptions {
 	startingCredits: number;
 	/** webhook retry back-off is multiplied by this (tests use small values) */
 	webhookBackoffScale: number;
+	/** disable a webhook endpoint once one of its deliveries failed every attempt (the sandbox's choice; tests may turn it off) */
+	webhookAutoDisable: boolean;
 	/** share of requests hit by injected chaos (500/503, 429, resets, slow replies), 0..1 */
 	chaos: number;
 	/** how late a chaos "slow reply" answers (ms): longer than the client's request timeout */
@@ -31,6 +33,7 @@ export const defaultSandboxOptions: SandboxOptions = {
 	quoteTtlSeconds: 600,
 	startingCredits: 100000,
 	webhookBackoffScale: 1,
+	webhookAutoDisable: true,
 	chaos: 0,
 	chaosSlowMs: 35_000,
 };
@@ -43,6 +46,21 @@ export const SANDBOX_ACCOUNT_ID = 'acc_sandbox';
 export const SANDBOX_TEAM_ID = 'team_sandbox';
 export const SANDBOX_VIEWER_TEAM_ID = 'team_viewer';
 export const SANDBOX_PROJECT_ID = 'proj_sandbox';
+
+/**
+ * Seeded money situations, so that every failure reason of the API document can be produced from
+ * any process: a key whose account has no credits (insufficient_credits), a key whose account has a
+ * zero monthly budget (member_budget_exceeded), and workspaces of the sandbox account with an empty
+ * pool (team_pool_insufficient), a zero monthly cap (team_monthly_cap) and a zero member cap
+ * (team_member_cap).
+ */
+export const SANDBOX_BROKE_ACCOUNT_ID = 'acc_broke';
+export const SANDBOX_BROKE_API_KEY = 'mg_sandbox_no_credits_key';
+export const SANDBOX_BUDGET_ACCOUNT_ID = 'acc_budgeted';
+export const SANDBOX_BUDGET_API_KEY = 'mg_sandbox_zero_budget_key';
+export const SANDBOX_EMPTY_POOL_TEAM_ID = 'team_empty_pool';
+export const SANDBOX_MONTHLY_CAP_TEAM_ID = 'team_month_capped';
+export const SANDBOX_MEMBER_CAP_TEAM_ID = 'team_member_capped';
 
 /** Every scope the API document names. */
 export const ALL_SCOPES = [

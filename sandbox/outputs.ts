@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 
-import type { Endpoint } from '../src/catalog';
 import { makeModelFile, makeMp3, makeWav, MODEL_CONTENT_TYPES, mp4Clip } from './media-files';
+import type { Capability } from './models';
+import { loopedClip } from './mp4-loop';
 import { makePng } from './png';
 
 /** A file a completed run produced. */
@@ -19,46 +20,109 @@ function seedOf(text: string, index: number): number {
 
 export type OutputMaker = (runId: string, params: Record<string, unknown>) => { files: ProducedFile[]; extra?: Record<string, unknown> };
 
-/** Image-like outputs: `count` PNGs (one for edits and upscales). */
+/** The short side of generated images: small files, but the asked shape. */
+const IMAGE_SHORT_SIDE = 64;
+
+/**
+ * Width and height of an image of `aspectRatio` ("16:9"): exactly that ratio, short side near 64 px.
+ * `auto`, `adaptive` and no ratio give a square (the model decides).
+ */
+export function imageSize(aspectRatio: unknown): { width: number; height: number } {
+	const match = /^(\d+):(\d+)$/.exec(String(aspectRatio ?? ''));
+	if (!match) return { width: IMAGE_SHORT_SIDE, height: IMAGE_SHORT_SIDE };
+	let [a, b] = [Number(match[1]), Number(match[2])];
+	const divisor = greatestCommonDivisor(a, b);
+	[a, b] = [a / divisor, b / divisor];
+	const scale = Math.max(1, Math.round(IMAGE_SHORT_SIDE / Math.min(a, b)));
+	return { width: a * scale, height: b * scale };
+}
+
+function greatestCommonDivisor(a: number, b: number): number {
+	return b === 0 ? a || 1 : greatestCommonDivisor(b, a % b);
+}
+
+/** Image-like outputs: `count` PNGs of the asked aspect ratio (one for edits and upscales). */
 export const imageOutputs: OutputMaker = (runId, params) => {
 	const count = Math.max(1, Math.min(6, Number(params.count ?? 1) || 1));
 	const seedText = String(params.prompt ?? params.image_url ?? runId);
+	const { width, height } = imageSize(params.aspect_ratio);
 	const files = Array.from({ length: count }, (_, i) => ({
 		name: `${runId}_${i}.png`,
 		contentType: 'image/png',
-		bytes: makePng(64, 64, seedOf(seedText, i)),
+		bytes: makePng(width, height, seedOf(seedText, i)),
 		slot: 'image' as const,
 	}));
-	return { files };
+	return { files, extra: { width, height } };
 };
 
 const words = ['the', 'studio', 'light', 'falls', 'across', 'a', 'quiet', 'street', 'while', 'music', 'plays', 'softly'];
 
-function durationOf(params: Record<string, unknown>, fallback: number): number {
+/** The asked length (duration, else duration_seconds), or `fallback` when none was asked (the model decides). */
+export function askedSeconds(params: Record<string, unknown>, fallback: number): number {
 	const seconds = Number(params.duration ?? params.duration_seconds);
 	return Number.isFinite(seconds) && seconds > 0 ? seconds : fallback;
 }
 
-/** One MP4 (the committed fixture); drafts also carry `draft_cache_url` (the same preview file). */
+/** An MP4 that plays `seconds` (the clip looped); with sound only when generate_audio was true. */
+export function videoFile(seconds: number, withAudio: boolean): Buffer {
+	return loopedClip(mp4Clip(), seconds, withAudio);
+}
+
+/** One MP4 of the asked duration; drafts also carry `draft_cache_url` (the same preview file). */
 export const videoOutputs: OutputMaker = (runId, params) => {
 	const draft = params.draft === true;
 	const name = `${runId}${draft ? '_draft' : ''}.mp4`;
+	const seconds = askedSeconds(params, 5);
 	return {
-		files: [{ name, contentType: 'video/mp4', bytes: mp4Clip(), slot: draft ? 'draft' : 'main' }],
-		extra: { duration_seconds: durationOf(params, 5), ...(draft ? { draft: true, draft_expires_at: new Date(Date.now() + 7 * 86400_000).toISOString() } : {}) },
+		files: [{ name, contentType: 'video/mp4', bytes: videoFile(seconds, params.generate_audio === true), slot: draft ? 'draft' : 'main' }],
+		extra: { duration_seconds: seconds, ...(draft ? { draft: true, draft_expires_at: new Date(Date.now() + 7 * 86400_000).toISOString() } : {}) },
 	};
 };
 
-/** Speech and music: MP3 as long as asked (capped at 3 s of silence frames to stay small). */
-export const mp3Outputs: OutputMaker = (runId, params) => ({
-	files: [{ name: `${runId}.mp3`, contentType: 'audio/mpeg', bytes: makeMp3(Math.min(3, durationOf(params, 2))), slot: 'main' }],
-	extra: params.with_timestamps === true ? { alignment: { characters: [...String(params.text ?? '').slice(0, 40)], character_start_times_seconds: [] } } : {},
-});
+/** Spoken length of a text at about 15 characters a second (at least one second). */
+export function spokenSeconds(params: Record<string, unknown>): number {
+	const lines = Array.isArray(params.dialogue) ? (params.dialogue as Array<{ text?: unknown }>).map((l) => String(l?.text ?? '')) : [String(params.text ?? '')];
+	const speed = typeof params.speed === 'number' && params.speed > 0 ? params.speed : 1;
+	return Math.max(1, Math.round((lines.join(' ').length / 15 / speed) * 10) / 10);
+}
 
-/** Sound effects and voice conversions: a WAV tone (capped at 1 s). */
-export const wavOutputs: OutputMaker = (runId, params) => ({
-	files: [{ name: `${runId}.wav`, contentType: 'audio/wav', bytes: makeWav(Math.min(1, durationOf(params, 1)), seedOf(String(params.prompt ?? runId), 0)), slot: 'main' }],
-});
+/** Speech: an MP3 as long as the text takes to say. */
+export const speechOutputs: OutputMaker = (runId, params) => {
+	const seconds = spokenSeconds(params);
+	return {
+		files: [{ name: `${runId}.mp3`, contentType: 'audio/mpeg', bytes: makeMp3(seconds), slot: 'main' }],
+		extra: {
+			duration_seconds: seconds,
+			...(params.with_timestamps === true ? { alignment: { characters: [...String(params.text ?? '').slice(0, 40)], character_start_times_seconds: [] } } : {}),
+		},
+	};
+};
+
+/** Music: an MP3 of the asked duration_seconds (30 s when the model decides). */
+export const musicOutputs: OutputMaker = (runId, params) => {
+	const seconds = askedSeconds(params, 30);
+	return { files: [{ name: `${runId}.mp3`, contentType: 'audio/mpeg', bytes: makeMp3(seconds), slot: 'main' }], extra: { duration_seconds: seconds } };
+};
+
+/** Low-rate mono tone: 4 kB a second keeps a 30 s sound effect near 120 kB. */
+const WAV_SAMPLE_RATE = 2000;
+
+/** Sound effects: a WAV tone of the asked duration_seconds (5 s when the model decides). */
+export const soundOutputs: OutputMaker = (runId, params) => {
+	const seconds = askedSeconds(params, 5);
+	return {
+		files: [{ name: `${runId}.wav`, contentType: 'audio/wav', bytes: makeWav(seconds, seedOf(String(params.prompt ?? runId), 0), WAV_SAMPLE_RATE), slot: 'main' }],
+		extra: { duration_seconds: seconds },
+	};
+};
+
+/** Voice conversions: a WAV as long as the recording it converts (when the sandbox holds it), else 1 s. */
+export function convertedVoiceOutputs(seconds: number): OutputMaker {
+	return (runId) => ({
+		files: [{ name: `${runId}.wav`, contentType: 'audio/wav', bytes: makeWav(seconds, seedOf(runId, 0), WAV_SAMPLE_RATE), slot: 'main' }],
+		extra: { duration_seconds: seconds },
+	});
+}
 
 /** Transcripts: `text` and timed `segments` in the output, and the text as a .txt file. */
 export const transcriptOutputs: OutputMaker = (runId, params) => {
@@ -130,31 +194,30 @@ export const productOutputs: OutputMaker = (runId, params) => {
 	};
 };
 
-/** What a completed run of a video, audio, lip-sync, 3D or product endpoint produces (undefined: images). */
-export function mediaOutputsFor(endpoint: Pick<Endpoint, 'path' | 'capability'>): OutputMaker | undefined {
-	switch (endpoint.path) {
-		case '/videos/analyses':
+/** What a completed run of a route produces, by operation name or model capability (undefined: images). */
+export function mediaOutputsFor(operation: string, capability?: Capability): OutputMaker | undefined {
+	switch (operation) {
+		case 'POST /videos/analyses':
 			return analysisOutputs;
-		case '/videos/voices':
+		case 'POST /videos/voices':
 			return voiceOutputs;
-		case '/products/extract':
+		case 'POST /products/extract':
 			return productOutputs;
-		case '/videos/generations/{id}/final':
-		case '/videos/timelines/{timelineId}/renders':
+		case 'POST /videos/generations/{id}/final':
+		case 'POST /videos/timelines/{timelineId}/renders':
 			return videoOutputs;
-		case '/audio/voice-conversions':
-			return wavOutputs;
 	}
-	switch (endpoint.capability) {
+	switch (capability) {
 		case 'video_generation':
 		case 'video_upscaling':
 		case 'lipsync_generation':
 			return videoOutputs;
 		case 'speech_generation':
+			return speechOutputs;
 		case 'music_generation':
-			return mp3Outputs;
+			return musicOutputs;
 		case 'sound_effect_generation':
-			return wavOutputs;
+			return soundOutputs;
 		case 'transcription':
 			return transcriptOutputs;
 		case 'model_3d_generation':

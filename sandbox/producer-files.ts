@@ -1,20 +1,4 @@
-import { createHash } from 'node:crypto';
-
-/**
- * Small real files for producer outputs: an MP4 (ISO base media: ftyp + free boxes) for videos,
- * a one-page-per-page PDF for books, an HTML page for games and apps.
- */
-
-function box(type: string, data: Buffer): Buffer {
-	const size = Buffer.alloc(4);
-	size.writeUInt32BE(8 + data.length);
-	return Buffer.concat([size, Buffer.from(type, 'ascii'), data]);
-}
-
-export function makeMp4(seedText: string): Buffer {
-	const ftyp = box('ftyp', Buffer.concat([Buffer.from('isom', 'ascii'), Buffer.from([0, 0, 2, 0]), Buffer.from('isomiso2mp41', 'ascii')]));
-	return Buffer.concat([ftyp, box('free', createHash('sha256').update(seedText).digest())]);
-}
+/** Small real files for producer outputs: a one-page-per-page PDF for books, an HTML page for games and apps. */
 
 function pdfText(text: string): string {
 	return text.replace(/[\\()]/g, (c) => `\\${c}`).replace(/[^\x20-\x7e]/g, '?');

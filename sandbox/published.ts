@@ -1,13 +1,13 @@
 import express, { type Request, type Response } from 'express';
 
-import { catalog, type Endpoint } from '../src/catalog';
+import { ENDPOINT_TABLE, type TableEndpoint } from './endpoint-table';
 import { openApiDocument } from './openapi';
 import { sendProblem } from './problem';
 import { producerStore } from './routes/library-store';
 import type { SandboxState } from './state';
 
 /**
- * Routes outside the catalog: the published contract (GET /v1/openapi.json) and the public pages
+ * Routes outside the endpoint table: the published contract (GET /v1/openapi.json) and the public pages
  * of games (play_url) and apps (live_url).
  */
 export function publishedRouter(state: SandboxState): express.Router {
@@ -37,7 +37,7 @@ export function publishedRouter(state: SandboxState): express.Router {
 /** One answer of the API as the sandbox sent it. */
 export interface RecordedResponse {
 	method: string;
-	/** the catalog path (template), e.g. /runs/{runId} */
+	/** the table's path (template), e.g. /runs/{runId} */
 	path: string;
 	status: number;
 	contentType: string;
@@ -47,23 +47,23 @@ export interface RecordedResponse {
 const MAX_RECORDED = 5000;
 const recorded = new WeakMap<SandboxState, RecordedResponse[]>();
 
-const matchers = [...catalog]
+const matchers = [...ENDPOINT_TABLE]
 	.sort((a, b) => a.path.split('{').length - b.path.split('{').length)
-	.map((e: Endpoint) => ({ endpoint: e, pattern: new RegExp(`^/v1${e.path.replace(/\{\w+\}/g, '[^/]+')}$`) }));
+	.map((e: TableEndpoint) => ({ endpoint: e, pattern: new RegExp(`^/v1${e.path.replace(/\{\w+\}/g, '[^/]+')}$`) }));
 
-/** The catalog endpoint a request reached (literal paths win over templated ones, as in the router). */
-export function endpointOfRequest(method: string, path: string): Endpoint | undefined {
+/** The table endpoint a request reached (literal paths win over templated ones, as in the router). */
+export function endpointOfRequest(method: string, path: string): TableEndpoint | undefined {
 	return matchers.find((m) => m.endpoint.method === method && m.pattern.test(path))?.endpoint;
 }
 
-/** Responses of catalog routes since the sandbox started (or since the last `takeRecordedResponses`). */
+/** Responses of API routes since the sandbox started (or since the last `takeRecordedResponses`). */
 export function takeRecordedResponses(state: SandboxState): RecordedResponse[] {
 	const list = recorded.get(state) ?? [];
 	recorded.set(state, []);
 	return list;
 }
 
-/** Middleware that records every answer of a catalog route, for the contract test. */
+/** Middleware that records every answer of an API route, for the contract test. */
 export function responseRecorder(state: SandboxState): express.RequestHandler {
 	return (req: Request, res: Response, next) => {
 		const endpoint = req.path.startsWith('/v1/') ? endpointOfRequest(req.method, req.path) : undefined;

@@ -1,59 +1,69 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
-import { canonicalJson } from '../src/transport/idempotency';
-import { nowIso } from './ids';
 import { ProblemError } from './http';
+import { newId, nowIso } from './ids';
+import { sameJson } from './same-json';
 
-/** Parameters that do not change the price and so are not bound by a quote. */
-const UNBOUND = new Set(['quote_token', 'team_id', 'project_id']);
+/**
+ * Parameters a quote does not compare: billing and filing do not change the price, and the model
+ * is bound as the quote's subject (an omitted model and its default name the same one).
+ */
+const UNBOUND = new Set(['quote_token', 'team_id', 'project_id', 'model']);
 
-interface QuotePayload {
+interface Quote {
 	account: string;
-	model: string;
+	/** what was priced: a model alias, or the route / workflow / preset the work runs on */
+	subject: string;
+	/** the priced parameters as they were sent, without the unbound ones */
+	params: Record<string, unknown>;
 	credits: number;
-	params: string;
-	exp: number;
+	/** CostEstimate.model: the alias priced, null for work without a model */
+	model: string | null;
+	expiresAt: number;
 }
 
-export function quoteFingerprint(model: string, params: Record<string, unknown>): string {
-	const bound = Object.fromEntries(Object.entries(params).filter(([k]) => !UNBOUND.has(k)));
-	return canonicalJson({ ...bound, model });
+function bound(params: Record<string, unknown>): Record<string, unknown> {
+	return Object.fromEntries(Object.entries(params).filter(([k]) => !UNBOUND.has(k)));
 }
 
-/** Signed, opaque quote tokens: they bind the parameters and the price until they expire. */
+/**
+ * Signed, opaque quote tokens (decisions.md): the service remembers what each token priced, and a
+ * submit that sends it back must carry the same parameters (compared as JSON) at the same price
+ * before it expires.
+ */
 export class QuoteSigner {
 	private readonly secret = randomBytes(32);
+	private readonly quotes = new Map<string, Quote>();
 
 	constructor(private readonly ttlSeconds: () => number) {}
 
-	issue(account: string, model: string, params: Record<string, unknown>, credits: number): Record<string, unknown> {
-		const exp = Date.now() + this.ttlSeconds() * 1000;
-		const payload: QuotePayload = { account, model, credits, params: quoteFingerprint(model, params), exp };
-		const encoded = Buffer.from(JSON.stringify(payload)).toString('base64url');
-		const token = `q1.${encoded}.${this.sign(encoded)}`;
-		return { object: 'cost_estimate', model, credits, currency: 'credits', quote_token: token, expires_at: nowIso(exp) };
+	issue(account: string, subject: string, params: Record<string, unknown>, credits: number, model: string | null = null): Record<string, unknown> {
+		const id = newId('quote');
+		const expiresAt = Date.now() + this.ttlSeconds() * 1000;
+		this.quotes.set(id, { account, subject, params: structuredClone(bound(params)), credits, model, expiresAt });
+		return { object: 'cost_estimate', model, credits, currency: 'credits', quote_token: `q1.${id}.${this.sign(id)}`, expires_at: nowIso(expiresAt) };
 	}
 
 	/**
-	 * Checks a token sent with a submit. Forged → 401 quote_invalid; lapsed → 409 quote_expired;
-	 * other parameters or price → 409 quote_mismatch. Both 409s carry a fresh quote.
+	 * Checks a token sent with a submit. Forged or another account's → 401 quote_invalid; lapsed →
+	 * 409 quote_expired; other parameters or price → 409 quote_mismatch. Both 409s carry a fresh quote.
 	 */
-	verify(token: string, account: string, model: string, params: Record<string, unknown>, credits: number): void {
-		const [version, encoded, signature] = token.split('.');
-		const expected = encoded ? this.sign(encoded) : '';
-		const valid =
-			version === 'q1' && signature !== undefined && signature.length === expected.length && timingSafeEqual(Buffer.from(signature), Buffer.from(expected));
-		if (!valid) throw new ProblemError(401, 'quote_invalid', 'The quote_token signature does not verify');
-		const payload = JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8')) as QuotePayload;
-		if (payload.account !== account) throw new ProblemError(401, 'quote_invalid', 'The quote_token was issued to another account');
-		const fresh = () => this.issue(account, model, params, credits);
-		if (payload.exp < Date.now()) throw new ProblemError(409, 'quote_expired', 'The quote lapsed; a fresh quote is attached', { quote: fresh() });
-		if (payload.model !== model || payload.params !== quoteFingerprint(model, params) || payload.credits !== credits) {
+	verify(token: string, account: string, subject: string, params: Record<string, unknown>, credits: number): void {
+		const [version, id = '', signature = ''] = token.split('.');
+		const expected = Buffer.from(this.sign(id));
+		const given = Buffer.from(signature);
+		const quote = this.quotes.get(id);
+		if (version !== 'q1' || given.length !== expected.length || !timingSafeEqual(given, expected) || !quote || quote.account !== account) {
+			throw new ProblemError(401, 'quote_invalid', 'The quote_token signature does not verify for this account');
+		}
+		const fresh = () => this.issue(account, subject, params, credits, quote.model);
+		if (quote.expiresAt < Date.now()) throw new ProblemError(409, 'quote_expired', 'The quote lapsed; a fresh quote is attached', { quote: fresh() });
+		if (quote.subject !== subject || quote.credits !== credits || !sameJson(quote.params, bound(params))) {
 			throw new ProblemError(409, 'quote_mismatch', 'The inputs or the price no longer match the quote; a fresh quote is attached', { quote: fresh() });
 		}
 	}
 
-	private sign(encoded: string): string {
-		return createHmac('sha256', this.secret).update(encoded).digest('base64url');
+	private sign(id: string): string {
+		return createHmac('sha256', this.secret).update(id).digest('base64url');
 	}
 }

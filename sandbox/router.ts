@@ -1,13 +1,11 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- the local sandbox service: runs in Node, never shipped (CONTRIBUTING.md, Linting) */
-import { createHash } from 'node:crypto';
-
 import express, { type Request, type Response } from 'express';
 
-import { catalog, endpointKey, type Endpoint } from '../src/catalog';
-import { canonicalJson } from '../src/transport/idempotency';
 import { chaosFault } from './chaos';
+import { ENDPOINT_TABLE, operationName, type TableEndpoint } from './endpoint-table';
 import { ProblemError, requireScope, type Reply, type RouteContext, type RouteHandler } from './http';
 import { sendProblem } from './problem';
+import { sameJson } from './same-json';
 import type { SandboxServices } from './services';
 import type { Fault, Principal, SandboxState } from './state';
 
@@ -72,56 +70,63 @@ async function applyFault(req: Request, res: Response, fault: Fault): Promise<bo
 	return true;
 }
 
-function fingerprint(req: Request, apiPath: string): string {
-	return createHash('sha256').update(`${req.method} ${apiPath}\n${canonicalJson(req.body ?? {})}`).digest('hex');
-}
-
-/** Idempotency exactly as decisions.md: required → 400 if absent; same key + same body → the original; other body → 409. */
+/**
+ * Idempotency as decisions.md says: a required key that is absent is 400; the same key with the same
+ * parameters (same route, structurally equal JSON body) answers the ORIGINAL result with
+ * `Idempotent-Replayed: true` before anything else is looked at (a quote that lapsed since does not
+ * matter); the same key with other parameters is 409 and creates nothing.
+ */
 async function withIdempotency(ctx: RouteContext, apiPath: string, handler: RouteHandler): Promise<Reply> {
 	const key = ctx.req.get('idempotency-key');
-	const mode = ctx.endpoint.idempotency;
-	if (mode === 'required' && !key) {
-		throw new ProblemError(400, 'idempotency_key_required', `${ctx.endpoint.method} ${ctx.endpoint.path} requires an Idempotency-Key header`);
+	const rule = ctx.endpoint.idempotencyKey;
+	if (rule === 'yes' && !key) {
+		throw new ProblemError(400, 'idempotency_key_required', `${operationName(ctx.endpoint)} requires an Idempotency-Key header`);
 	}
-	if (!key || mode === 'none' || !ctx.principal) return await handler(ctx);
+	if (!key || rule === 'no' || !ctx.principal) return await handler(ctx);
 	const scope = `${ctx.principal.accountId}|${key}`;
-	const print = fingerprint(ctx.req, apiPath);
+	const request = `${ctx.req.method} ${apiPath}`;
+	const body: unknown = ctx.req.body ?? {};
 	const prior = ctx.state.idempotency.get(scope);
 	if (prior) {
-		if (prior.fingerprint !== print) {
+		if (prior.request !== request || !sameJson(prior.body, body)) {
 			throw new ProblemError(409, 'idempotency_key_reused', 'This Idempotency-Key was used with different parameters; no run was created');
 		}
-		const body = prior.kind === 'run' ? ctx.state.runs.get(prior.resourceId)?.run : prior.body;
-		return { status: prior.status, body, headers: { 'Idempotent-Replayed': 'true' } };
+		const answer = prior.kind === 'run' ? ctx.state.runs.get(prior.resourceId)?.run : prior.answer;
+		return { status: prior.status, body: answer, headers: { 'Idempotent-Replayed': 'true' } };
 	}
 	const reply = await handler(ctx);
 	if (reply.status < 400) {
+		if (reply.runId) {
+			const record = ctx.state.runs.get(reply.runId);
+			if (record) record.idempotencyKey = key;
+		}
 		ctx.state.idempotency.set(scope, {
-			fingerprint: print,
+			request,
+			body: structuredClone(body),
 			status: reply.status,
 			kind: reply.runId ? 'run' : 'object',
 			resourceId: reply.runId ?? '',
-			body: reply.body,
+			answer: reply.body,
 			at: Date.now(),
 		});
 	}
 	return reply;
 }
 
-function expressPath(endpoint: Endpoint): string {
+function expressPath(endpoint: TableEndpoint): string {
 	return endpoint.path.replace(/\{(\w+)\}/g, ':$1');
 }
 
 /**
- * The API under /v1, derived from the catalog: each entry's method, path, credential, scope and
- * idempotency are enforced here; the handler only does the endpoint's own work.
+ * The API under /v1, from the sandbox's endpoint table: each row's method, path, credential, scope
+ * and Idempotency-Key rule are enforced here; the handler only does the endpoint's own work.
  */
-export function catalogRouter(state: SandboxState, services: SandboxServices, handlers: Record<string, RouteHandler>): express.Router {
+export function apiRouter(state: SandboxState, services: SandboxServices, handlers: Record<string, RouteHandler>): express.Router {
 	const router = express.Router();
 	const limiter = new RateLimiter(() => state.options.rateLimitPerSecond);
-	const ordered = [...catalog].sort((a, b) => a.path.split('{').length - b.path.split('{').length);
+	const ordered = [...ENDPOINT_TABLE].sort((a, b) => a.path.split('{').length - b.path.split('{').length);
 	for (const endpoint of ordered) {
-		const handler = handlers[endpointKey(endpoint)];
+		const handler = handlers[operationName(endpoint)];
 		const method = endpoint.method.toLowerCase() as 'get' | 'post' | 'patch' | 'delete';
 		router[method](expressPath(endpoint), async (req: Request, res: Response) => {
 			const apiPath = req.path;
@@ -139,7 +144,7 @@ export function catalogRouter(state: SandboxState, services: SandboxServices, ha
 				}
 				if (endpoint.auth === 'bearer') ctx.principal = authenticate(state, req);
 				if (endpoint.scope) requireScope(ctx, endpoint.scope);
-				if (!handler) throw new ProblemError(501, 'not_implemented', `The sandbox does not serve ${endpointKey(endpoint)} yet`);
+				if (!handler) throw new ProblemError(501, 'not_implemented', `The sandbox does not serve ${operationName(endpoint)} yet`);
 				const reply = await withIdempotency(ctx, apiPath, handler);
 				const after = takeFault(state, req, 'after', apiPath) ?? (chaos?.when === 'after' ? chaos : undefined);
 				if (after && (await applyFault(req, res, after))) return;

@@ -1,13 +1,16 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- the local sandbox service: runs in Node, never shipped (CONTRIBUTING.md, Linting) */
-import type { Endpoint } from '../src/catalog';
 import { newId, nowIso } from './ids';
+import { MONEY_FAILURE_MESSAGES } from './money';
 import type { SandboxModel } from './models';
 import type { OutputMaker } from './outputs';
 import type { Principal, RunRecord, SandboxState } from './state';
 import { UrlSigner } from './storage';
 
 export interface NewRun {
-	endpoint: Endpoint;
+	/** the submit's operation name as the API document writes it, e.g. "POST /images/generations" (Run.endpoint) */
+	operation: string;
+	/** Run.capability */
+	capability: string;
 	model?: SandboxModel;
 	principal: Principal;
 	params: Record<string, unknown>;
@@ -17,6 +20,8 @@ export interface NewRun {
 	makeOutput: OutputMaker;
 	/** money reason the run will fail with (decided at submit) */
 	moneyFailure?: string;
+	/** Run.resource_id: the thing the run makes or changes */
+	resourceId?: string;
 }
 
 const FILE_URL_VALIDITY_MS = 7 * 24 * 3600 * 1000;
@@ -46,15 +51,15 @@ export class RunEngine {
 				id,
 				object: 'run',
 				status: 'queued',
-				capability: job.endpoint.capability ?? job.model?.capability ?? 'workflow',
-				endpoint: job.endpoint.path.replace(/^\//, ''),
+				capability: job.capability,
+				endpoint: job.operation,
 				model: job.model?.id ?? null,
 				request_id: newId('req'),
 				input_summary: job.inputSummary,
 				output: null,
 				usage: null,
 				error: null,
-				resource_id: null,
+				resource_id: job.resourceId ?? null,
 				provider_request_id: null,
 				created_at: at,
 				updated_at: at,
@@ -119,7 +124,7 @@ export class RunEngine {
 		this.reserve(record, -1);
 		if (failure) {
 			record.run.status = 'failed';
-			const message = record.moneyFailure ? `Not enough credits: ${failure}` : forced && forced !== 'provider_error' ? `Failed as asked by sandbox_fail (${forced})` : 'The provider failed to produce an output';
+			const message = record.moneyFailure ? (MONEY_FAILURE_MESSAGES[record.moneyFailure] ?? record.moneyFailure) : forced && forced !== 'provider_error' ? `Failed as asked by sandbox_fail (${forced})` : 'The provider failed to produce an output';
 			record.run.error = { code: failure, message };
 		} else {
 			const { files, extra } = job.makeOutput(record.run.id, job.params);

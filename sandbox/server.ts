@@ -10,7 +10,7 @@ import { newId } from './ids';
 import { defaultSandboxOptions, type SandboxOptions } from './options';
 import { sendProblem } from './problem';
 import { publishedRouter, responseRecorder } from './published';
-import { catalogRouter } from './router';
+import { apiRouter } from './router';
 import { SandboxServices } from './services';
 import { SandboxState, type Fault } from './state';
 
@@ -108,8 +108,9 @@ export function createSandboxApp(state: SandboxState, services: SandboxServices)
 	app.use(publishedRouter(state));
 	app.use('/storage', storageRouter(state, services));
 	app.use('/_sandbox', adminRouter(state));
-	app.use('/v1', express.json({ limit: '10mb', type: ['application/json', 'application/*+json'] }), express.urlencoded({ extended: false }));
-	app.use('/v1', catalogRouter(state, services, sandboxHandlers(services)));
+	// JSON only: the API document's bodies are JSON (a form-encoded body reaches handlers unparsed)
+	app.use('/v1', express.json({ limit: '10mb', type: ['application/json', 'application/*+json'] }));
+	app.use('/v1', apiRouter(state, services, sandboxHandlers(services)));
 	app.use((req, res) => sendProblem(req, res, 404, 'not_found', `No route ${req.method} ${req.path}`));
 	return app;
 }

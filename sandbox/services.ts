@@ -20,6 +20,18 @@ export class SandboxServices {
 		this.webhooks = new WebhookEngine(state);
 	}
 
+	/** The bytes behind one of the sandbox's own asset URLs (the service measures what it stores). */
+	storedBytes(origin: string, url: unknown): Buffer | undefined {
+		if (typeof url !== 'string') return undefined;
+		try {
+			const parsed = new URL(url);
+			if (parsed.origin !== origin || !parsed.pathname.startsWith('/storage/assets/')) return undefined;
+			return this.state.uploads.get(parsed.pathname.split('/').pop() ?? '')?.bytes;
+		} catch {
+			return undefined;
+		}
+	}
+
 	/**
 	 * A media URL the service would fetch: sandbox assets must be uploaded and unexpired; other
 	 * hosts cannot be reached from here and are accepted as they are.

@@ -6,6 +6,13 @@ import {
 	ALL_SCOPES,
 	SANDBOX_ACCOUNT_ID,
 	SANDBOX_API_KEY,
+	SANDBOX_BROKE_ACCOUNT_ID,
+	SANDBOX_BROKE_API_KEY,
+	SANDBOX_BUDGET_ACCOUNT_ID,
+	SANDBOX_BUDGET_API_KEY,
+	SANDBOX_EMPTY_POOL_TEAM_ID,
+	SANDBOX_MEMBER_CAP_TEAM_ID,
+	SANDBOX_MONTHLY_CAP_TEAM_ID,
 	SANDBOX_OAUTH_CLIENT_ID,
 	SANDBOX_OAUTH_CLIENT_SECRET,
 	SANDBOX_PROJECT_ID,
@@ -31,6 +38,8 @@ export interface Account {
 	updated_at: string;
 	balance: number;
 	reserved: number;
+	/** credits this account may spend per calendar month, personal and workspace runs together (member_budget_exceeded) */
+	monthlyBudget?: number;
 }
 
 export interface Team {
@@ -54,6 +63,8 @@ export interface RunRecord {
 	teamId?: string;
 	/** set at submit when the run must fail for money reasons */
 	moneyFailure?: string;
+	/** the Idempotency-Key of the request that created the run (none for batch items and keyless routes) */
+	idempotencyKey?: string;
 	files: Map<string, { contentType: string; bytes: Buffer }>;
 }
 
@@ -66,12 +77,16 @@ export interface LedgerEntry {
 }
 
 export interface IdempotencyRecord {
-	fingerprint: string;
+	/** the operation and path the key was first used on, e.g. "POST /v1/images/generations" */
+	request: string;
+	/** the parsed body of that first request, compared structurally with every later one */
+	body: unknown;
 	status: number;
 	/** id of the resource the original request created (a run or another object) */
 	resourceId: string;
 	kind: 'run' | 'object';
-	body: unknown;
+	/** what the first request answered (replayed as is for non-run results) */
+	answer: unknown;
 	at: number;
 }
 
@@ -126,20 +141,13 @@ export class SandboxState {
 	tokensIssued = 0;
 
 	constructor(readonly options: SandboxOptions) {
-		const at = nowIso();
-		this.accounts.set(SANDBOX_ACCOUNT_ID, {
-			id: SANDBOX_ACCOUNT_ID,
-			object: 'account',
-			display_name: 'Sandbox Studio',
-			email: 'studio@sandbox.invalid',
-			plan: 'pro',
-			status: 'active',
-			created_at: at,
-			updated_at: at,
-			balance: options.startingCredits,
-			reserved: 0,
-		});
+		this.addAccount(SANDBOX_ACCOUNT_ID, 'Sandbox Studio', options.startingCredits);
 		this.apiKeys.set(SANDBOX_API_KEY, { accountId: SANDBOX_ACCOUNT_ID, scopes: [...ALL_SCOPES], label: 'full access' });
+		// accounts whose every paid run fails for a money reason (reachable from another process, e.g. real n8n)
+		this.addAccount(SANDBOX_BROKE_ACCOUNT_ID, 'Broke Studio', 0);
+		this.apiKeys.set(SANDBOX_BROKE_API_KEY, { accountId: SANDBOX_BROKE_ACCOUNT_ID, scopes: [...ALL_SCOPES], label: 'no credits' });
+		this.addAccount(SANDBOX_BUDGET_ACCOUNT_ID, 'Budgeted Studio', options.startingCredits).monthlyBudget = 0;
+		this.apiKeys.set(SANDBOX_BUDGET_API_KEY, { accountId: SANDBOX_BUDGET_ACCOUNT_ID, scopes: [...ALL_SCOPES], label: 'zero monthly budget' });
 		this.oauthClients.set(SANDBOX_OAUTH_CLIENT_ID, {
 			secret: SANDBOX_OAUTH_CLIENT_SECRET,
 			accountId: SANDBOX_ACCOUNT_ID,
@@ -148,7 +156,35 @@ export class SandboxState {
 		});
 		this.teams.set(SANDBOX_TEAM_ID, { id: SANDBOX_TEAM_ID, name: 'Sandbox Team', members: { [SANDBOX_ACCOUNT_ID]: 'owner' }, pool: 5000, reserved: 0 });
 		this.teams.set(SANDBOX_VIEWER_TEAM_ID, { id: SANDBOX_VIEWER_TEAM_ID, name: 'Viewer Team', members: { [SANDBOX_ACCOUNT_ID]: 'viewer' }, pool: 5000, reserved: 0 });
+		this.teams.set(SANDBOX_EMPTY_POOL_TEAM_ID, { id: SANDBOX_EMPTY_POOL_TEAM_ID, name: 'Empty Pool Team', members: { [SANDBOX_ACCOUNT_ID]: 'member' }, pool: 0, reserved: 0 });
+		this.teams.set(SANDBOX_MONTHLY_CAP_TEAM_ID, { id: SANDBOX_MONTHLY_CAP_TEAM_ID, name: 'Capped Month Team', members: { [SANDBOX_ACCOUNT_ID]: 'member' }, pool: 5000, reserved: 0, monthlyCap: 0 });
+		this.teams.set(SANDBOX_MEMBER_CAP_TEAM_ID, {
+			id: SANDBOX_MEMBER_CAP_TEAM_ID,
+			name: 'Capped Member Team',
+			members: { [SANDBOX_ACCOUNT_ID]: 'member' },
+			pool: 5000,
+			reserved: 0,
+			memberCaps: { [SANDBOX_ACCOUNT_ID]: 0 },
+		});
 		this.projects.set(SANDBOX_PROJECT_ID, { id: SANDBOX_PROJECT_ID, name: 'Sandbox Project', accountId: SANDBOX_ACCOUNT_ID, items: [] });
+	}
+
+	private addAccount(id: string, displayName: string, balance: number): Account {
+		const at = nowIso();
+		const account: Account = {
+			id,
+			object: 'account',
+			display_name: displayName,
+			email: `${id.replace(/^acc_/, '')}@sandbox.invalid`,
+			plan: 'pro',
+			status: 'active',
+			created_at: at,
+			updated_at: at,
+			balance,
+			reserved: 0,
+		};
+		this.accounts.set(id, account);
+		return account;
 	}
 
 	/** Adds an API key with the given scopes (tests use narrow keys to provoke insufficient_scope). */
@@ -164,8 +200,20 @@ export class SandboxState {
 		return account;
 	}
 
+	/** The ledger's charges of one run: one entry once it completed, none while it waits or after it failed. */
 	chargesFor(runId: string): LedgerEntry[] {
 		return this.ledger.filter((e) => e.run_id === runId);
+	}
+
+	/** Every run created by a request carrying this Idempotency-Key (any account), oldest first. */
+	runsWithKey(idempotencyKey: string): RunRecord[] {
+		return [...this.runs.values()].filter((r) => r.idempotencyKey === idempotencyKey);
+	}
+
+	/** The charges of the runs created with this Idempotency-Key. */
+	chargesForKey(idempotencyKey: string): LedgerEntry[] {
+		const runs = new Set(this.runsWithKey(idempotencyKey).map((r) => r.run.id));
+		return this.ledger.filter((e) => runs.has(e.run_id));
 	}
 
 	/** Requests that reached a route (method + path as sent, e.g. "POST /v1/images/generations"). */

@@ -3,11 +3,19 @@ import { randomBytes } from 'node:crypto';
 import { request as httpRequest, type ClientRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 
-import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, subjectKind, type EventType, type WebhookEvent } from '../src/webhooks/events';
-import { signPayload } from '../src/webhooks/signature';
 import { newId, nowIso } from './ids';
 import { SANDBOX_ACCOUNT_ID } from './options';
 import type { RunRecord, SandboxState } from './state';
+import { DELIVERY_HEADER, EVENT_HEADER, signatureOf, SIGNATURE_HEADER, type EventType } from './webhook-signature';
+
+/** The body of a delivery (decisions.md). */
+interface WebhookEvent {
+	id: string;
+	object: 'event';
+	type: EventType;
+	created_at: string;
+	data: { object: Record<string, unknown> };
+}
 
 /** decisions.md: a 2xx is a success; anything else, or no answer within 10 s, is retried up to 5 attempts. */
 export const WEBHOOK_MAX_ATTEMPTS = 5;
@@ -67,7 +75,7 @@ interface EndpointRecord {
 interface StoredEvent {
 	event: WebhookEvent;
 	/** the exact bytes every attempt and replay sends (and signs) */
-	body: string;
+	body: Buffer;
 	accountId: string;
 }
 
@@ -182,7 +190,7 @@ export class WebhookEngine {
 
 	private publish(type: EventType, object: Record<string, unknown>, accountId: string): void {
 		const event: WebhookEvent = { id: newId('evt'), object: 'event', type, created_at: nowIso(), data: { object: JSON.parse(JSON.stringify(object)) } };
-		const stored: StoredEvent = { event, body: JSON.stringify(event), accountId };
+		const stored: StoredEvent = { event, body: Buffer.from(JSON.stringify(event), 'utf8'), accountId };
 		this.events.set(event.id, stored);
 		for (const record of this.endpoints.values()) {
 			if (record.accountId !== accountId || record.endpoint.status !== 'active' || !record.endpoint.events.includes(type)) continue;
@@ -193,7 +201,7 @@ export class WebhookEngine {
 	private deliver(endpoint: EndpointRecord, stored: StoredEvent, replayOf: string | null): WebhookDelivery {
 		const at = nowIso();
 		const subject = stored.event.data.object as { id?: unknown };
-		const kind = subjectKind(stored.event.type);
+		const kind = stored.event.type.startsWith('batch.') ? 'batch' : 'run';
 		const delivery: WebhookDelivery = {
 			id: newId('whd'),
 			object: 'webhook_delivery',
@@ -234,7 +242,7 @@ export class WebhookEngine {
 		const headers: Record<string, string> = {
 			'Content-Type': 'application/json',
 			'User-Agent': 'MediaGen-Sandbox-Webhooks/1.0',
-			[SIGNATURE_HEADER]: signPayload(endpoint.secret, stored.body),
+			[SIGNATURE_HEADER]: signatureOf(endpoint.secret, stored.body),
 			[EVENT_HEADER]: stored.event.type,
 			[DELIVERY_HEADER]: delivery.id,
 		};
@@ -257,7 +265,10 @@ export class WebhookEngine {
 		}
 		delivery.last_error = result.error ?? `The receiver answered HTTP ${result.status}`;
 		if (delivery.attempt_count >= delivery.max_attempts) {
+			// the sandbox's choice: an endpoint that missed every attempt of a delivery is disabled
+			// (status 'disabled'), and receives nothing until it is PATCHed back to 'active'
 			delivery.status = 'failed';
+			if (this.state.options.webhookAutoDisable) Object.assign(endpoint.endpoint, { status: 'disabled', updated_at: done });
 			return;
 		}
 		const wait = WEBHOOK_BACKOFF_BASE_MS * 2 ** (delivery.attempt_count - 1) * this.state.options.webhookBackoffScale;
@@ -271,7 +282,7 @@ export class WebhookEngine {
 	}
 
 	/** One POST; never throws. */
-	private post(url: string, headers: Record<string, string>, body: string): Promise<{ status?: number; body?: string; error?: string }> {
+	private post(url: string, headers: Record<string, string>, body: Buffer): Promise<{ status?: number; body?: string; error?: string }> {
 		return new Promise((resolve) => {
 			let target: URL;
 			try {
@@ -281,7 +292,7 @@ export class WebhookEngine {
 				return;
 			}
 			const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
-			const req = send(target, { method: 'POST', headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' }, agent: false });
+			const req = send(target, { method: 'POST', headers: { ...headers, 'Content-Length': String(body.length), Connection: 'close' }, agent: false });
 			this.inFlight.add(req);
 			const finish = (value: { status?: number; body?: string; error?: string }) => {
 				this.inFlight.delete(req);

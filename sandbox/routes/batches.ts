@@ -1,14 +1,15 @@
 import type { Request } from 'express';
 
-import { catalog, endpointKey, type Endpoint } from '../../src/catalog';
-import { WORKFLOW_KEYS } from '../../src/catalog/workflows';
+import { operationName, tableEndpoint, type TableEndpoint } from '../endpoint-table';
 import { sandboxHandlers } from '../handlers';
 import { bodyOf, listReply, principalOf, ProblemError, requireScope, type RouteContext, type RouteHandler } from '../http';
 import { newId, nowIso } from '../ids';
 import { moduleState, notFound } from '../module-state';
 import type { SandboxServices } from '../services';
 import type { Principal, RunRecord, SandboxState } from '../state';
+import { batchableOperations } from '../submits';
 import { emitEvent } from '../webhooks';
+import { WORKFLOW_KEYS } from '../workflow-table';
 import { createWorkflowRun } from './workflows';
 
 type ItemStatus = 'queued' | 'processing' | 'completed' | 'failed';
@@ -54,17 +55,22 @@ interface BatchRecord {
 	principal: Principal;
 	origin: string;
 	/** a generating submit (mode operation) */
-	endpoint?: Endpoint;
+	endpoint?: TableEndpoint;
 	active: number;
 }
 
 const MAX_ITEMS = 1000;
 const MAX_CONCURRENCY = 20;
 
-/** The generating submit a batch of mode operation names: "images/generations", "/images/generations" or "POST /images/generations". */
-export function operationTarget(target: string): Endpoint | undefined {
-	const path = `/${target.replace(/^POST\s+/i, '').replace(/^\/+/, '')}`;
-	return catalog.find((e) => e.method === 'POST' && e.output === 'run' && e.path === path && !e.path.includes('{'));
+/**
+ * The generating submit a batch of mode `operation` names. An operation name is the method and path
+ * as the API document's endpoint tables write them ("POST /images/generations"), the same string a
+ * run's `endpoint` field carries; nothing else is read as one.
+ */
+function operationTarget(target: string): TableEndpoint | undefined {
+	if (!batchableOperations().includes(target)) return undefined;
+	const [method, path] = target.split(' ');
+	return tableEndpoint(method, path);
 }
 
 function summaryOf(body: Record<string, unknown>): Record<string, unknown> {
@@ -88,8 +94,8 @@ const batchesOf = moduleState((state: SandboxState) => {
 });
 
 /** The sandbox's own handler of a target operation (this module is one of the handler modules). */
-function handlerFor(services: SandboxServices, endpoint: Endpoint): RouteHandler {
-	return sandboxHandlers(services)[endpointKey(endpoint)];
+function handlerFor(services: SandboxServices, endpoint: TableEndpoint): RouteHandler {
+	return sandboxHandlers(services)[operationName(endpoint)];
 }
 
 function finishItem(state: SandboxState, record: BatchRecord, item: BatchItemRecord, status: 'completed' | 'failed', output: Record<string, unknown> | null, error: BatchItemRecord['error']): void {
@@ -147,15 +153,12 @@ function pump(state: SandboxState, record: BatchRecord): void {
 /** Creates the run of one item through the target's own handler (or the workflow runner); returns its id. */
 function startItem(state: SandboxState, record: BatchRecord, body: Record<string, unknown>): string {
 	const services = servicesOf(state);
-	if (record.batch.mode === 'workflow') {
-		return createWorkflowRun({ state, origin: record.origin, principal: record.principal }, services, record.batch.target, body).record.run.id;
-	}
-	const endpoint = record.endpoint!;
+	const endpoint = record.endpoint ?? tableEndpoint('POST', '/workflows/{workflowKey}/runs')!;
 	const req = { body, params: {}, query: {}, path: endpoint.path, method: 'POST', get: () => undefined, header: () => undefined } as unknown as Request;
 	const ctx: RouteContext = { req, res: undefined as never, state, endpoint, principal: record.principal, origin: record.origin, baseUrl: `${record.origin}/v1` };
-	const reply = handlerFor(services, endpoint)(ctx);
-	if (reply instanceof Promise) throw new ProblemError(500, 'internal_error', `${endpointKey(endpoint)} cannot run inside a batch`);
-	if (!reply.runId) throw new ProblemError(500, 'internal_error', `${endpointKey(endpoint)} did not create a run`);
+	const reply = record.batch.mode === 'workflow' ? createWorkflowRun(ctx, services, record.batch.target, body) : handlerFor(services, endpoint)(ctx);
+	if (reply instanceof Promise) throw new ProblemError(500, 'internal_error', `${operationName(endpoint)} cannot run inside a batch`);
+	if (!reply.runId) throw new ProblemError(500, 'internal_error', `${operationName(endpoint)} did not create a run`);
 	return reply.runId;
 }
 
@@ -184,8 +187,8 @@ function create(ctx: RouteContext): { status: number; body: unknown } {
 	const principal = principalOf(ctx);
 	const mode = params.mode;
 	if (mode !== 'operation' && mode !== 'workflow') throw new ProblemError(400, 'invalid_parameter', 'mode must be operation or workflow', { param: 'mode' });
-	const target = typeof params.target === 'string' ? params.target.trim() : '';
-	let endpoint: Endpoint | undefined;
+	const target = typeof params.target === 'string' ? params.target : '';
+	let endpoint: TableEndpoint | undefined;
 	if (mode === 'workflow') {
 		if (!(WORKFLOW_KEYS as readonly string[]).includes(target)) {
 			throw new ProblemError(400, 'invalid_parameter', `target must be a workflow key: ${WORKFLOW_KEYS.join(', ')}`, { param: 'target' });
@@ -193,7 +196,14 @@ function create(ctx: RouteContext): { status: number; body: unknown } {
 		requireScope(ctx, 'workflows:write');
 	} else {
 		endpoint = operationTarget(target);
-		if (!endpoint) throw new ProblemError(400, 'invalid_parameter', `target ${target || '(empty)'} is not a generating operation (e.g. images/generations)`, { param: 'target' });
+		if (!endpoint) {
+			throw new ProblemError(
+				400,
+				'invalid_parameter',
+				`target ${JSON.stringify(target)} is not an operation name: write the method and path of a generating submit as the API document does, e.g. "POST /images/generations"`,
+				{ param: 'target' },
+			);
+		}
 		if (endpoint.scope) requireScope(ctx, endpoint.scope);
 	}
 	const items = params.items;
@@ -208,19 +218,18 @@ function create(ctx: RouteContext): { status: number; body: unknown } {
 	}
 	const at = nowIso();
 	const id = newId('batch');
-	const normalizedTarget = endpoint ? endpoint.path.replace(/^\//, '') : target;
 	const record: BatchRecord = {
 		batch: {
 			id,
 			object: 'batch',
 			mode,
-			target: normalizedTarget,
+			target: target,
 			status: 'queued',
 			total_items: items.length,
 			completed_items: 0,
 			failed_items: 0,
 			concurrency,
-			input_summary: { mode, target: normalizedTarget, item_count: items.length },
+			input_summary: { mode, target: target, item_count: items.length },
 			output: null,
 			error: null,
 			created_at: at,
@@ -232,7 +241,7 @@ function create(ctx: RouteContext): { status: number; body: unknown } {
 			object: 'batch_item',
 			batch_id: id,
 			index,
-			target: normalizedTarget,
+			target: target,
 			status: 'queued',
 			run_id: null,
 			input_summary: summaryOf(body),

@@ -22,7 +22,8 @@ interface CliSession {
 const SESSION_TTL_MS = 10 * 60 * 1000;
 /** Scopes asked for when the start request names none: every read scope. */
 const DEFAULT_SCOPES = ALL_SCOPES.filter((s) => s.endsWith(':read'));
-const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
+/** API document: the code_verifier is 43 to 128 base64url characters */
+const VERIFIER = /^[A-Za-z0-9_-]{43,128}$/;
 const CHALLENGE = /^[A-Za-z0-9\-_]{43}$/;
 
 const sessionsOf = moduleState(() => new Map<string, CliSession>());
@@ -106,7 +107,7 @@ const exchange: RouteHandler = (ctx) => {
 	const session = sessionOf(ctx.state, String(ctx.req.params.sessionId));
 	const verifier = bodyOf(ctx).code_verifier;
 	if (typeof verifier !== 'string' || !VERIFIER.test(verifier)) {
-		throw new ProblemError(400, 'invalid_parameter', 'code_verifier must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~', { param: 'code_verifier' });
+		throw new ProblemError(400, 'invalid_parameter', 'code_verifier must be 43 to 128 base64url characters (A-Z a-z 0-9 - _)', { param: 'code_verifier' });
 	}
 	switch (session.status) {
 		case 'pending':

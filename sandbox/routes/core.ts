@@ -1,28 +1,56 @@
+/* eslint-disable @n8n/community-nodes/require-node-api-error -- the local sandbox service: runs in Node, never shipped (CONTRIBUTING.md, Linting) */
 import type { Request } from 'express';
 
 import { newId, nowIso } from '../ids';
 import { bodyOf, listReply, principalOf, ProblemError, type Reply, type RouteContext, type RouteHandler } from '../http';
-import { findModel, publicModel, sandboxModels } from '../models';
+import { findModel, listedModels, publicModel } from '../models';
 import { priceOf } from '../pricing';
 import type { SandboxServices } from '../services';
 import { ASSET_VALIDITY_MS, UPLOAD_WINDOW_MS, UPLOADABLE_TYPES } from '../storage';
 
-function basicCredentials(req: Request): { id?: string; secret?: string } {
-	const header = req.get('authorization') ?? '';
-	if (!header.toLowerCase().startsWith('basic ')) return {};
-	const [id, ...rest] = Buffer.from(header.slice(6), 'base64').toString('utf8').split(':');
-	return { id: decodeURIComponent(id), secret: decodeURIComponent(rest.join(':')) };
+/** Client id and secret from an HTTP Basic header (each URL-encoded, RFC 6749 §2.3.1), if one is sent. */
+function basicCredentials(req: Request): { id: string; secret: string } | undefined {
+	const match = /^Basic\s+(\S+)$/i.exec(req.get('authorization') ?? '');
+	if (!match) return undefined;
+	const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+	const colon = decoded.indexOf(':');
+	if (colon < 0) throw new ProblemError(400, 'invalid_request', 'The Basic credentials must be client_id:client_secret');
+	try {
+		return { id: decodeURIComponent(decoded.slice(0, colon)), secret: decodeURIComponent(decoded.slice(colon + 1)) };
+	} catch {
+		throw new ProblemError(400, 'invalid_request', 'The Basic credentials are not valid URL-encoded text');
+	}
 }
 
-/** POST /oauth/token: client credentials in the JSON or form body, or as HTTP Basic. */
+function invalidRequest(detail: string, param?: string): ProblemError {
+	return new ProblemError(400, 'invalid_request', detail, param ? { param } : {});
+}
+
+/**
+ * POST /oauth/token as the API document specifies it: a JSON body with grant_type
+ * (client_credentials), client_id, client_secret and an optional space-separated scope, and no other
+ * properties; or the client id and secret as HTTP Basic, the JSON body then holding grant_type and
+ * the optional scope only. A form-encoded body, or any other property, is 400 invalid_request.
+ */
 const issueToken: RouteHandler = (ctx) => {
+	if (!ctx.req.is('application/json')) {
+		throw invalidRequest(`The token request must be a JSON body (Content-Type: application/json), not ${ctx.req.get('content-type') ?? 'no body'}`);
+	}
 	const body = bodyOf(ctx);
 	const basic = basicCredentials(ctx.req);
-	const clientId = String(body.client_id ?? basic.id ?? '');
-	const secret = String(body.client_secret ?? basic.secret ?? '');
-	if (body.grant_type !== 'client_credentials') {
-		throw new ProblemError(400, 'unsupported_grant_type', 'grant_type must be client_credentials', { param: 'grant_type' });
+	const allowed = basic ? ['grant_type', 'scope'] : ['grant_type', 'client_id', 'client_secret', 'scope'];
+	const extra = Object.keys(body).find((name) => !allowed.includes(name));
+	if (extra) {
+		throw invalidRequest(`${extra} is not a property of the token request${basic ? ' when the client authenticates with HTTP Basic' : ''}; allowed: ${allowed.join(', ')}`, extra);
 	}
+	if (body.grant_type === undefined) throw invalidRequest('grant_type is required (client_credentials)', 'grant_type');
+	if (body.grant_type !== 'client_credentials') throw new ProblemError(400, 'unsupported_grant_type', 'grant_type must be client_credentials', { param: 'grant_type' });
+	for (const name of ['client_id', 'client_secret', 'scope']) {
+		if (body[name] !== undefined && typeof body[name] !== 'string') throw invalidRequest(`${name} must be a string`, name);
+	}
+	const clientId = basic?.id ?? (body.client_id as string | undefined);
+	const secret = basic?.secret ?? (body.client_secret as string | undefined);
+	if (!clientId || secret === undefined) throw invalidRequest('client_id and client_secret are required, in the JSON body or as HTTP Basic', clientId ? 'client_secret' : 'client_id');
 	const client = ctx.state.oauthClients.get(clientId);
 	if (!client || client.secret !== secret) throw new ProblemError(401, 'invalid_client', 'Unknown client or wrong client secret');
 	const requested = typeof body.scope === 'string' && body.scope.trim() ? body.scope.trim().split(/\s+/) : client.defaultScopes;
@@ -83,7 +111,7 @@ function usage(ctx: RouteContext): Reply {
 	return { status: 200, body: { object: 'usage_summary', period: { start: nowIso(start), end: nowIso(end) }, group_by: groupBy, totals, breakdown } };
 }
 
-/** Handlers of the account, model, run and upload endpoints, keyed like the catalog. */
+/** Handlers of the account, model, run and upload endpoints, keyed by operation name. */
 export function coreHandlers(services: SandboxServices): Record<string, RouteHandler> {
 	return {
 		'POST /oauth/token': issueToken,
@@ -94,13 +122,13 @@ export function coreHandlers(services: SandboxServices): Record<string, RouteHan
 		},
 		'GET /models': (ctx) => {
 			const capability = ctx.req.query.capability;
-			const models = sandboxModels.filter((m) => !capability || m.capability === capability).map(publicModel);
+			const models = listedModels().filter((m) => !capability || m.capability === capability).map(publicModel);
 			return listReply(ctx.req, models as Array<{ id: string }>);
 		},
 		'GET /models/pricing': (ctx) =>
 			listReply(
 				ctx.req,
-				sandboxModels.map((m) => ({
+				listedModels().map((m) => ({
 					id: m.id,
 					model: m.id,
 					capability: m.capability,
@@ -115,7 +143,7 @@ export function coreHandlers(services: SandboxServices): Record<string, RouteHan
 			if (typeof params.model !== 'string' || !params.model) throw new ProblemError(400, 'invalid_parameter', 'model is required to estimate', { param: 'model' });
 			const model = findModel(params.model);
 			if (!model) throw new ProblemError(400, 'model_not_found', `No model with alias ${params.model}`, { param: 'model' });
-			return { status: 200, body: services.quotes.issue(principalOf(ctx).accountId, model.id, params, priceOf(model, params)) };
+			return { status: 200, body: services.quotes.issue(principalOf(ctx).accountId, model.id, params, priceOf(model, params), model.id) };
 		},
 		'GET /usage': usage,
 		'GET /runs': (ctx) => {

@@ -1,21 +1,25 @@
-import type { IDataObject } from 'n8n-workflow';
-
-import type { Endpoint } from '../../src/catalog';
-import { mediaDurationSeconds } from '../../src/media/duration';
-import { checkCapability, checkFileLimits, checkLimit, checkStaticBounds } from '../../src/models/limits';
+import { operationName, type TableEndpoint } from '../endpoint-table';
 import { bodyOf, principalOf, ProblemError, requireScope, type Reply, type RouteContext, type RouteHandler } from '../http';
-import { defaultModelFor, findModel, type SandboxModel } from '../models';
+import { defaultModelFor, findModel, type Capability, type SandboxModel } from '../models';
+import { moneyFailureOf } from '../money';
 import { imageOutputs, type OutputMaker } from '../outputs';
+import { ROUTE_PARAMETERS } from '../parameters/routes';
+import { checkRequest } from '../parameters/validate';
 import { priceOf } from '../pricing';
 import type { SandboxServices } from '../services';
+import { SUBMITS } from '../submits';
+
+const given = (value: unknown) => value !== undefined && value !== null && value !== '';
 
 /** Checks team_id / project_id the way the API document describes. Returns the team to bill. */
-export function checkBillingAndFiling(ctx: RouteContext, endpoint: Endpoint, params: Record<string, unknown>): string | undefined {
+export function checkBillingAndFiling(ctx: RouteContext, endpoint: Pick<TableEndpoint, 'method' | 'path'>, params: Record<string, unknown>): string | undefined {
 	const principal = principalOf(ctx);
+	const name = operationName(endpoint);
+	const submit = SUBMITS[name];
 	let teamId: string | undefined;
-	if (params.team_id !== undefined && params.team_id !== '') {
-		if (!endpoint.teamBilling) {
-			throw new ProblemError(400, 'team_billing_unsupported', `${endpoint.method} ${endpoint.path} cannot bill a workspace pool; it refuses team_id instead of billing the personal balance`, { param: 'team_id' });
+	if (given(params.team_id)) {
+		if (!submit?.teamBilling) {
+			throw new ProblemError(400, 'team_billing_unsupported', `${name} cannot bill a workspace pool; it refuses team_id instead of billing the personal balance`, { param: 'team_id' });
 		}
 		requireScope(ctx, 'teams:read');
 		const team = ctx.state.teams.get(String(params.team_id));
@@ -24,9 +28,9 @@ export function checkBillingAndFiling(ctx: RouteContext, endpoint: Endpoint, par
 		if (role === 'viewer') throw new ProblemError(403, 'team_role_cannot_spend', `Your role (${role}) in ${team.id} cannot spend its pool`);
 		teamId = team.id;
 	}
-	if (params.project_id !== undefined && params.project_id !== '') {
-		if (!endpoint.projectFiling) {
-			throw new ProblemError(400, 'project_filing_unsupported', `The output of ${endpoint.method} ${endpoint.path} is not an image, video or audio a project can hold`, { param: 'project_id' });
+	if (given(params.project_id)) {
+		if (!submit?.projectFiling) {
+			throw new ProblemError(400, 'project_filing_unsupported', `The output of ${name} is not an image, video or audio a project can hold`, { param: 'project_id' });
 		}
 		requireScope(ctx, 'projects:read');
 		const project = ctx.state.projects.get(String(params.project_id));
@@ -35,54 +39,27 @@ export function checkBillingAndFiling(ctx: RouteContext, endpoint: Endpoint, par
 	return teamId;
 }
 
-/** Resolves the model alias of a request: the capability's default when omitted. */
-export function resolveModel(endpoint: Endpoint, params: Record<string, unknown>): SandboxModel | undefined {
-	if (!endpoint.capability) return undefined;
-	if (params.model === undefined || params.model === '') return defaultModelFor(endpoint.capability);
+/**
+ * The model alias of a request: the capability's default when omitted; any alias of the capability
+ * when pinned, listed or superseded. Anything else is 400 model_not_found.
+ */
+export function resolveModel(capability: Capability | undefined, params: Record<string, unknown>): SandboxModel | undefined {
+	if (!capability) return undefined;
+	if (!given(params.model)) return defaultModelFor(capability);
 	const model = findModel(String(params.model));
-	if (!model || model.capability !== endpoint.capability) {
-		throw new ProblemError(400, 'model_not_found', `No ${endpoint.capability} model with alias ${String(params.model)}`, { param: 'model' });
+	if (!model || model.capability !== capability) {
+		throw new ProblemError(400, 'model_not_found', `No ${capability} model with alias ${String(params.model)} (GET /models lists the current ones)`, { param: 'model' });
 	}
 	return model;
 }
 
-/** The bytes behind one of the sandbox's own asset URLs (the service can measure what it stores). */
-function uploadedBytes(ctx: RouteContext, url: string): Buffer | undefined {
-	try {
-		const parsed = new URL(url);
-		if (parsed.origin !== ctx.origin || !parsed.pathname.startsWith('/storage/assets/')) return undefined;
-		return ctx.state.uploads.get(parsed.pathname.split('/').pop() ?? '')?.bytes;
-	} catch {
-		return undefined;
-	}
-}
-
-/** Server-side checks of the parameters against the catalog and the model's limits. */
-export function checkParameters(ctx: RouteContext, services: SandboxServices, endpoint: Endpoint, params: Record<string, unknown>, model?: SandboxModel): void {
-	if (endpoint.requireOneOf && endpoint.requireOneOf.every((name) => params[name] === undefined || params[name] === '')) {
-		throw new ProblemError(400, 'invalid_parameter', `One of ${endpoint.requireOneOf.join(', ')} is required`, { param: endpoint.requireOneOf[0] });
-	}
-	for (const field of endpoint.fields) {
-		const value = params[field.name];
-		if (field.name === 'prompt' && field.required && (typeof value !== 'string' || value.trim() === '')) {
-			throw new ProblemError(400, 'invalid_prompt', 'prompt is missing or empty', { param: 'prompt' });
-		}
-		if (field.required && (value === undefined || value === '')) {
-			throw new ProblemError(400, 'invalid_parameter', `${field.name} is required`, { param: field.name });
-		}
-		const violation =
-			checkStaticBounds(field, value) ?? checkLimit(field, value, model?.limits as IDataObject | undefined) ?? checkCapability(field, value, model?.capabilities as IDataObject | undefined);
-		if (violation) throw new ProblemError(400, 'invalid_parameter', `${field.name}: ${JSON.stringify(violation.value)} is not allowed; ${violation.allowed}`, { param: field.name });
-		if (field.type === 'media' || field.type === 'mediaList') {
-			const urls = Array.isArray(value) ? value : value === undefined ? [] : [value];
-			for (const url of urls) {
-				services.assertFetchable(ctx, String(url), field.name);
-				const bytes = uploadedBytes(ctx, String(url));
-				const file = bytes && checkFileLimits(field, { size: bytes.length, durationSeconds: mediaDurationSeconds(bytes) }, model?.limits as IDataObject | undefined);
-				if (file) throw new ProblemError(400, 'invalid_parameter', `${field.name}: the file (${String(file.value)}) is not allowed; ${file.allowed}`, { param: field.name });
-			}
-		}
-	}
+/** Checks a route's parameters (its entry in ROUTE_PARAMETERS) and returns the model it runs on. */
+export function checkRoute(ctx: RouteContext, services: SandboxServices, params: Record<string, unknown>, route: string = operationName(ctx.endpoint)): SandboxModel | undefined {
+	const rules = ROUTE_PARAMETERS[route];
+	if (!rules) return undefined;
+	const model = resolveModel(rules.capability, params);
+	checkRequest(ctx, services, rules, params, model);
+	return model;
 }
 
 function inputSummary(params: Record<string, unknown>, model?: SandboxModel): Record<string, unknown> {
@@ -96,63 +73,56 @@ function inputSummary(params: Record<string, unknown>, model?: SandboxModel): Re
 
 /** A run to create once its model and parameters are known (see createPaidRun). */
 export interface PaidRun {
-	endpoint: Endpoint;
+	endpoint: Pick<TableEndpoint, 'method' | 'path'>;
 	model?: SandboxModel;
 	params: Record<string, unknown>;
 	price: number;
 	makeOutput: OutputMaker;
 	inputSummary?: Record<string, unknown>;
+	/** what an estimate of this work binds its quote to (default: the model alias, or the operation name) */
+	quoteKey?: string;
+	/** Run.capability where the model does not name it */
+	capability?: string;
+	resourceId?: string;
 }
 
 /**
- * Team/project rules, the quote and the money of a submit, then a queued run (HTTP 202). Shared by
- * runHandler and the routes that price a run themselves (draft finals, timeline renders).
+ * Team/project rules, the quote and the money of a submit, then a queued run (HTTP 202). Every
+ * generating submit ends here, so every route bills, quotes and fails for money the same way.
  */
 export function createPaidRun(ctx: RouteContext, services: SandboxServices, job: PaidRun): Reply {
 	const { endpoint, model, params, price } = job;
 	const principal = principalOf(ctx);
 	const teamId = checkBillingAndFiling(ctx, endpoint, params);
 	if (typeof params.quote_token === 'string' && params.quote_token) {
-		services.quotes.verify(params.quote_token, principal.accountId, model?.id ?? endpoint.path, params, price);
+		services.quotes.verify(params.quote_token, principal.accountId, job.quoteKey ?? model?.id ?? operationName(endpoint), params, price);
 	}
-	let moneyFailure: string | undefined;
-	if (teamId) {
-		const team = ctx.state.teams.get(teamId)!;
-		const month = new Date().toISOString().slice(0, 7);
-		const spent = (accountId?: string) =>
-			ctx.state.ledger.filter((e) => e.team_id === teamId && e.at.startsWith(month) && (!accountId || e.account_id === accountId)).reduce((n, e) => n + e.credits, 0);
-		const memberCap = team.memberCaps?.[principal.accountId];
-		if (team.pool - team.reserved < price) moneyFailure = 'team_pool_insufficient';
-		else if (team.monthlyCap !== undefined && spent() + team.reserved + price > team.monthlyCap) moneyFailure = 'team_monthly_cap';
-		else if (memberCap !== undefined && spent(principal.accountId) + price > memberCap) moneyFailure = 'team_member_cap';
-	} else {
-		const account = ctx.state.account(principal.accountId);
-		if (account.balance - account.reserved < price) moneyFailure = 'insufficient_credits';
-	}
+	const name = operationName(endpoint);
 	const { record, submitted } = services.runs.create({
-		endpoint,
+		operation: name,
+		capability: job.capability ?? model?.capability ?? SUBMITS[name]?.runCapability ?? 'workflow',
 		model,
 		principal,
 		params,
 		price,
 		teamId,
-		moneyFailure,
+		moneyFailure: moneyFailureOf(ctx.state, principal.accountId, teamId, price),
 		makeOutput: job.makeOutput,
 		inputSummary: job.inputSummary ?? inputSummary(params, model),
+		resourceId: job.resourceId,
 	});
 	return { status: 202, body: submitted, runId: record.run.id };
 }
 
 /**
- * The handler of a generating submit: model, parameters, team/project, quote, money; then a
- * queued run (HTTP 202). Every generation endpoint is served by this one function.
+ * The handler of a generating submit: model and parameters (ROUTE_PARAMETERS), then team/project,
+ * quote and money; then a queued run (HTTP 202).
  */
 export function runHandler(services: SandboxServices, makeOutput: OutputMaker = imageOutputs): RouteHandler {
 	return (ctx): Reply => {
 		const { endpoint } = ctx;
 		const params = bodyOf(ctx);
-		const model = resolveModel(endpoint, params);
-		checkParameters(ctx, services, endpoint, params, model);
+		const model = checkRoute(ctx, services, params);
 		const price = model ? priceOf(model, params) : 1;
 		return createPaidRun(ctx, services, { endpoint, model, params, price, makeOutput });
 	};

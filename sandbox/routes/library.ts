@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/require-node-api-error -- the local sandbox service: runs in Node, never shipped (CONTRIBUTING.md, Linting) */
 import { bodyOf, listReply, principalOf, ProblemError, type RouteContext, type RouteHandler } from '../http';
 import { newId, nowIso } from '../ids';
-import { checkChoices, moduleState, notFound, optionalString, requireString, stringArray } from '../module-state';
+import { moduleState, notFound, optionalString, requireString, stringArray } from '../module-state';
 import { SANDBOX_ACCOUNT_ID } from '../options';
 import type { SandboxServices } from '../services';
 import type { SandboxState } from '../state';
@@ -57,6 +57,12 @@ const libraryOf = moduleState((state: SandboxState) => {
 });
 
 type Library = ReturnType<typeof libraryOf>;
+
+/** Status of one of an account's influencers (mentions may only name ready ones). */
+export function influencerStatus(state: SandboxState, accountId: string, id: string): Influencer['status'] | undefined {
+	const influencer = libraryOf(state).influencers.get(id);
+	return influencer && influencer.accountId === accountId ? influencer.status : undefined;
+}
 
 /** A later change (readiness after training or ingestion), like the service's background work. */
 function later(library: Library, fn: () => void): void {
@@ -190,7 +196,9 @@ function influencerHandlers(services: SandboxServices): Record<string, RouteHand
 			if ([...library.influencers.values()].some((i) => i.accountId === accountId && i.handle.toLowerCase() === handle.toLowerCase())) {
 				throw new ProblemError(409, 'handle_taken', `You already have an influencer @${handle}`, { param: 'handle' });
 			}
-			checkChoices(ctx.endpoint.fields, params);
+			if (params.source_type !== undefined && params.source_type !== 'uploaded' && params.source_type !== 'generated') {
+				throw new ProblemError(400, 'invalid_parameter', 'source_type must be uploaded or generated', { param: 'source_type' });
+			}
 			const sourceType = (params.source_type as Influencer['source_type'] | undefined) || 'uploaded';
 			const images = stringArray(params, 'image_urls');
 			if (sourceType === 'uploaded' && images.length === 0) {

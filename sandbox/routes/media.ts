@@ -1,7 +1,8 @@
 import { bodyOf, listReply, principalOf, ProblemError, type Reply, type RouteContext, type RouteHandler } from '../http';
 import { newId, nowIso } from '../ids';
+import { playingSeconds } from '../media-length';
 import { findModel } from '../models';
-import { mp3Outputs, videoOutputs, wavOutputs } from '../outputs';
+import { convertedVoiceOutputs, speechOutputs, videoOutputs } from '../outputs';
 import { makePng } from '../png';
 import { priceOf } from '../pricing';
 import type { SandboxServices } from '../services';
@@ -95,8 +96,12 @@ export function mediaHandlers(services: SandboxServices): Record<string, RouteHa
 	const drafts = new Map<string, { modelId: string; params: Record<string, unknown> }>();
 	const timelines = new Map<string, { accountId: string; timeline: Timeline; renders: string[] }>();
 	const generateVideo = runHandler(services, videoOutputs);
-	const speech = runHandler(services, mp3Outputs);
-	const voiceConversion = runHandler(services, wavOutputs);
+	const speech = runHandler(services, speechOutputs);
+	/** a run whose output is as long as one of its stored inputs (1 s, or the asked length, when the sandbox does not hold it) */
+	const lastingAsInput = (ctx: RouteContext, param: string) => {
+		const bytes = services.storedBytes(ctx.origin, bodyOf(ctx)[param]);
+		return (bytes && playingSeconds(bytes)) || undefined;
+	};
 
 	const timelineOf = (ctx: RouteContext) => {
 		const id = String(ctx.req.params.timelineId);
@@ -139,20 +144,21 @@ export function mediaHandlers(services: SandboxServices): Record<string, RouteHa
 		},
 		'POST /audio/speech': (ctx) => {
 			const params = bodyOf(ctx);
-			const dialogue = params.dialogue;
-			if (dialogue !== undefined) {
-				if (!Array.isArray(dialogue) || dialogue.length === 0) throw new ProblemError(400, 'invalid_parameter', 'dialogue must be a non-empty array of {text, voice_id}', { param: 'dialogue' });
-				const model = findModel(String(params.model ?? ''));
-				if (!model?.limits.max_voices) {
-					throw new ProblemError(400, 'invalid_parameter', `${model?.id ?? 'The default speech model'} does not take dialogue; pick a model whose limits list max_voices`, { param: 'dialogue' });
-				}
-				dialogue.forEach((line, i) => requireVoice((line as Record<string, unknown>)?.voice_id, `dialogue[${i}].voice_id`));
-			} else if (params.voice_id !== undefined) requireVoice(params.voice_id, 'voice_id');
+			if (Array.isArray(params.dialogue)) params.dialogue.forEach((line, i) => requireVoice((line as Record<string, unknown>)?.voice_id, `dialogue[${i}].voice_id`));
+			else if (params.voice_id !== undefined) requireVoice(params.voice_id, 'voice_id');
 			return speech(ctx);
 		},
 		'POST /audio/voice-conversions': (ctx) => {
 			requireVoice(bodyOf(ctx).voice_id, 'voice_id');
-			return voiceConversion(ctx);
+			return runHandler(services, convertedVoiceOutputs(lastingAsInput(ctx, 'audio_url') ?? 1))(ctx);
+		},
+		'POST /videos/upscale': (ctx) => {
+			const seconds = lastingAsInput(ctx, 'video_url');
+			return runHandler(services, (runId, params) => videoOutputs(runId, { ...params, duration: seconds ?? params.duration }))(ctx);
+		},
+		'POST /lipsync/generations': (ctx) => {
+			const seconds = lastingAsInput(ctx, 'audio_url');
+			return runHandler(services, (runId, params) => videoOutputs(runId, { ...params, duration: seconds ?? params.duration }))(ctx);
 		},
 		'GET /audio/voices': (ctx) => listReply(ctx.req, SANDBOX_VOICES),
 		'GET /videos/gedi/presets': (ctx) => listReply(ctx.req, GEDI_PRESETS),

@@ -2,8 +2,8 @@
 import { newId, nowIso } from '../ids';
 import { bodyOf, listReply, principalOf, ProblemError, type RouteContext, type RouteHandler } from '../http';
 import { defaultModelFor, type SandboxModel } from '../models';
-import type { OutputMaker, ProducedFile } from '../outputs';
-import { makeHtml, makeMp4, makePdf } from '../producer-files';
+import { videoFile, type OutputMaker, type ProducedFile } from '../outputs';
+import { makeHtml, makePdf } from '../producer-files';
 import type { SandboxServices } from '../services';
 import { ownedBy, producerStore, type Build, type Json, type Owned } from './library-store';
 import { checkProducer, estimateReply, round, stamp, submitProducerRun } from './producer-runs';
@@ -33,11 +33,12 @@ const PRICES = {
 
 const num = (value: unknown, fallback: number) => (value === undefined || value === '' ? fallback : Number(value));
 
+/** A producer's video: an MP4 of the asked duration_seconds, with sound (reels, explainers and music videos are narrated or scored). */
 function videoOutput(kind: string): OutputMaker {
-	return (runId, params) => ({
-		files: [{ name: `${runId}.mp4`, contentType: 'video/mp4', bytes: makeMp4(`${kind}:${String(params.prompt ?? params.topic ?? runId)}`), slot: 'main' }],
-		extra: { duration_seconds: num(params.duration_seconds, kind === 'reel' ? REEL_SECONDS : 60) },
-	});
+	return (runId, params) => {
+		const seconds = num(params.duration_seconds, kind === 'reel' ? REEL_SECONDS : 60);
+		return { files: [{ name: `${runId}.mp4`, contentType: 'video/mp4', bytes: videoFile(seconds, true), slot: 'main' }], extra: { duration_seconds: seconds } };
+	};
 }
 
 function owned<T extends Owned<Json>>(ctx: RouteContext, map: Map<string, T>, id: string, what: string): T {

@@ -1,4 +1,4 @@
-import { EVENT_TYPES, isEventType, type EventType } from '../../src/webhooks/events';
+import { EVENT_TYPES, isEventType, type EventType } from '../webhook-signature';
 import { bodyOf, listReply, principalOf, ProblemError, type RouteContext, type RouteHandler } from '../http';
 import type { SandboxServices } from '../services';
 import type { WebhookEndpoint } from '../webhooks';

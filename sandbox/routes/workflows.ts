@@ -1,14 +1,15 @@
 import { createHash } from 'node:crypto';
 
-import { endpointFor, type Endpoint, type FieldSpec } from '../../src/catalog';
-import { WORKFLOW_INPUT_FIELDS, WORKFLOW_KEYS, WORKFLOW_NAMES, WORKFLOW_OUTPUT_FIELDS, type WorkflowKey } from '../../src/catalog/workflows';
+import { tableEndpoint } from '../endpoint-table';
 import { bodyOf, listReply, principalOf, ProblemError, type Reply, type RouteContext, type RouteHandler } from '../http';
 import { newId, nowIso } from '../ids';
-import { checkChoices, moduleState, notFound, optionalString, requireString, stringArray } from '../module-state';
+import { moduleState, notFound, optionalString, requireString, stringArray } from '../module-state';
 import { imageOutputs, type OutputMaker } from '../outputs';
+import { checkRequest } from '../parameters/validate';
 import type { SandboxServices } from '../services';
 import type { Principal, SandboxState } from '../state';
-import { checkBillingAndFiling, checkParameters } from './generation';
+import { isWorkflowKey, WORKFLOW_KEYS, workflowInputChecks, workflowResource, WORKFLOWS, type WorkflowKey } from '../workflow-table';
+import { checkRoute, createPaidRun } from './generation';
 
 /** Credits of one workflow run (the sandbox's price list). */
 const WORKFLOW_PRICE: Record<WorkflowKey, (params: Record<string, unknown>) => number> = {
@@ -18,56 +19,6 @@ const WORKFLOW_PRICE: Record<WorkflowKey, (params: Record<string, unknown>) => n
 	creative_pack: () => 10,
 	product_ad_variants: (p) => 2 * (Number(p.variant_count ?? 3) || 3),
 };
-
-/** JSON schema of a workflow's fields, derived from the catalog's typed fields. */
-function fieldSchema(field: FieldSpec): Record<string, unknown> {
-	const base: Record<string, unknown> = { description: field.description ?? field.displayName };
-	switch (field.type) {
-		case 'number':
-			return { ...base, type: 'number', ...(field.min !== undefined ? { minimum: field.min } : {}), ...(field.max !== undefined ? { maximum: field.max } : {}) };
-		case 'integer':
-			return { ...base, type: 'integer', ...(field.min !== undefined ? { minimum: field.min } : {}), ...(field.max !== undefined ? { maximum: field.max } : {}) };
-		case 'boolean':
-			return { ...base, type: 'boolean' };
-		case 'stringList':
-			return { ...base, type: 'array', items: { type: 'string' } };
-		case 'mediaList':
-			return { ...base, type: 'array', items: { type: 'string', format: 'uri' } };
-		case 'options':
-			return { ...base, type: 'string', enum: (field.options ?? []).map((o) => o.value).filter((v) => v !== '') };
-		default:
-			return { ...base, type: 'string', ...(field.name.endsWith('_url') ? { format: 'uri' } : {}) };
-	}
-}
-
-const OUTPUT_TYPES: Record<string, Record<string, unknown>> = {
-	hooks: { type: 'array', items: { type: 'string' } },
-	variants: { type: 'array', items: { type: 'object' } },
-	variant_count: { type: 'number' },
-	product: { type: 'object' },
-	analysis: { type: 'object' },
-};
-
-export function workflowResource(key: WorkflowKey): Record<string, unknown> {
-	const inputs = WORKFLOW_INPUT_FIELDS[key].filter((f) => f.in !== 'node');
-	return {
-		id: key,
-		object: 'workflow',
-		name: WORKFLOW_NAMES[key],
-		description: `${WORKFLOW_NAMES[key]} workflow`,
-		status: 'available',
-		input_schema: {
-			type: 'object',
-			properties: Object.fromEntries(inputs.map((f) => [f.name, fieldSchema(f)])),
-			required: inputs.filter((f) => f.required).map((f) => f.name),
-			additionalProperties: false,
-		},
-		output_schema: {
-			type: 'object',
-			properties: Object.fromEntries(WORKFLOW_OUTPUT_FIELDS[key].map((name) => [name, OUTPUT_TYPES[name] ?? { type: 'string' }])),
-		},
-	};
-}
 
 function pick<T>(list: readonly T[], seed: string, index: number): T {
 	const n = createHash('sha256').update(`${seed}#${index}`).digest().readUInt32BE(0);
@@ -100,15 +51,15 @@ function workflowOutput(state: SandboxState, principal: Principal, key: Workflow
 			case 'ugc_ad':
 				return { files: [], extra: scriptFor(params, seed) };
 			case 'creative_pack': {
+				// The document does not say where workflow outputs live: this workflow keeps its declared
+				// output fields only in a JSON file at output.output_url (run.output holds just that URL).
 				const name = String(params.product_name || params.prompt || 'Product');
-				return {
-					files: [],
-					extra: {
-						product: { name, url: params.product_url ?? null, description: params.product_description ?? null, category: params.category ?? null, image_urls: params.image_urls ?? [] },
-						analysis: { audience: params.audience ?? 'general', selling_points: ['quality', 'price', 'design'].map((s) => `${name}: ${s}`), recommended_tone: params.tone || 'casual' },
-						...scriptFor({ ...params, prompt: name }, seed),
-					},
+				const fields = {
+					product: { name, url: params.product_url ?? null, description: params.product_description ?? null, category: params.category ?? null, image_urls: params.image_urls ?? [] },
+					analysis: { audience: params.audience ?? 'general', selling_points: ['quality', 'price', 'design'].map((s) => `${name}: ${s}`), recommended_tone: params.tone || 'casual' },
+					...scriptFor({ ...params, prompt: name }, seed),
 				};
+				return { files: [{ name: `${runId}.json`, contentType: 'application/json', bytes: Buffer.from(JSON.stringify(fields, null, 2)), slot: 'main' }] };
 			}
 			case 'product_ad_variants': {
 				const count = Number(params.variant_count ?? 3) || 3;
@@ -125,47 +76,32 @@ function workflowOutput(state: SandboxState, principal: Principal, key: Workflow
 	};
 }
 
-/** The run-creating part every run-like route shares: money, then a queued run in the RunEngine. */
-function startRun(
-	ctx: Pick<RouteContext, 'state'>,
-	services: SandboxServices,
-	principal: Principal,
-	endpoint: Endpoint,
-	params: Record<string, unknown>,
-	price: number,
-	makeOutput: OutputMaker,
-	inputSummary: Record<string, unknown>,
-) {
-	const account = ctx.state.account(principal.accountId);
-	const moneyFailure = account.balance - account.reserved < price ? 'insufficient_credits' : undefined;
-	return services.runs.create({ endpoint, principal, params, price, moneyFailure, makeOutput, inputSummary });
-}
-
-function verifyQuote(services: SandboxServices, principal: Principal, quoteKey: string, params: Record<string, unknown>, price: number): void {
-	if (typeof params.quote_token === 'string' && params.quote_token) services.quotes.verify(params.quote_token, principal.accountId, quoteKey, params, price);
-}
+/** Inputs every workflow run takes besides its own: billing, filing, the price binding, and the sandbox's failure switch. */
+const SUBMIT_FIELDS = new Set(['team_id', 'project_id', 'quote_token', 'sandbox_fail']);
 
 /**
  * Creates a workflow run (for POST /workflows/{key}/runs and for batch items of mode workflow).
- * Checks the input the way the workflow's input_schema says.
+ * Checks the input against the workflow's input fields (API document, Workflow table): required
+ * prompt, allowed tone / length / aspect_ratio, variant_count 1 to 5, URIs; other fields are refused
+ * as input_schema says (additionalProperties: false).
  */
-export function createWorkflowRun(ctx: Pick<RouteContext, 'state' | 'origin'> & { principal?: Principal }, services: SandboxServices, key: string, params: Record<string, unknown>) {
-	if (!(WORKFLOW_KEYS as readonly string[]).includes(key)) throw notFound('workflow', key);
-	const workflow = key as WorkflowKey;
-	const principal = ctx.principal!;
-	const fields = WORKFLOW_INPUT_FIELDS[workflow].filter((f) => f.in !== 'node');
-	const shortcut: Endpoint = { ...endpointFor('POST', '/workflows/{workflowKey}/runs')!, path: `/workflows/${workflow}/runs`, fields };
-	checkParameters(ctx as RouteContext, services, shortcut, params);
-	checkBillingAndFiling(ctx as RouteContext, shortcut, params);
-	checkChoices(fields, params);
-	if (params.variant_count !== undefined && (!Number.isInteger(Number(params.variant_count)) || Number(params.variant_count) < 1 || Number(params.variant_count) > 5)) {
-		throw new ProblemError(400, 'invalid_parameter', 'variant_count must be an integer from 1 to 5', { param: 'variant_count' });
+export function createWorkflowRun(ctx: RouteContext, services: SandboxServices, key: string, params: Record<string, unknown>): Reply {
+	if (!isWorkflowKey(key)) throw notFound('workflow', key);
+	const unknown = Object.keys(params).find((name) => !(name in WORKFLOWS[key].inputs) && !SUBMIT_FIELDS.has(name));
+	if (unknown) {
+		throw new ProblemError(400, 'invalid_parameter', `${unknown} is not an input of workflow ${key} (inputs: ${Object.keys(WORKFLOWS[key].inputs).join(', ')})`, { param: unknown });
 	}
-	const price = WORKFLOW_PRICE[workflow](params);
-	verifyQuote(services, principal, `workflow:${workflow}`, params, price);
-	const summary: Record<string, unknown> = { workflow };
+	checkRequest(ctx, services, { params: workflowInputChecks(key) }, params);
+	const summary: Record<string, unknown> = { workflow: key };
 	for (const k of ['prompt', 'product_name', 'tone', 'length', 'variant_count']) if (params[k] !== undefined) summary[k] = params[k];
-	return startRun(ctx, services, principal, shortcut, params, price, workflowOutput(ctx.state, principal, workflow), summary);
+	return createPaidRun(ctx, services, {
+		endpoint: tableEndpoint('POST', '/workflows/{workflowKey}/runs')!,
+		params,
+		price: WORKFLOW_PRICE[key](params),
+		makeOutput: workflowOutput(ctx.state, principalOf(ctx), key),
+		inputSummary: summary,
+		quoteKey: `workflow:${key}`,
+	});
 }
 
 interface Preset {
@@ -280,19 +216,14 @@ function byCategory<T extends { category?: string }>(ctx: RouteContext, list: T[
 
 /** Handlers of workflows, presets, user workflows, ad analysis and the marketing catalogs. */
 export function workflowHandlers(services: SandboxServices): Record<string, RouteHandler> {
-	const runReply = (created: { record: { run: { id: string } }; submitted: Record<string, unknown> }): Reply => ({
-		status: 202,
-		body: created.submitted,
-		runId: created.record.run.id,
-	});
 	return {
 		'GET /workflows': (ctx) => listReply(ctx.req, WORKFLOW_KEYS.map(workflowResource) as Array<{ id: string }>),
 		'GET /workflows/{workflowKey}': (ctx) => {
 			const key = String(ctx.req.params.workflowKey);
-			if (!(WORKFLOW_KEYS as readonly string[]).includes(key)) throw notFound('workflow', key);
-			return { status: 200, body: workflowResource(key as WorkflowKey) };
+			if (!isWorkflowKey(key)) throw notFound('workflow', key);
+			return { status: 200, body: workflowResource(key) };
 		},
-		'POST /workflows/{workflowKey}/runs': (ctx) => runReply(createWorkflowRun(ctx, services, String(ctx.req.params.workflowKey), bodyOf(ctx))),
+		'POST /workflows/{workflowKey}/runs': (ctx) => createWorkflowRun(ctx, services, String(ctx.req.params.workflowKey), bodyOf(ctx)),
 
 		'GET /presets': (ctx) => listReply(ctx.req, byCategory(ctx, seeded(ctx.state).presets)),
 		'GET /presets/{presetId}': (ctx) => ({ status: 200, body: presetOf(ctx) }),
@@ -305,10 +236,14 @@ export function workflowHandlers(services: SandboxServices): Record<string, Rout
 			const params = bodyOf(ctx);
 			missingInputs(preset.inputs, params);
 			if (typeof params.image_url === 'string') services.assertFetchable(ctx, params.image_url, 'image_url');
-			checkBillingAndFiling(ctx, ctx.endpoint, params);
-			const principal = principalOf(ctx);
-			verifyQuote(services, principal, `preset:${preset.id}`, params, preset.credits);
-			return runReply(startRun(ctx, services, principal, ctx.endpoint, params, preset.credits, imageOutputs, { preset: preset.id, prompt: params.prompt ?? null }));
+			return createPaidRun(ctx, services, {
+				endpoint: ctx.endpoint,
+				params,
+				price: preset.credits,
+				makeOutput: imageOutputs,
+				inputSummary: { preset: preset.id, prompt: params.prompt ?? null },
+				quoteKey: `preset:${preset.id}`,
+			});
 		},
 
 		'GET /user-workflows': (ctx) => listReply(ctx.req, seeded(ctx.state).userWorkflows),
@@ -320,13 +255,17 @@ export function workflowHandlers(services: SandboxServices): Record<string, Rout
 			const workflow = userWorkflowOf(ctx);
 			const params = bodyOf(ctx);
 			missingInputs(workflow.inputs, params);
-			checkBillingAndFiling(ctx, ctx.endpoint, params);
-			const principal = principalOf(ctx);
-			verifyQuote(services, principal, `user_workflow:${workflow.id}`, params, workflow.credits_per_run);
 			const makeOutput: OutputMaker = (runId, p) => ({ ...imageOutputs(runId, p), extra: { user_workflow_id: workflow.id, steps_completed: 2 } });
-			const created = startRun(ctx, services, principal, ctx.endpoint, params, workflow.credits_per_run, makeOutput, { user_workflow: workflow.id, prompt: params.prompt ?? null });
-			seeded(ctx.state).userWorkflowRuns.set(created.record.run.id, workflow.id);
-			return runReply(created);
+			const reply = createPaidRun(ctx, services, {
+				endpoint: ctx.endpoint,
+				params,
+				price: workflow.credits_per_run,
+				makeOutput,
+				inputSummary: { user_workflow: workflow.id, prompt: params.prompt ?? null },
+				quoteKey: `user_workflow:${workflow.id}`,
+			});
+			seeded(ctx.state).userWorkflowRuns.set(reply.runId!, workflow.id);
+			return reply;
 		},
 		'GET /user-workflows/{workflowId}/runs/{runId}': (ctx) => {
 			const workflow = userWorkflowOf(ctx);
@@ -340,13 +279,14 @@ export function workflowHandlers(services: SandboxServices): Record<string, Rout
 
 		'POST /ads/analyze': (ctx) => {
 			const params = bodyOf(ctx);
-			if (!params.video_url && !params.image_url && !params.ad_copy) {
-				throw new ProblemError(400, 'invalid_parameter', 'Give the ad as video_url, image_url or ad_copy', { param: 'video_url' });
-			}
-			checkParameters(ctx, services, ctx.endpoint, params);
-			checkBillingAndFiling(ctx, ctx.endpoint, params);
-			checkChoices(ctx.endpoint.fields, params);
-			return runReply(startRun(ctx, services, principalOf(ctx), ctx.endpoint, params, 2, analysisOutput, { platform: params.platform ?? null, has_video: Boolean(params.video_url), has_image: Boolean(params.image_url) }));
+			checkRoute(ctx, services, params);
+			return createPaidRun(ctx, services, {
+				endpoint: ctx.endpoint,
+				params,
+				price: 2,
+				makeOutput: analysisOutput,
+				inputSummary: { platform: params.platform ?? null, has_video: Boolean(params.video_url), has_image: Boolean(params.image_url) },
+			});
 		},
 
 		'POST /marketing/products': (ctx) => {

@@ -48,9 +48,9 @@ export const batchEndpoints: Endpoint[] = [
 				type: 'string',
 				required: true,
 				default: '',
-				placeholder: 'images/generations',
+				placeholder: 'POST /images/generations',
 				description:
-					'Operation name (the path of a generating submit, e.g. images/generations, videos/generations) or workflow key (storyboard, hook_pack, ugc_ad, creative_pack, product_ad_variants)',
+					'Mode Operation: the operation name — method and path of a generating submit as the API document writes it, e.g. POST /images/generations (a path alone is read as POST). Mode Workflow: the workflow key (storyboard, hook_pack, ugc_ad, creative_pack, product_ad_variants).',
 			},
 			{
 				name: 'item',

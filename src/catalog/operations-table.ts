@@ -17,7 +17,7 @@ export const NODE_TITLES: Record<string, string> = {
 };
 
 function row(e: Endpoint): string {
-	const idem = e.idempotency === 'required' ? 'yes' : e.idempotency === 'sent' ? 'sent' : '';
+	const idem = e.idempotency === 'required' ? 'yes' : e.idempotency === 'none' ? '' : e.idempotency;
 	const extras = [
 		e.output === 'run' ? 'waits, binary out' : '',
 		offersEstimate(e) ? 'Estimate Cost, Max Credits' : '',

@@ -6,7 +6,8 @@ import { createBatchFromItems, waitForBatchItems } from '../runs/batches';
 import type { Run } from '../runs/run';
 import { workflowOutputItems } from '../runs/workflow-output';
 import type { ApiClient } from '../transport/request';
-import type { PreparedCall } from './parameters';
+import type { PreparedCall } from '../runs/call';
+import type { SubmitMemory } from '../runs/submit-memory';
 import { startPkceSession } from './pkce';
 
 /**
@@ -17,9 +18,9 @@ export interface CustomOperation {
 	/** replaces sending one item's call: its output items, or a run for the shared waiter */
 	send?: (ctx: IExecuteFunctions, client: ApiClient, call: PreparedCall) => Promise<INodeExecutionData[] | Run>;
 	/** replaces sending: all items of the operation become one request; outputs by input item index */
-	sendAll?: (ctx: IExecuteFunctions, client: ApiClient, calls: PreparedCall[]) => Promise<Map<number, INodeExecutionData[]>>;
+	sendAll?: (ctx: IExecuteFunctions, client: ApiClient, calls: PreparedCall[], memory: SubmitMemory) => Promise<Map<number, INodeExecutionData[]>>;
 	/** turns a completed run into output items (instead of the run JSON plus its files) */
-	completedRun?: (ctx: IExecuteFunctions, call: PreparedCall, run: Run) => Promise<INodeExecutionData[]>;
+	completedRun?: (ctx: IExecuteFunctions, client: ApiClient, call: PreparedCall, run: Run) => Promise<INodeExecutionData[]>;
 }
 
 const customOperations: Record<string, CustomOperation> = {

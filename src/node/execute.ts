@@ -9,13 +9,16 @@ import {
 
 import type { NodeName } from '../catalog';
 import { downloadOutput } from '../media/download';
-import { uploadBinary } from '../media/upload';
 import { listModels, type Model } from '../models/model-catalog';
-import { validateCall } from '../models/validate';
 import { sendRunsAsBatch } from '../runs/batches';
-import { planCost, resolveOperation, sendWithinBudget } from '../runs/cost';
+import type { PreparedCall } from '../runs/call';
+import { validateCall } from '../runs/check-call';
+import { planCost, resolveOperation } from '../runs/cost';
+import { checkMentionsReady, listInfluencers, mentionsOf } from '../runs/mentions';
 import { forEachLimited } from '../runs/pool';
 import { isRun, outputFiles, type Run } from '../runs/run';
+import { submitRun, uploadPending } from '../runs/submit';
+import { SubmitMemory } from '../runs/submit-memory';
 import { waitForRuns, type WaitOutcome } from '../runs/wait';
 import { BEARER_CREDENTIAL_TYPE, isCredentialType } from '../transport/credentials';
 import { listAll } from '../transport/paginate';
@@ -23,7 +26,7 @@ import { problemError } from '../transport/problem';
 import { apiRequest, createClient, unexpectedResponse, type ApiClient } from '../transport/request';
 import { customOperationFor } from './custom-operations';
 import { errorItem } from './error-item';
-import { prepareCall, type PreparedCall } from './parameters';
+import { callScopeOf, prepareCall } from './parameters';
 
 const DEFAULT_SUBMIT_CONCURRENCY = 5;
 const DOWNLOAD_CONCURRENCY = 8;
@@ -34,7 +37,7 @@ interface Submitted {
 }
 
 /** Builds the output item of a completed run: the run as JSON, its files as binary (or URLs). */
-async function completedRunItem(ctx: IExecuteFunctions, call: PreparedCall, run: Run): Promise<INodeExecutionData> {
+async function completedRunItem(ctx: IExecuteFunctions, client: ApiClient, call: PreparedCall, run: Run): Promise<INodeExecutionData> {
 	const files = outputFiles(run);
 	const settings = call.run!;
 	const json: IDataObject = { ...run, output_urls: files.map((f) => f.url) };
@@ -42,7 +45,7 @@ async function completedRunItem(ctx: IExecuteFunctions, call: PreparedCall, run:
 	const binary: IBinaryKeyData = {};
 	for (const [index, file] of files.entries()) {
 		const key = index === 0 ? settings.binaryPropertyName : `${settings.binaryPropertyName}_${index}`;
-		binary[key] = await downloadOutput(ctx, file, `${run.id}${index ? `_${index}` : ''}`);
+		binary[key] = await downloadOutput(ctx, file, `${run.id}${index ? `_${index}` : ''}`, client.baseUrl);
 	}
 	return { json, binary, pairedItem: { item: call.itemIndex } };
 }
@@ -79,10 +82,14 @@ function outcomeError(ctx: IExecuteFunctions, call: PreparedCall, outcome: WaitO
 	return error;
 }
 
-/** Sends one prepared call (uploading its binaries first) and returns its items, or a run to wait for. */
-async function send(ctx: IExecuteFunctions, client: ApiClient, call: PreparedCall): Promise<INodeExecutionData[] | Run> {
-	for (const upload of call.uploads) upload.assign(await uploadBinary(client, ctx, upload.input));
+/** Sends one prepared call and returns its items, or a run to wait for. */
+async function send(ctx: IExecuteFunctions, client: ApiClient, call: PreparedCall, memory: SubmitMemory): Promise<INodeExecutionData[] | Run> {
 	const custom = customOperationFor(call.endpoint);
+	if (!custom?.send && call.endpoint.output === 'run') {
+		const run = await submitRun(ctx, client, call, memory);
+		return call.run!.wait ? run : [{ json: run, pairedItem: { item: call.itemIndex } }];
+	}
+	await uploadPending(ctx, client, call);
 	if (custom?.send) return await custom.send(ctx, client, call);
 	const { endpoint, itemIndex } = call;
 	const pairedItem = { item: itemIndex };
@@ -96,6 +103,7 @@ async function send(ctx: IExecuteFunctions, client: ApiClient, call: PreparedCal
 		qs: call.qs,
 		body: endpoint.method === 'GET' || endpoint.method === 'DELETE' ? undefined : call.body,
 		idempotencyKey: call.idempotencyKey,
+		resendable: endpoint.idempotency === 'required' || endpoint.idempotency === 'sent',
 		itemIndex,
 		auth: endpoint.auth,
 	});
@@ -120,13 +128,18 @@ export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName)
 	const results: INodeExecutionData[][] = items.map(() => []);
 	const fail = (itemIndex: number, error: unknown) => {
 		if (!ctx.continueOnFail()) throw error;
+		failedItems++;
 		results[itemIndex] = [errorItem(error, itemIndex)];
 	};
 	const auth = ctx.getNodeParameter('authentication', 0, BEARER_CREDENTIAL_TYPE);
 	const client = await createClient(ctx, isCredentialType(auth) ? auth : BEARER_CREDENTIAL_TYPE);
+	const scope = callScopeOf(ctx);
+	const memory = new SubmitMemory(ctx, scope.runIndex);
+	let failedItems = 0;
 
 	const calls: PreparedCall[] = [];
 	let models: Promise<Model[]> | undefined;
+	let influencers: Promise<IDataObject[]> | undefined;
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
 			const resource = ctx.getNodeParameter('resource', itemIndex) as string;
@@ -134,9 +147,11 @@ export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName)
 			const resolved = resolveOperation(node, resource, operation);
 			if (!resolved) throw new NodeOperationError(ctx.getNode(), `Unknown operation "${resource}/${operation}"`, { itemIndex });
 			const { endpoint } = resolved;
-			const call = await prepareCall(ctx, endpoint, itemIndex);
+			const call = await prepareCall(ctx, endpoint, itemIndex, scope);
 			if (endpoint.capability) models ??= listModels(client);
 			const model = validateCall(ctx, call, endpoint.capability ? await models : undefined);
+			const mentioned = mentionsOf(ctx, call);
+			if (mentioned.length) checkMentionsReady(ctx, call, mentioned, await (influencers ??= listInfluencers(client)));
 			planCost(ctx, call, model, resolved.estimate);
 			calls.push(call);
 		} catch (error) {
@@ -157,8 +172,7 @@ export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName)
 	}
 	for (const group of grouped.values()) {
 		try {
-			for (const call of group) for (const upload of call.uploads) upload.assign(await uploadBinary(client, ctx, upload.input));
-			const outputs = await sendAllOf(group[0])!(ctx, client, group);
+			const outputs = await sendAllOf(group[0])!(ctx, client, group, memory);
 			for (const call of group) results[call.itemIndex] = outputs.get(call.itemIndex) ?? [];
 		} catch (error) {
 			for (const call of group) fail(call.itemIndex, error);
@@ -171,7 +185,7 @@ export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName)
 	const submitted: Submitted[] = [];
 	await forEachLimited(perItem, settings?.concurrency ?? DEFAULT_SUBMIT_CONCURRENCY, async (call) => {
 		try {
-			const sent = await sendWithinBudget(ctx, client, call, async () => await send(ctx, client, call));
+			const sent = await send(ctx, client, call, memory);
 			if (Array.isArray(sent)) results[call.itemIndex] = sent;
 			else submitted.push({ call, run: sent });
 		} catch (error) {
@@ -180,7 +194,8 @@ export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName)
 	});
 
 	if (submitted.length) {
-		const timeout = Math.max(...submitted.map((s) => s.call.run!.waitTimeoutMs));
+		let timeout = 0;
+		for (const s of submitted) timeout = Math.max(timeout, s.call.run!.waitTimeoutMs);
 		const outcomes = await waitForRuns(
 			client,
 			submitted.map((s) => s.run),
@@ -194,12 +209,14 @@ export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName)
 				if (outcome.state !== 'completed') throw outcomeError(ctx, call, outcome);
 				const custom = customOperationFor(call.endpoint);
 				results[call.itemIndex] = custom?.completedRun
-					? await custom.completedRun(ctx, call, outcome.run)
-					: [await completedRunItem(ctx, call, outcome.run)];
+					? await custom.completedRun(ctx, client, call, outcome.run)
+					: [await completedRunItem(ctx, client, call, outcome.run)];
 			} catch (error) {
 				fail(call.itemIndex, error);
 			}
 		});
 	}
+	// Every item done: a later try of this node run (n8n retries when the first item is an error) has nothing to replay.
+	if (failedItems === 0) memory.clearRun();
 	return [results.flat()];
 }

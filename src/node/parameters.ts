@@ -1,48 +1,19 @@
-import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
+import { isResourceLocatorValue, NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
-import { fieldLocation, type Endpoint, type FieldSpec } from '../catalog';
-import { describeBinary, type BinaryInput } from '../media/upload';
-import { deriveIdempotencyKey } from '../transport/idempotency';
+import { endpointKey, fieldLocation, type Endpoint, type FieldSpec } from '../catalog';
+import { describeBinary } from '../media/upload';
+import { modelAlias } from '../models/model-catalog';
+import type { PendingUpload, PreparedCall } from '../runs/call';
+import { deriveIdempotencyKey, keyFromUserValue } from '../transport/idempotency';
 import { binaryParam, paramName, sourceParam } from './names';
-
-/** A binary that must be uploaded before the call; `assign` puts its asset URL into the body. */
-export interface PendingUpload {
-	input: BinaryInput;
-	assign: (assetUrl: string) => void;
-}
-
-export interface RunSettings {
-	wait: boolean;
-	concurrency: number;
-	requestTimeoutMs: number;
-	/** send all items as one POST /batches instead of one submit each */
-	useBatchApi: boolean;
-	waitTimeoutMs: number;
-	returnUrlsOnly: boolean;
-	binaryPropertyName: string;
-}
-
-/** Everything needed to send one item's request, read and checked before anything is sent. */
-export interface PreparedCall {
-	itemIndex: number;
-	endpoint: Endpoint;
-	path: string;
-	qs: IDataObject;
-	body: IDataObject;
-	/** values of fields that are settings of the node (`in: 'node'`), never sent */
-	settings: IDataObject;
-	uploads: PendingUpload[];
-	idempotencyKey?: string;
-	run?: RunSettings;
-	list?: { returnAll: boolean; limit: number };
-}
 
 function isEmpty(value: unknown): boolean {
 	return value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
 }
 
 function invalid(ctx: IExecuteFunctions, itemIndex: number, field: FieldSpec, message: string, description?: string): NodeOperationError {
-	return new NodeOperationError(ctx.getNode(), `${field.displayName} (${field.name}): ${message}`, { itemIndex, description });
+	const notSent = `Nothing was sent to the service, so no credits were spent (API field ${field.name}).`;
+	return new NodeOperationError(ctx.getNode(), `${field.displayName}: ${message}`, { itemIndex, description: description ? `${description} ${notSent}` : notSent });
 }
 
 function parseJsonField(ctx: IExecuteFunctions, itemIndex: number, field: FieldSpec, value: unknown): unknown {
@@ -59,6 +30,24 @@ function splitList(value: unknown): string[] {
 	if (Array.isArray(value)) return value.map((v) => String(v).trim()).filter(Boolean);
 	if (typeof value === 'string') return value.split(',').map((v) => v.trim()).filter(Boolean);
 	return [];
+}
+
+/**
+ * A fixed collection of entries as the API's array of objects (each entry's parameters under their
+ * API names). An array from an expression is taken as it is (and checked like the entries).
+ */
+function readObjectList(ctx: IExecuteFunctions, itemIndex: number, field: FieldSpec, value: unknown): unknown {
+	if (typeof value === 'string') return parseJsonField(ctx, itemIndex, field, value);
+	if (Array.isArray(value)) return value;
+	const entries = (value as { values?: IDataObject[] } | undefined)?.values ?? [];
+	return entries.map((entry) => {
+		const object: IDataObject = {};
+		for (const item of field.items ?? []) {
+			const inner = entry[paramName(item)];
+			if (inner !== undefined && inner !== '') object[item.name] = typeof inner === 'string' ? inner.trim() : inner;
+		}
+		return object;
+	});
 }
 
 /** Reads one field's value (URL or uploaded binary for media fields). */
@@ -97,19 +86,81 @@ async function readField(
 		}
 		return field.type === 'media' ? placeholders[0] : placeholders;
 	}
-	const value = get(paramName(field), field.default);
+	const raw = get(paramName(field), field.default);
+	// a list read from the API (e.g. Voice) is a resource locator: From List or By ID, the ID either way
+	const value = isResourceLocatorValue(raw) ? raw.value : raw;
 	if (field.type === 'json') return parseJsonField(ctx, itemIndex, field, value);
+	if (field.type === 'objectList') return readObjectList(ctx, itemIndex, field, value);
+	// an expression gives a number field a string: read it as the number it spells (checked later)
+	if ((field.type === 'number' || field.type === 'integer') && typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) {
+		return Number(value);
+	}
 	if (field.type === 'stringList') return splitList(value);
 	if (typeof value === 'string') return value.trim();
 	return value;
 }
 
+/** Where the calls of one node run happen: the same for every item and every try. */
+export interface CallScope {
+	workflowId: string;
+	executionId: string;
+	nodeName: string;
+	runIndex: number;
+}
+
+export function callScopeOf(ctx: IExecuteFunctions): CallScope {
+	return {
+		workflowId: String(ctx.getWorkflow().id ?? ''),
+		executionId: String(ctx.getExecutionId() ?? ''),
+		nodeName: ctx.getNode().name,
+		// n8n's Retry On Fail re-runs the node with the same run index; a loop gives each pass its own
+		runIndex: Number(ctx.getWorkflowDataProxy(0).$runIndex ?? 0),
+	};
+}
+
+/** A number option: finite and within bounds, else an error naming the field and the range. */
+function numberOption(ctx: IExecuteFunctions, itemIndex: number, options: IDataObject, name: string, label: string, fallback: number, min: number, max: number): number {
+	const raw = options[name];
+	if (raw === undefined || raw === null || raw === '') return fallback;
+	const value = typeof raw === 'number' ? raw : typeof raw === 'string' ? Number(raw.trim()) : NaN;
+	if (!Number.isFinite(value) || value < min || value > max) {
+		const shown = typeof raw === 'number' ? String(raw) : JSON.stringify(raw);
+		throw new NodeOperationError(ctx.getNode(), `${label}: ${shown} is not allowed; allowed: a number from ${min} to ${max}`, {
+			itemIndex,
+			description: 'Nothing was sent to the service, so no credits were spent.',
+		});
+	}
+	return value;
+}
+
+/** Path ids the service could read as another path (`.`, `..`) or as none at all. */
+function checkPathId(ctx: IExecuteFunctions, itemIndex: number, field: FieldSpec, value: unknown): string {
+	const id = String(value).trim();
+	if (id === '' || id === '.' || id === '..') {
+		throw invalid(ctx, itemIndex, field, `${JSON.stringify(id)} is not an ID; allowed: the ID of an existing ${field.displayName.replace(/ ID$/, '').toLowerCase()}`, 'Nothing was sent to the service.');
+	}
+	return id;
+}
+
+/** Longest wait the node accepts, in seconds (7 days, the service's draft and asset windows). */
+export const MAX_WAIT_SECONDS = 7 * 24 * 3600;
+
+/**
+ * Whether an optional field sits at the top of the panel. A node version may have shown it under
+ * Additional Fields (e.g. Product Name before MediaGen Workflow 1.1): n8n keeps only the parameters
+ * the node's version shows, so a saved older workflow has it there.
+ */
+function shownUpFront(ctx: IExecuteFunctions, field: FieldSpec): boolean {
+	const name = field.type === 'media' || field.type === 'mediaList' ? sourceParam(field) : paramName(field);
+	return Object.prototype.hasOwnProperty.call(ctx.getNode().parameters, name);
+}
+
 /**
  * Reads an item's parameters into the request the endpoint takes. Media placeholders stand for
- * binaries still to upload; the idempotency key is derived from this logical request, so a retry
- * that uploads the same bytes again still carries the same key.
+ * binaries still to upload. The idempotency key depends on where the call happens (execution, node
+ * run, item, route), never on the body, so every retry of this item carries the same key.
  */
-export async function prepareCall(ctx: IExecuteFunctions, endpoint: Endpoint, itemIndex: number): Promise<PreparedCall> {
+export async function prepareCall(ctx: IExecuteFunctions, endpoint: Endpoint, itemIndex: number, scope: CallScope): Promise<PreparedCall> {
 	const qs: IDataObject = {};
 	const body: IDataObject = {};
 	const pathValues: IDataObject = {};
@@ -117,14 +168,18 @@ export async function prepareCall(ctx: IExecuteFunctions, endpoint: Endpoint, it
 	const uploads: PendingUpload[] = [];
 	const additional = ctx.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	if (endpoint.capability) {
-		const model = String(ctx.getNodeParameter('model', itemIndex, '') ?? '').trim();
+		const model = modelAlias(ctx.getNodeParameter('model', itemIndex, ''));
 		if (model) body.model = model;
 	}
 	for (const field of endpoint.fields) {
-		const topLevel = field.required || field.primary;
+		const topLevel = field.required || (field.primary && shownUpFront(ctx, field));
 		const location = fieldLocation(endpoint, field);
 		const target = location === 'body' ? body : location === 'query' ? qs : location === 'node' ? settings : pathValues;
 		const value = await readField(ctx, itemIndex, field, topLevel ? undefined : additional, uploads, target);
+		if (location === 'path') {
+			pathValues[field.name] = checkPathId(ctx, itemIndex, field, value ?? '');
+			continue;
+		}
 		if (isEmpty(value)) {
 			if (field.required) throw invalid(ctx, itemIndex, field, 'is required');
 			continue;
@@ -137,7 +192,9 @@ export async function prepareCall(ctx: IExecuteFunctions, endpoint: Endpoint, it
 	let path = endpoint.path;
 	for (const [name, value] of Object.entries(pathValues)) path = path.replace(`{${name}}`, encodeURIComponent(String(value)));
 
-	const call: PreparedCall = { itemIndex, endpoint, path, qs, body, settings, uploads };
+	const route = endpointKey(endpoint);
+	const call: PreparedCall = { itemIndex, endpoint, path, qs, body, settings, uploads, route };
+	let ownKey: string | undefined;
 	if (endpoint.output === 'run' || endpoint.output === 'batch') {
 		const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
 		if (options.teamId) body.team_id = String(options.teamId);
@@ -145,32 +202,24 @@ export async function prepareCall(ctx: IExecuteFunctions, endpoint: Endpoint, it
 		if (options.quoteToken) body.quote_token = String(options.quoteToken);
 		call.run = {
 			wait: endpoint.alwaysWaits === true || (ctx.getNodeParameter('waitForCompletion', itemIndex, true) as boolean),
-			concurrency: Math.max(1, Number(options.concurrency ?? 5) || 5),
-			requestTimeoutMs: Math.max(1, Number(options.requestTimeout ?? 30) || 30) * 1000,
+			concurrency: Math.round(numberOption(ctx, itemIndex, options, 'concurrency', 'Max Parallel Submits', 5, 1, 50)),
+			requestTimeoutMs: numberOption(ctx, itemIndex, options, 'requestTimeout', 'Request Timeout (Seconds)', 30, 1, 600) * 1000,
 			useBatchApi: options.useBatchApi === true,
-			waitTimeoutMs: Number(options.waitTimeout ?? 600) * 1000,
+			waitTimeoutMs: numberOption(ctx, itemIndex, options, 'waitTimeout', 'Wait Timeout (Seconds)', 600, 1, MAX_WAIT_SECONDS) * 1000,
 			returnUrlsOnly: Boolean(options.returnUrlsOnly),
 			binaryPropertyName: String(options.binaryPropertyName || 'data'),
 		};
-		if (options.idempotencyKey) call.idempotencyKey = String(options.idempotencyKey);
+		if (typeof options.idempotencyKey === 'string' && options.idempotencyKey.trim()) ownKey = options.idempotencyKey.trim();
 	}
 	if (endpoint.output === 'list') {
+		const limits = { limit: ctx.getNodeParameter('limit', itemIndex, 50) };
 		call.list = {
 			returnAll: ctx.getNodeParameter('returnAll', itemIndex, false) as boolean,
-			limit: ctx.getNodeParameter('limit', itemIndex, 50) as number,
+			limit: Math.round(numberOption(ctx, itemIndex, limits, 'limit', 'Limit', 50, 1, 1_000_000)),
 		};
 	}
-	if (endpoint.idempotency !== 'none' && !call.idempotencyKey) {
-		call.idempotencyKey = deriveIdempotencyKey(
-			{
-				workflowId: String(ctx.getWorkflow().id ?? ''),
-				executionId: String(ctx.getExecutionId() ?? ''),
-				nodeName: ctx.getNode().name,
-				itemIndex,
-				route: `${endpoint.method} ${path}`,
-			},
-			{ qs, body },
-		);
+	if (endpoint.idempotency !== 'none') {
+		call.idempotencyKey = ownKey ? keyFromUserValue(ownKey, route, itemIndex) : deriveIdempotencyKey({ ...scope, itemIndex, route });
 	}
 	return call;
 }

@@ -3,7 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { apiRequest, type ApiClient } from '../transport/request';
-import type { PreparedCall } from './parameters';
+import type { PreparedCall } from '../runs/call';
 
 /** RFC 7636: 43 to 128 characters of [A-Za-z0-9-._~]; base64url of 48 random bytes gives 64. */
 export function makeCodeVerifier(bytes = 48): string {

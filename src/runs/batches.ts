@@ -7,13 +7,19 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
+import { catalog, endpointKey } from '../catalog';
+import { WORKFLOW_KEYS } from '../catalog/workflows';
 import { downloadOutput } from '../media/download';
-import type { PreparedCall } from '../node/parameters';
-import { deriveIdempotencyKey } from '../transport/idempotency';
 import { listAll } from '../transport/paginate';
 import { pause } from '../transport/pause';
+import { isOutage } from '../transport/problem';
 import { apiRequest, unexpectedResponse, type ApiClient } from '../transport/request';
+import type { PreparedCall } from './call';
 import { outputFiles, type Run } from './run';
+import { refusedOutright, uploadPending } from './submit';
+import type { SubmitMemory } from './submit-memory';
+import { checkWorkflowInputs } from './workflow-inputs';
+import { OUTAGE_FIRST_PAUSE_MS, POLL_RETRY_LIMITS } from './wait';
 
 /** A batch as the service returns it (the Batch resource of the API document). */
 export interface Batch extends IDataObject {
@@ -33,6 +39,7 @@ export interface BatchItem extends IDataObject {
 }
 
 const FINISHED = new Set(['completed', 'failed', 'partial']);
+const MAX_POLL_MS = 10_000;
 
 export function isBatchFinished(batch: Batch): boolean {
 	return FINISHED.has(batch.status);
@@ -49,6 +56,7 @@ function isBatch(value: unknown): value is Batch {
 export async function waitForBatch(ctx: IExecuteFunctions, client: ApiClient, batch: Batch, deadline: number, itemIndex: number): Promise<Batch> {
 	let current = batch;
 	let interval = 1000;
+	let outagePause = 0;
 	while (!isBatchFinished(current)) {
 		const wake = Math.min(Date.now() + interval, deadline);
 		if (!(await pause(Math.max(0, wake - Date.now()), client.signal)) || Date.now() >= deadline) {
@@ -61,11 +69,23 @@ export async function waitForBatch(ctx: IExecuteFunctions, client: ApiClient, ba
 			error.context.problem = { code: cancelled ? 'cancelled' : 'wait_timeout', batch_id: current.id } as JsonObject;
 			throw error;
 		}
-		const { body, headers } = await apiRequest<unknown>(client, { method: 'GET', path: `/batches/${encodeURIComponent(current.id)}`, itemIndex });
-		if (!isBatch(body)) throw unexpectedResponse(client, `GET /batches/${current.id} did not return a batch`, body, itemIndex);
-		current = body;
-		const retryAfter = Number(headers['retry-after']);
-		interval = Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : Math.min(10_000, interval * 1.5);
+		const read = await apiRequest<unknown>(client, { method: 'GET', path: `/batches/${encodeURIComponent(current.id)}`, itemIndex, retryLimits: POLL_RETRY_LIMITS }).catch(
+			(error: unknown) => {
+				// an outage: the batch goes on at the service, so keep waiting, more slowly each time
+				if (isOutage(error)) return undefined;
+				throw error;
+			},
+		);
+		if (!read) {
+			outagePause = Math.min(MAX_POLL_MS, Math.max(OUTAGE_FIRST_PAUSE_MS, outagePause * 2));
+			interval = outagePause;
+			continue;
+		}
+		outagePause = 0;
+		if (!isBatch(read.body)) throw unexpectedResponse(client, `GET /batches/${current.id} did not return a batch`, read.body, itemIndex);
+		current = read.body;
+		const retryAfter = Number(read.headers['retry-after']);
+		interval = Number.isFinite(retryAfter) && retryAfter > 0 ? Math.min(MAX_POLL_MS, retryAfter * 1000) : Math.min(MAX_POLL_MS, interval * 1.5);
 	}
 	return current;
 }
@@ -76,7 +96,7 @@ export async function listBatchItems(client: ApiClient, batchId: string, itemInd
 }
 
 /** One output item per batch item: the item as JSON (with output_urls), its files as binary when asked. */
-async function batchItemOutput(ctx: IExecuteFunctions, call: PreparedCall, batch: Batch, item: BatchItem, pairedTo: number): Promise<INodeExecutionData> {
+async function batchItemOutput(ctx: IExecuteFunctions, client: ApiClient, call: PreparedCall, batch: Batch, item: BatchItem, pairedTo: number): Promise<INodeExecutionData> {
 	const settings = call.run!;
 	const files = item.status === 'completed' ? outputFiles({ id: item.id, object: 'batch_item', status: 'completed', output: item.output ?? null } as Run) : [];
 	const json: IDataObject = { ...item, batch_id: item.batch_id ?? batch.id, batch_status: batch.status, output_urls: files.map((f) => f.url) };
@@ -84,18 +104,25 @@ async function batchItemOutput(ctx: IExecuteFunctions, call: PreparedCall, batch
 	const binary: IBinaryKeyData = {};
 	for (const [index, file] of files.entries()) {
 		const key = index === 0 ? settings.binaryPropertyName : `${settings.binaryPropertyName}_${index}`;
-		binary[key] = await downloadOutput(ctx, file, `${item.id}${index ? `_${index}` : ''}`);
+		binary[key] = await downloadOutput(ctx, file, `${item.id}${index ? `_${index}` : ''}`, client.baseUrl);
 	}
 	return { json, binary, pairedItem: { item: pairedTo } };
 }
 
-async function outputsOf(ctx: IExecuteFunctions, call: PreparedCall, batch: Batch, items: BatchItem[], pairing: (item: BatchItem) => number): Promise<Map<number, INodeExecutionData[]>> {
+async function outputsOf(
+	ctx: IExecuteFunctions,
+	client: ApiClient,
+	call: PreparedCall,
+	batch: Batch,
+	items: BatchItem[],
+	pairing: (item: BatchItem) => number,
+): Promise<Map<number, INodeExecutionData[]>> {
 	const onlyFailed = call.settings.only_failed === true;
 	const outputs = new Map<number, INodeExecutionData[]>();
 	for (const item of items) {
 		if (onlyFailed && item.status !== 'failed') continue;
 		const pairedTo = pairing(item);
-		outputs.set(pairedTo, [...(outputs.get(pairedTo) ?? []), await batchItemOutput(ctx, call, batch, item, pairedTo)]);
+		outputs.set(pairedTo, [...(outputs.get(pairedTo) ?? []), await batchItemOutput(ctx, client, call, batch, item, pairedTo)]);
 	}
 	return outputs;
 }
@@ -112,67 +139,110 @@ function sameSetting(ctx: IExecuteFunctions, calls: PreparedCall[], name: string
 }
 
 /**
- * Sends ONE batch for many input items (batch item i = calls[i]) with one Idempotency-Key derived
- * from the whole batch, then, unless told not to wait, waits for it and outputs one item per
- * batch item, paired to its input item.
+ * Sends ONE batch for many input items (batch item i = calls[i]) with the first item's key, then,
+ * unless told not to wait, waits for it and outputs one item per batch item, paired to its input
+ * item. Like a single submit, the batch is recorded before it leaves: a retry of the node resends
+ * the same body (with the asset URLs of its first uploads) or, once created, only waits for it.
  */
-async function submitBatch(ctx: IExecuteFunctions, client: ApiClient, calls: PreparedCall[], body: IDataObject): Promise<Map<number, INodeExecutionData[]>> {
+async function submitBatch(
+	ctx: IExecuteFunctions,
+	client: ApiClient,
+	calls: PreparedCall[],
+	memory: SubmitMemory,
+	makeBody: () => IDataObject,
+): Promise<Map<number, INodeExecutionData[]>> {
 	const first = calls[0];
-	const ownKey = (ctx.getNodeParameter('options', first.itemIndex, {}) as IDataObject).idempotencyKey;
-	const idempotencyKey = ownKey
-		? String(ownKey)
-		: deriveIdempotencyKey(
-				{
-					workflowId: String(ctx.getWorkflow().id ?? ''),
-					executionId: String(ctx.getExecutionId() ?? ''),
-					nodeName: ctx.getNode().name,
-					itemIndex: 0,
-					route: 'POST /batches',
-				},
-				{ body },
-			);
-	const { body: created } = await apiRequest<unknown>(client, { method: 'POST', path: '/batches', body, idempotencyKey, itemIndex: first.itemIndex });
-	if (!isBatch(created)) throw unexpectedResponse(client, 'POST /batches did not return a batch', created, first.itemIndex);
+	const route = 'POST /batches';
+	const earlier = memory.recall(route, first.itemIndex);
+	let created: Batch;
+	if (earlier?.createdId) {
+		const { body } = await apiRequest<unknown>(client, { method: 'GET', path: `/batches/${encodeURIComponent(earlier.createdId)}`, itemIndex: first.itemIndex });
+		if (!isBatch(body)) throw unexpectedResponse(client, `GET /batches/${earlier.createdId} did not return a batch`, body, first.itemIndex);
+		created = body;
+	} else {
+		let body: IDataObject;
+		const idempotencyKey = earlier?.key ?? first.idempotencyKey!;
+		if (earlier) body = earlier.body;
+		else {
+			for (const call of calls) await uploadPending(ctx, client, call);
+			body = makeBody();
+		}
+		memory.remember(route, first.itemIndex, { key: idempotencyKey, path: '/batches', qs: {}, body });
+		const answer = await apiRequest<unknown>(client, { method: 'POST', path: '/batches', body, idempotencyKey, itemIndex: first.itemIndex }).catch((error: unknown) => {
+			if (refusedOutright(error)) memory.forget(route, first.itemIndex);
+			throw error;
+		});
+		if (!isBatch(answer.body)) throw unexpectedResponse(client, 'POST /batches did not return a batch', answer.body, first.itemIndex);
+		created = answer.body;
+		memory.created(route, first.itemIndex, created.id);
+	}
 	const byIndex = (item: BatchItem) => calls[item.index]?.itemIndex ?? first.itemIndex;
 	if (!first.run!.wait) {
-		const items = Array.isArray(created.items) ? (created.items as BatchItem[]) : [];
-		return await outputsOf(ctx, first, created, items, byIndex);
+		const items = Array.isArray(created.items) ? (created.items as BatchItem[]) : await listBatchItems(client, created.id, first.itemIndex);
+		return await outputsOf(ctx, client, first, created, items, byIndex);
 	}
 	const finished = await waitForBatch(ctx, client, created, Date.now() + first.run!.waitTimeoutMs, first.itemIndex);
-	return await outputsOf(ctx, first, finished, await listBatchItems(client, finished.id, first.itemIndex), byIndex);
+	return await outputsOf(ctx, client, first, finished, await listBatchItems(client, finished.id, first.itemIndex), byIndex);
+}
+
+/** Operation names a batch can target: the generating submits, as the document's tables write them. */
+export const BATCH_OPERATIONS: readonly string[] = catalog.filter((e) => e.output === 'run' && e.method === 'POST').map(endpointKey);
+
+/**
+ * The target as the service takes it (README: Assumptions): in mode operation an operation name
+ * ("POST /images/generations"; a path alone, as earlier versions wrote it, is read as that POST);
+ * in mode workflow a workflow key. Anything else is refused before sending, naming the choices.
+ */
+function batchTarget(ctx: IExecuteFunctions, call: PreparedCall, mode: string, raw: string): string {
+	const value = raw.trim();
+	if (mode === 'workflow') {
+		if ((WORKFLOW_KEYS as readonly string[]).includes(value)) return value;
+		throw new NodeOperationError(ctx.getNode(), `Target (target): "${value}" is not a workflow; allowed: ${WORKFLOW_KEYS.join(', ')}`, {
+			itemIndex: call.itemIndex,
+			description: 'Nothing was sent to the service.',
+		});
+	}
+	const name = /^[A-Z]+\s/.test(value) ? value.replace(/\s+/, ' ') : `POST /${value.replace(/^\/+/, '')}`;
+	if (BATCH_OPERATIONS.includes(name)) return name;
+	throw new NodeOperationError(ctx.getNode(), `Target (target): "${value}" is not a generating operation; allowed: an operation name such as POST /images/generations or POST /videos/generations`, {
+		itemIndex: call.itemIndex,
+		description: `Nothing was sent to the service. All operation names: ${BATCH_OPERATIONS.join(', ')}`,
+	});
 }
 
 /** MediaGen Batch → Create From Items: each input item's "Item Body" becomes one batch item. */
-export async function createBatchFromItems(ctx: IExecuteFunctions, client: ApiClient, calls: PreparedCall[]): Promise<Map<number, INodeExecutionData[]>> {
+export async function createBatchFromItems(ctx: IExecuteFunctions, client: ApiClient, calls: PreparedCall[], memory: SubmitMemory): Promise<Map<number, INodeExecutionData[]>> {
 	for (const call of calls) {
 		const item = call.body.item;
 		if (typeof item !== 'object' || item === null || Array.isArray(item)) {
 			throw new NodeOperationError(ctx.getNode(), 'Item Body (item): must be a JSON object (the body the target takes)', { itemIndex: call.itemIndex });
 		}
 	}
-	const body: IDataObject = {
-		mode: sameSetting(ctx, calls, 'mode') as string,
-		target: sameSetting(ctx, calls, 'target') as string,
-		items: calls.map((c) => c.body.item as IDataObject),
-	};
+	const mode = sameSetting(ctx, calls, 'mode') as string;
+	const target = batchTarget(ctx, calls[0], mode, String(sameSetting(ctx, calls, 'target') ?? ''));
+	if (mode === 'workflow') for (const call of calls) checkWorkflowInputs(ctx, call.itemIndex, target, call.body.item as IDataObject, 'Item Body (item)');
 	const concurrency = sameSetting(ctx, calls, 'concurrency');
-	if (concurrency !== undefined) body.concurrency = concurrency as number;
-	return await submitBatch(ctx, client, calls, body);
+	return await submitBatch(ctx, client, calls, memory, () => ({
+		mode,
+		target,
+		items: calls.map((c) => c.body.item as IDataObject),
+		...(concurrency !== undefined ? { concurrency: concurrency as number } : {}),
+	}));
 }
 
 /**
  * The "Use Batch API" option of generating operations: the items' requests (already checked
  * against the model) go as one operation batch instead of one submit each.
  */
-export async function sendRunsAsBatch(ctx: IExecuteFunctions, client: ApiClient, calls: PreparedCall[]): Promise<Map<number, INodeExecutionData[]>> {
+export async function sendRunsAsBatch(ctx: IExecuteFunctions, client: ApiClient, calls: PreparedCall[], memory: SubmitMemory): Promise<Map<number, INodeExecutionData[]>> {
 	const { endpoint } = calls[0];
-	const body: IDataObject = {
+	return await submitBatch(ctx, client, calls, memory, () => ({
 		mode: 'operation',
-		target: endpoint.path.replace(/^\//, ''),
+		// an operation name as the document's endpoint tables write it (README: Assumptions)
+		target: endpointKey(endpoint),
 		items: calls.map((c) => c.body),
 		concurrency: calls[0].run!.concurrency,
-	};
-	return await submitBatch(ctx, client, calls, body);
+	}));
 }
 
 /** MediaGen Batch → Wait for Completion: waits for a batch, then one item per batch item. */
@@ -180,6 +250,6 @@ export async function waitForBatchItems(ctx: IExecuteFunctions, client: ApiClien
 	const { body } = await apiRequest<unknown>(client, { method: 'GET', path: call.path, itemIndex: call.itemIndex });
 	if (!isBatch(body)) throw unexpectedResponse(client, `GET ${call.path} did not return a batch`, body, call.itemIndex);
 	const finished = await waitForBatch(ctx, client, body, Date.now() + call.run!.waitTimeoutMs, call.itemIndex);
-	const outputs = await outputsOf(ctx, call, finished, await listBatchItems(client, finished.id, call.itemIndex), () => call.itemIndex);
+	const outputs = await outputsOf(ctx, client, call, finished, await listBatchItems(client, finished.id, call.itemIndex), () => call.itemIndex);
 	return outputs.get(call.itemIndex) ?? [];
 }

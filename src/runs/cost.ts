@@ -1,9 +1,8 @@
 import { NodeOperationError, type IDataObject, type IExecuteFunctions, type JsonObject } from 'n8n-workflow';
 
-import { endpointFor, findOperation, type Endpoint, type NodeName } from '../catalog';
-import { uploadBinary } from '../media/upload';
+import { endpointFor, endpointKey, findOperation, type Endpoint, type NodeName } from '../catalog';
 import type { Model } from '../models/model-catalog';
-import type { PreparedCall } from '../node/parameters';
+import type { PreparedCall } from './call';
 import { problemOf } from '../transport/problem';
 import { apiRequest, unexpectedResponse, type ApiClient } from '../transport/request';
 
@@ -58,14 +57,6 @@ function isQuote(value: unknown): value is Quote {
 	return typeof value === 'object' && value !== null && typeof (value as Quote).credits === 'number' && typeof (value as Quote).quote_token === 'string';
 }
 
-interface CostPlan {
-	maxCredits?: number;
-	model?: string;
-}
-
-// Per prepared call (the call object lives for one execution only).
-const plans = new WeakMap<PreparedCall, CostPlan>();
-
 /** Parameters that do not belong in an estimate (they do not change the price). */
 const NOT_PRICED = ['quote_token', 'team_id', 'project_id'];
 
@@ -82,28 +73,30 @@ export function planCost(ctx: IExecuteFunctions, call: PreparedCall, model: Mode
 		if (model) call.body.model = model.id;
 		call.endpoint = estimateEndpoint;
 		call.path = estimateEndpoint.path;
+		call.route = endpointKey(estimateEndpoint);
 		call.qs = {};
 		call.run = undefined;
 		call.idempotencyKey = undefined;
 		return;
 	}
-	if (endpoint.output !== 'run') return;
+	if (endpoint.output !== 'run' || !offersEstimate(endpoint)) return;
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const raw = options.maxCredits;
-	let maxCredits: number | undefined;
-	if (offersEstimate(endpoint) && raw !== undefined && raw !== null && raw !== '') {
-		maxCredits = Number(raw);
-		if (!Number.isFinite(maxCredits) || maxCredits < 0) {
-			throw new NodeOperationError(ctx.getNode(), `Max Credits (maxCredits): "${String(raw)}" is not allowed; allowed: a number of credits >= 0`, { itemIndex });
-		}
-	}
-	if (maxCredits !== undefined && options.useBatchApi === true) {
-		throw new NodeOperationError(ctx.getNode(), 'Max Credits (maxCredits) cannot be combined with Use Batch API (useBatchApi): a batch is not quoted; allowed: one of the two', {
+	if (raw === undefined || raw === null || raw === '') return;
+	const maxCredits = typeof raw === 'number' ? raw : Number(String(raw).trim());
+	if (!Number.isFinite(maxCredits) || maxCredits < 0) {
+		throw new NodeOperationError(ctx.getNode(), `Max Credits: ${JSON.stringify(raw)} is not allowed; allowed: a number of credits of 0 or more`, {
 			itemIndex,
-			description: 'Turn off Use Batch API to keep the per-item price check, or remove Max Credits.',
+			description: 'Nothing was sent to the service, so no credits were spent.',
 		});
 	}
-	plans.set(call, { maxCredits, model: model?.id });
+	if (options.useBatchApi === true) {
+		throw new NodeOperationError(ctx.getNode(), 'Max Credits cannot be combined with Use Batch API: a batch is not quoted; allowed: one of the two', {
+			itemIndex,
+			description: 'Turn off Use Batch API to keep the per-item price check, or remove Max Credits. Nothing was sent.',
+		});
+	}
+	call.cost = { maxCredits, model: model?.id };
 }
 
 async function estimateOf(client: ApiClient, call: PreparedCall, model: string | undefined): Promise<Quote> {
@@ -118,7 +111,7 @@ async function estimateOf(client: ApiClient, call: PreparedCall, model: string |
 function overBudget(ctx: IExecuteFunctions, call: PreparedCall, quote: Quote, maxCredits: number): NodeOperationError {
 	const error = new NodeOperationError(
 		ctx.getNode(),
-		`Max Credits (maxCredits): ${call.endpoint.name} costs ${quote.credits} credits${quote.model ? ` on model ${String(quote.model)}` : ''}, above the maximum of ${maxCredits}`,
+		`Max Credits: ${call.endpoint.name} costs ${quote.credits} credits${quote.model ? ` on model ${String(quote.model)}` : ''}, above the maximum of ${maxCredits}`,
 		{
 			itemIndex: call.itemIndex,
 			description: 'Nothing was submitted: no run was created and no credits were spent. Raise Max Credits or choose cheaper parameters.',
@@ -129,47 +122,33 @@ function overBudget(ctx: IExecuteFunctions, call: PreparedCall, quote: Quote, ma
 }
 
 /**
- * Sends a submit under its cost plan. With Max Credits, the item's binaries are uploaded first (the
- * quote binds their URLs), then the estimate decides; a stale quote is replaced once.
+ * With Max Credits: estimates the call as it will be sent (binaries already uploaded: the quote
+ * binds their URLs), refuses above the maximum, and binds the submit to the quote.
  */
-export async function sendWithinBudget<T>(ctx: IExecuteFunctions, client: ApiClient, call: PreparedCall, send: () => Promise<T>): Promise<T> {
-	const plan = plans.get(call);
-	if (!plan) return await send();
-	const { maxCredits } = plan;
-	if (maxCredits !== undefined && !call.body.quote_token) {
-		for (const upload of call.uploads) upload.assign(await uploadBinary(client, ctx, upload.input));
-		call.uploads = [];
-		const quote = await estimateOf(client, call, plan.model);
-		if (quote.credits > maxCredits) throw overBudget(ctx, call, quote, maxCredits);
-		call.body.quote_token = quote.quote_token;
-	}
-	// The transport's failures are already NodeApiErrors carrying the problem; only a stale quote is handled here.
-	const first = await send().then(
-		(value) => ({ ok: true as const, value }),
-		(error: unknown) => ({ ok: false as const, error }),
-	);
-	if (first.ok) return first.value;
-	const problem = problemOf(first.error);
-	const described = first.error as { description?: string };
-	if (problem?.code === 'idempotency_key_reused' && maxCredits !== undefined) {
-		// A retry of this item (n8n's Retry On Fail) estimated anew, so its quote differs from the accepted first submit's.
-		described.description = [described.description, 'An earlier attempt of this item was accepted with another quote; that run goes on and is charged once (MediaGen Run → List shows it).']
-			.filter(Boolean)
-			.join(' · ');
-		throw first.error;
-	}
-	if (!problem?.code || !QUOTE_CODES.has(problem.code)) throw first.error;
+export async function bindQuote(ctx: IExecuteFunctions, client: ApiClient, call: PreparedCall): Promise<void> {
+	if (!call.cost || call.body.quote_token) return;
+	const quote = await estimateOf(client, call, call.cost.model);
+	if (quote.credits > call.cost.maxCredits) throw overBudget(ctx, call, quote, call.cost.maxCredits);
+	call.body.quote_token = quote.quote_token;
+}
+
+/**
+ * After a submit refused with 409 quote_expired / quote_mismatch: the fresh quote of the answer
+ * when Max Credits allows it, otherwise undefined with the reason added to the error.
+ */
+export function acceptableFreshQuote(call: PreparedCall, error: unknown): Quote | undefined {
+	const problem = problemOf(error);
+	if (!problem?.code || !QUOTE_CODES.has(problem.code)) return undefined;
 	const fresh = problem.quote;
-	if (maxCredits === undefined || !isQuote(fresh) || fresh.credits > maxCredits) {
-		const why =
-			maxCredits === undefined
-				? 'Set Max Credits to let the node accept a fresh quote within that price.'
-				: isQuote(fresh)
-					? `The fresh quote (${fresh.credits} credits) is above Max Credits (${maxCredits}); nothing was submitted.`
-					: 'The answer carried no fresh quote.';
-		described.description = [described.description, why].filter(Boolean).join(' · ');
-		throw first.error;
-	}
-	call.body.quote_token = fresh.quote_token;
-	return await send();
+	const maxCredits = call.cost?.maxCredits;
+	if (maxCredits !== undefined && isQuote(fresh) && fresh.credits <= maxCredits) return fresh;
+	const why =
+		maxCredits === undefined
+			? 'Set Max Credits to let the node accept a fresh quote within that price.'
+			: isQuote(fresh)
+				? `The fresh quote (${fresh.credits} credits) is above Max Credits (${maxCredits}); nothing was submitted.`
+				: 'The answer carried no fresh quote.';
+	const described = error as { description?: string };
+	described.description = [described.description, why].filter(Boolean).join(' · ');
+	return undefined;
 }

@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import type { OutputFile } from '../media/download';
+
 /** A run as the service returns it (fields of the API document). */
 export interface Run extends IDataObject {
 	id: string;
@@ -19,16 +21,17 @@ export function isRun(value: unknown): value is Run {
 	return typeof value === 'object' && value !== null && typeof (value as Run).id === 'string' && typeof (value as Run).status === 'string';
 }
 
+const KNOWN_STATUSES = new Set(['queued', 'processing', 'completed', 'failed']);
+
+/** The run statuses the API document names; anything else is not waited for. */
+export function isKnownStatus(run: Run): boolean {
+	return KNOWN_STATUSES.has(run.status);
+}
+
 export function isTerminal(run: Run): boolean {
 	return run.status === 'completed' || run.status === 'failed';
 }
 
-/** A file a completed run produced. */
-export interface OutputFile {
-	url: string;
-	/** e.g. "glb" for a 3D format, from the output key */
-	format?: string;
-}
 
 /**
  * The files of a completed run, per decisions.md: `images[].url` for images, `model_urls` for 3D

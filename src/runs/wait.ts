@@ -1,8 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { pause } from '../transport/pause';
+import { isOutage, problemError } from '../transport/problem';
 import { apiRequest, type ApiClient } from '../transport/request';
-import { isRun, isTerminal, type Run } from './run';
+import { isKnownStatus, isRun, isTerminal, type Run } from './run';
 
 export type WaitOutcome =
 	| { state: 'completed' | 'failed'; run: Run }
@@ -35,7 +36,14 @@ interface Pending {
 	intervalMs: number;
 	/** list reads whose window held this run but whose page did not show it (other traffic) */
 	missed: number;
+	/** pause before the next own poll while reads of this run fail in an outage (0: no outage) */
+	outagePauseMs: number;
 }
+
+/** A poll in a wait loop is retried once by the transport; the loop itself paces the rest. */
+export const POLL_RETRY_LIMITS = { maxTransientRetries: 1, maxRateLimitRetries: 1 };
+/** First pause after a failed read during an outage; doubles up to the slowest poll pace. */
+export const OUTAGE_FIRST_PAUSE_MS = 500;
 
 /** At most this many runs are polled one by one at a time: never a request storm. */
 const OWN_POLLS_PER_TICK = 10;
@@ -45,10 +53,18 @@ const MISSES_BEFORE_OWN_POLL = 2;
 const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value));
 const jitter = (ms: number) => Math.round(ms * (0.9 + 0.2 * Math.random()));
 
+/** The service's Retry-After as a pause, within what a wait loop accepts (0 or absent: undefined). */
 function retryAfterMs(headers: Record<string, string>): number | undefined {
 	const seconds = Number(headers['retry-after']);
-	return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : undefined;
+	return Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds * 1000, SINGLE_MAX_INTERVAL_MS) : undefined;
 }
+
+
+const minOf = (values: Iterable<number>) => {
+	let least = Infinity;
+	for (const v of values) if (v < least) least = v;
+	return least;
+};
 
 /**
  * Waits for many runs in one loop, close to the service's own latency and with few requests:
@@ -68,16 +84,27 @@ export async function waitForRuns(client: ApiClient, runs: Run[], options: WaitO
 	for (const run of runs) {
 		if (isTerminal(run)) outcomes.set(run.id, { state: run.status as 'completed' | 'failed', run });
 		else if (!pending.has(run.id)) {
-			pending.set(run.id, { run, index: byIndex.length, seenAt: started, intervalMs: SINGLE_FIRST_POLL_MS, missed: 0 });
+			pending.set(run.id, { run, index: byIndex.length, seenAt: started, intervalMs: SINGLE_FIRST_POLL_MS, missed: 0, outagePauseMs: 0 });
 			byIndex.push(run);
 		}
 	}
 	const total = pending.size + outcomes.size;
 	let fastestRunMs: number | undefined;
 	let nextSweepAt = started + MIN_INTERVAL_MS;
+	let sweepOutagePauseMs = 0;
 
 	const settle = (p: Pending, run: Run) => {
 		pending.delete(p.run.id);
+		if (!isKnownStatus(run)) {
+			const error = problemError(client.ctx.getNode(), {
+				code: 'unexpected_run_status',
+				title: `Run ${run.id} has the status "${String(run.status)}", which the API document does not name`,
+				detail: 'Known statuses: queued, processing, completed, failed. The node stopped waiting for it; read it later with MediaGen Run → Get.',
+				run_id: run.id,
+			}, undefined);
+			outcomes.set(run.id, { state: 'error', run, error });
+			return;
+		}
 		outcomes.set(run.id, { state: run.status as 'completed' | 'failed', run });
 		const took = Date.parse(String(run.completed_at ?? '')) - Date.parse(String(run.created_at ?? ''));
 		if (Number.isFinite(took) && took > 0) fastestRunMs = Math.min(fastestRunMs ?? took, took);
@@ -90,14 +117,16 @@ export async function waitForRuns(client: ApiClient, runs: Run[], options: WaitO
 
 	/** One page of `GET /runs` covering the oldest pending runs. */
 	const sweep = async (): Promise<void> => {
-		const oldest = Math.min(...[...pending.values()].map((p) => p.index));
+		const oldest = minOf([...pending.values()].map((p) => p.index));
 		const anchor = byIndex[oldest + PAGE];
 		const shown = new Set<string>();
 		const { body, headers } = await apiRequest<{ data?: unknown[] }>(client, {
 			method: 'GET',
 			path: '/runs',
 			qs: { limit: PAGE, ...(anchor ? { starting_after: anchor.id } : {}) } as IDataObject,
+			retryLimits: POLL_RETRY_LIMITS,
 		});
+		sweepOutagePauseMs = 0;
 		const now = Date.now();
 		for (const item of Array.isArray(body.data) ? body.data : []) {
 			if (!isRun(item)) continue;
@@ -106,7 +135,7 @@ export async function waitForRuns(client: ApiClient, runs: Run[], options: WaitO
 			shown.add(item.id);
 			p.seenAt = now;
 			p.missed = 0;
-			if (isTerminal(item)) settle(p, item);
+			if (isTerminal(item) || !isKnownStatus(item)) settle(p, item);
 			else p.run = item;
 		}
 		for (const p of pending.values()) if (p.index < oldest + PAGE && !shown.has(p.run.id)) p.missed++;
@@ -115,13 +144,22 @@ export async function waitForRuns(client: ApiClient, runs: Run[], options: WaitO
 
 	const pollOne = async (p: Pending): Promise<void> => {
 		try {
-			const { body, headers } = await apiRequest<Run>(client, { method: 'GET', path: `/runs/${encodeURIComponent(p.run.id)}` });
+			const { body, headers } = await apiRequest<Run>(client, { method: 'GET', path: `/runs/${encodeURIComponent(p.run.id)}`, retryLimits: POLL_RETRY_LIMITS });
 			const run = isRun(body) ? body : p.run;
-			if (isTerminal(run)) return settle(p, run);
+			if (isTerminal(run) || !isKnownStatus(run)) return settle(p, run);
+			p.outagePauseMs = 0;
 			p.run = run;
 			p.seenAt = Date.now();
 			p.intervalMs = retryAfterMs(headers) ?? Math.min(SINGLE_MAX_INTERVAL_MS, p.intervalMs * SINGLE_BACKOFF);
 		} catch (error) {
+			if (isOutage(error)) {
+				// An outage outlasted the transport's retries: the run goes on at the service, so keep
+				// waiting (until the deadline) at the slowest pace rather than fail an item that will be charged.
+				p.seenAt = Date.now();
+				p.intervalMs = clamp(p.outagePauseMs, OUTAGE_FIRST_PAUSE_MS, SINGLE_MAX_INTERVAL_MS);
+				p.outagePauseMs = clamp(p.outagePauseMs * 2, OUTAGE_FIRST_PAUSE_MS, SINGLE_MAX_INTERVAL_MS);
+				return;
+			}
 			pending.delete(p.run.id);
 			outcomes.set(p.run.id, { state: 'error', run: p.run, error: error as Error });
 		}
@@ -132,9 +170,16 @@ export async function waitForRuns(client: ApiClient, runs: Run[], options: WaitO
 		if (listMode && Date.now() >= nextSweepAt) {
 			try {
 				await sweep();
-			} catch {
-				// The transport already retried this read; the next tick reads the list again.
-				nextSweepAt = Date.now() + MAX_INTERVAL_MS;
+			} catch (error) {
+				if (isOutage(error)) {
+					// an outage: read the list again later, more slowly each time
+					sweepOutagePauseMs = clamp(sweepOutagePauseMs * 2, OUTAGE_FIRST_PAUSE_MS, SINGLE_MAX_INTERVAL_MS);
+					nextSweepAt = Date.now() + sweepOutagePauseMs;
+				} else {
+					// the list itself is refused: each run's own poll tells what is wrong with it
+					for (const p of pending.values()) p.missed = MISSES_BEFORE_OWN_POLL;
+					nextSweepAt = Date.now() + MAX_INTERVAL_MS;
+				}
 			}
 		}
 		// Own polls: lone runs, and runs the list windows keep missing (other traffic on the account).
@@ -146,7 +191,7 @@ export async function waitForRuns(client: ApiClient, runs: Run[], options: WaitO
 		options.onProgress?.(outcomes.size, total);
 		if (pending.size === 0) break;
 
-		const nextOwn = Math.min(...[...pending.values()].map((p) => p.seenAt + p.intervalMs));
+		const nextOwn = minOf([...pending.values()].map((p) => p.seenAt + p.intervalMs));
 		const wakeAt = Math.min(pending.size >= LIST_MODE_MIN_PENDING ? nextSweepAt : nextOwn, options.deadline);
 		if (!(await pause(Math.max(0, wakeAt - Date.now()), client.signal))) {
 			for (const p of pending.values()) outcomes.set(p.run.id, { state: 'cancelled', run: p.run });

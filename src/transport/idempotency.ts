@@ -1,34 +1,43 @@
 import { createHash } from 'node:crypto';
 
-/** Stable JSON: object keys sorted, so equal bodies hash equally whatever their key order. */
-export function canonicalJson(value: unknown): string {
-	if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-	if (value && typeof value === 'object') {
-		const entries = Object.keys(value as object)
-			.sort()
-			.filter((k) => (value as Record<string, unknown>)[k] !== undefined)
-			.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
-		return `{${entries.join(',')}}`;
-	}
-	return JSON.stringify(value) ?? 'null';
-}
-
+/** Where a submit happens in n8n: everything that stays the same across every retry of it. */
 export interface IdempotencyScope {
 	workflowId: string;
 	executionId: string;
 	nodeName: string;
+	/** the node's run within the execution (a loop runs a node several times); n8n's Retry On Fail keeps it */
+	runIndex: number;
 	itemIndex: number;
-	/** the route, so two operations of one item never share a key */
+	/** method and path template of the operation, so two operations of one item never share a key */
 	route: string;
 }
 
+const hashed = (parts: Array<string | number>) => `n8n-${createHash('sha256').update(parts.join('\n')).digest('hex').slice(0, 48)}`;
+
 /**
- * Derived, never remembered: the same execution, node, item and body give the same key, so n8n's
- * Retry On Fail and our own retries replay the original run instead of paying twice, while a new
- * execution (or changed parameters) gets a new key. Works across n8n queue-mode workers.
+ * Derived, never remembered, and independent of the request body: parameters resolved from
+ * expressions (`{{ $now }}`), re-uploaded binaries (new asset URLs) and fresh quotes differ between
+ * tries, and a key that followed them would pay again. The same execution, node run, item and route
+ * give the same key on every try — in any process, so also across queue-mode workers; a new
+ * execution gets a new key.
  */
-export function deriveIdempotencyKey(scope: IdempotencyScope, logicalBody: unknown): string {
-	const bodyHash = createHash('sha256').update(canonicalJson(logicalBody)).digest('hex');
-	const material = [scope.workflowId, scope.executionId, scope.nodeName, scope.itemIndex, scope.route, bodyHash].join('\n');
-	return `n8n-${createHash('sha256').update(material).digest('hex').slice(0, 48)}`;
+export function deriveIdempotencyKey(scope: IdempotencyScope): string {
+	return hashed(['scope', scope.workflowId, scope.executionId, scope.nodeName, scope.runIndex, scope.itemIndex, scope.route]);
+}
+
+/**
+ * The key sent for the "Idempotency Key" option: the user's value, made distinct per item and
+ * operation (one fixed value must never make several items share one run), and the same in any
+ * execution — so a re-run of a failed execution with the same value replays instead of paying.
+ */
+export function keyFromUserValue(value: string, route: string, itemIndex: number): string {
+	return hashed(['user', value, route, itemIndex]);
+}
+
+/**
+ * The key of a new request that replaces a refused one of the same item (after a stale quote the
+ * body changes, and a key must never name two different requests).
+ */
+export function successorKey(key: string, attempt: number): string {
+	return hashed(['successor', key, attempt]);
 }

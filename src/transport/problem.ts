@@ -1,5 +1,8 @@
 import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
 
+import { hintFor } from './hints';
+import { isTransientFailure } from './retry-policy';
+
 /** An RFC 9457 problem document as the service sends it. */
 export interface Problem {
 	type?: string;
@@ -32,13 +35,17 @@ export function problemError(
 	const code = problem.code ?? `http_${status ?? 'error'}`;
 	const title = problem.title ?? 'The service refused the request';
 	const detail = problem.detail ? `: ${problem.detail}` : '';
-	const extras = SHOWN_EXTRAS.filter((k) => problem[k] !== undefined && typeof problem[k] !== 'object')
-		.map((k) => `${k}: ${String(problem[k])}`)
+	const fresh = problem.quote as { credits?: unknown } | undefined;
+	const extras = [
+		...SHOWN_EXTRAS.filter((k) => problem[k] !== undefined && typeof problem[k] !== 'object').map((k) => `${k}: ${String(problem[k])}`),
+		typeof fresh?.credits === 'number' ? `fresh quote: ${fresh.credits} credits (in the error item's quote field)` : '',
+	]
+		.filter(Boolean)
 		.join(' · ');
 	const message = `${code} — ${title}${detail}`;
 	const error = new NodeApiError(node, { ...problem } as JsonObject, {
 		message,
-		description: [extras, problem.request_id ? `request_id: ${problem.request_id}` : '']
+		description: [hintFor(code), extras, problem.request_id ? `request_id: ${problem.request_id}` : '']
 			.filter(Boolean)
 			.join(' · '),
 		httpCode: status === undefined ? undefined : String(status),
@@ -54,4 +61,15 @@ export function problemError(
 export function problemOf(error: unknown): Problem | undefined {
 	const ctx = (error as { context?: { problem?: Problem } } | null)?.context;
 	return ctx?.problem;
+}
+
+/**
+ * Whether a failed read says the service is briefly unreachable or overloaded (no answer, 429, 5xx)
+ * rather than that the request is wrong: a wait may go on after it.
+ */
+export function isOutage(error: unknown): boolean {
+	const problem = problemOf(error);
+	if (!problem) return false;
+	if (problem.code === 'network_error') return true;
+	return problem.status !== undefined && isTransientFailure(Number(problem.status));
 }

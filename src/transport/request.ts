@@ -14,6 +14,7 @@ import {
 import { normalizeBaseUrl, type CredentialType } from './credentials';
 import { pause } from './pause';
 import { isProblem, problemError, type Problem } from './problem';
+import { redactForDisplay, redactUrl } from './redact';
 import { decideRetry, DEFAULT_RETRY_LIMITS, parseRetryAfter, type RetryLimits } from './retry-policy';
 
 export type RequestContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions;
@@ -56,7 +57,14 @@ export interface ApiRequest {
 	qs?: IDataObject;
 	body?: IDataObject;
 	idempotencyKey?: string;
+	/**
+	 * Whether a write may be resent after a lost answer. Default: when it carries an Idempotency-Key.
+	 * False for a courtesy key on a route the document does not promise to replay.
+	 */
+	resendable?: boolean;
 	itemIndex?: number;
+	/** tighter retry limits for this request (a wait loop paces its own polls) */
+	retryLimits?: Partial<RetryLimits>;
 	/** 'none' for the few routes that take no credential (CLI sign-in) */
 	auth?: 'bearer' | 'none';
 	timeoutMs?: number;
@@ -128,6 +136,19 @@ function parseBody(data: unknown): unknown {
 function toError(client: ApiClient, request: ApiRequest, failure: HttpFailure): NodeApiError {
 	const node = client.ctx.getNode();
 	const body = parseBody(failure.data);
+	if (failure.status !== undefined && failure.status >= 300 && failure.status < 400) {
+		const location = failure.headers.location ?? failure.headers.Location;
+		return problemError(
+			node,
+			{
+				code: 'redirect_refused',
+				title: `HTTP ${failure.status} from ${request.method} ${request.path}: the service redirected the request`,
+				detail: `to ${typeof location === 'string' ? redactUrl(new URL(location, client.baseUrl).href) : 'an address it did not name'}. The node does not follow redirects from the API, so the credential never goes to another address; check the credential's Base URL.`,
+			},
+			failure.status,
+			request.itemIndex,
+		);
+	}
 	if (failure.status !== undefined) {
 		const problem: Problem = isProblem(body)
 			? body
@@ -142,7 +163,7 @@ function toError(client: ApiClient, request: ApiRequest, failure: HttpFailure): 
 			: {
 					code: `http_${failure.status}`,
 					title: `HTTP ${failure.status} from ${request.method} ${request.path}`,
-					detail: typeof body === 'string' ? body.slice(0, 300) : undefined,
+					detail: typeof body === 'string' ? String(redactForDisplay(body.slice(0, 300))) : undefined,
 				};
 		return problemError(node, problem, failure.status, request.itemIndex);
 	}
@@ -151,7 +172,7 @@ function toError(client: ApiClient, request: ApiRequest, failure: HttpFailure): 
 	const problem: Problem = {
 		code: 'network_error',
 		title: `Could not reach the service for ${request.method} ${request.path}`,
-		detail: `${failure.code ?? 'no response'} (base URL ${client.baseUrl})`,
+		detail: `${failure.code ?? 'no response'} (base URL ${redactUrl(client.baseUrl)})`,
 	};
 	const error = problemError(node, problem, undefined, request.itemIndex);
 	return error;
@@ -175,6 +196,9 @@ async function sendOnce(client: ApiClient, request: ApiRequest): Promise<ApiResp
 		json: true,
 		returnFullResponse: true,
 		timeout: request.timeoutMs ?? client.requestTimeoutMs,
+		// The API never needs a redirect; following one could carry the credential to another origin.
+		disableFollowRedirect: true,
+		sendCredentialsOnCrossOriginRedirect: false,
 	};
 	client.onAttempt?.(request.method, request.path);
 	const response = (request.auth === 'none'
@@ -201,13 +225,13 @@ export async function apiRequest<T = IDataObject>(client: ApiClient, request: Ap
 			const decision = decideRetry(
 				{
 					method: request.method,
-					hasIdempotencyKey: Boolean(request.idempotencyKey),
+					hasIdempotencyKey: Boolean(request.idempotencyKey) && request.resendable !== false,
 					status: failure.status,
 					networkCode: failure.code,
 					retryAfterSeconds: parseRetryAfter(failure.headers['retry-after'] ?? failure.headers['Retry-After']),
 					attempt,
 				},
-				client.retryLimits,
+				request.retryLimits ? { ...client.retryLimits, ...request.retryLimits } : client.retryLimits,
 			);
 			if (!decision.retry || client.signal?.aborted) throw toError(client, request, failure);
 			if (!(await pause(decision.delayMs, client.signal))) throw toError(client, request, failure);
@@ -217,5 +241,6 @@ export async function apiRequest<T = IDataObject>(client: ApiClient, request: Ap
 
 /** Error for a value the service returned that the node cannot use. */
 export function unexpectedResponse(client: ApiClient, what: string, body: unknown, itemIndex?: number): NodeApiError {
-	return problemError(client.ctx.getNode(), { code: 'unexpected_response', title: what, detail: JSON.stringify(body as JsonObject)?.slice(0, 300) }, undefined, itemIndex);
+	const shown = JSON.stringify(redactForDisplay(body) as JsonObject)?.slice(0, 300);
+	return problemError(client.ctx.getNode(), { code: 'unexpected_response', title: what, detail: shown }, undefined, itemIndex);
 }

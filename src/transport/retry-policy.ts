@@ -8,6 +8,7 @@
  */
 export interface FailedAttempt {
 	method: string;
+	/** carries an Idempotency-Key on a route whose key the service replays (not a courtesy key) */
 	hasIdempotencyKey: boolean;
 	/** HTTP status, or undefined when no response arrived */
 	status?: number;
@@ -38,9 +39,25 @@ export const DEFAULT_RETRY_LIMITS: RetryLimits = {
 export type RetryDecision = { retry: false } | { retry: true; delayMs: number };
 
 const TRANSIENT_STATUSES = new Set([500, 502, 503, 504]);
+const MIN_DELAY_MS = 50;
+
+/** A failure after which the same request may succeed later: no answer, a 429 or a 5xx. */
+export function isTransientFailure(status: number | undefined): boolean {
+	return status === undefined || status === 429 || TRANSIENT_STATUSES.has(status);
+}
 
 export function isSafeToResend(method: string, hasIdempotencyKey: boolean): boolean {
 	return method.toUpperCase() === 'GET' || hasIdempotencyKey;
+}
+
+/**
+ * How long to wait before attempt `attempt + 1`: the service's Retry-After when it names a positive
+ * time, otherwise exponential back-off (a `Retry-After: 0` storm must not become a busy loop);
+ * never more than `maxDelayMs`, whatever the header says.
+ */
+export function retryDelayMs(retryAfterSeconds: number | undefined, attempt: number, limits: RetryLimits, random: () => number = Math.random): number {
+	const hinted = retryAfterSeconds !== undefined && retryAfterSeconds > 0 ? retryAfterSeconds * 1000 : limits.baseDelayMs * 2 ** (attempt - 1);
+	return Math.min(limits.maxDelayMs, withJitter(Math.max(hinted, MIN_DELAY_MS), random));
 }
 
 /** Up to +25 % so that many clients told the same Retry-After do not come back in one burst. */
@@ -55,16 +72,14 @@ export function decideRetry(
 ): RetryDecision {
 	if (failure.status === 429) {
 		if (failure.attempt > limits.maxRateLimitRetries) return { retry: false };
-		const hinted = failure.retryAfterSeconds !== undefined ? failure.retryAfterSeconds * 1000 : limits.baseDelayMs * 2 ** (failure.attempt - 1);
-		return { retry: true, delayMs: Math.min(limits.maxDelayMs, withJitter(Math.max(hinted, 50), random)) };
+		return { retry: true, delayMs: retryDelayMs(failure.retryAfterSeconds, failure.attempt, limits, random) };
 	}
 	const transient = failure.status === undefined || TRANSIENT_STATUSES.has(failure.status);
 	if (!transient || !isSafeToResend(failure.method, failure.hasIdempotencyKey)) return { retry: false };
 	// Nothing listening is rarely over in seconds: two more tries, not the full budget.
 	const budget = failure.networkCode === 'ECONNREFUSED' ? Math.min(2, limits.maxTransientRetries) : limits.maxTransientRetries;
 	if (failure.attempt > budget) return { retry: false };
-	const hinted = failure.retryAfterSeconds !== undefined ? failure.retryAfterSeconds * 1000 : limits.baseDelayMs * 2 ** (failure.attempt - 1);
-	return { retry: true, delayMs: Math.min(limits.maxDelayMs, withJitter(hinted, random)) };
+	return { retry: true, delayMs: retryDelayMs(failure.retryAfterSeconds, failure.attempt, limits, random) };
 }
 
 export function parseRetryAfter(value: unknown): number | undefined {

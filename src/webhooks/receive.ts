@@ -2,6 +2,8 @@ import type { IBinaryKeyData, IDataObject, INodeExecutionData, IWebhookFunctions
 
 import { downloadOutput } from '../media/download';
 import { isRun, outputFiles } from '../runs/run';
+import { BEARER_CREDENTIAL_TYPE, isCredentialType, normalizeBaseUrl } from '../transport/credentials';
+import { problemOf } from '../transport/problem';
 import { DELIVERY_HEADER, SIGNATURE_HEADER, subjectKind, type WebhookEvent } from './events';
 import { triggerStaticData } from './registration';
 import { verifyDelivery } from './signature';
@@ -9,7 +11,12 @@ import { verifyDelivery } from './signature';
 /** How many event ids "Ignore Repeated Events" remembers. */
 export const REMEMBERED_EVENT_IDS = 200;
 
+/** Replay protection that applies when the node stores no value (a node added before the fields existed). */
+export const DEFAULT_MAX_EVENT_AGE_MINUTES = 5;
+export const DEFAULT_IGNORE_REPEATED_EVENTS = true;
+
 export interface TriggerOptions {
+	/** kept for workflows saved when these two lived in Options; top-level parameters win */
 	maxEventAgeMinutes?: number;
 	ignoreRepeatedEvents?: boolean;
 	capabilities?: string;
@@ -36,14 +43,38 @@ function ignoredBecause(ctx: IWebhookFunctions, event: WebhookEvent, options: Tr
 	return undefined;
 }
 
-/** Remembers the event id; false when it was seen before. */
-function rememberEvent(ctx: IWebhookFunctions, eventId: string): boolean {
+function seenBefore(ctx: IWebhookFunctions, eventId: string): boolean {
+	const seen = triggerStaticData(ctx).recentEventIds;
+	return Array.isArray(seen) && seen.includes(eventId);
+}
+
+/** Remembers a started event's id (the last step before the workflow starts: nothing after it can fail). */
+function rememberEvent(ctx: IWebhookFunctions, eventId: string): void {
 	const data = triggerStaticData(ctx);
 	const seen = Array.isArray(data.recentEventIds) ? data.recentEventIds : [];
-	if (seen.includes(eventId)) return false;
 	// assigned anew (not pushed) so that n8n notices the change and saves the static data
 	data.recentEventIds = [...seen, eventId].slice(-REMEMBERED_EVENT_IDS);
-	return true;
+}
+
+/**
+ * The replay protection that applies: a value saved in Options by an older version of the node,
+ * else the top-level parameter (whose default n8n fills in when the node stores none).
+ */
+export function replayProtection(ctx: IWebhookFunctions, options: TriggerOptions): { maxAgeMinutes: number; ignoreRepeated: boolean } {
+	const age = options.maxEventAgeMinutes ?? (ctx.getNodeParameter('maxEventAgeMinutes', DEFAULT_MAX_EVENT_AGE_MINUTES) as unknown);
+	const repeated = options.ignoreRepeatedEvents ?? (ctx.getNodeParameter('ignoreRepeatedEvents', DEFAULT_IGNORE_REPEATED_EVENTS) as unknown);
+	const minutes = Number(age);
+	return {
+		// an unreadable age (an expression gone wrong) falls back to the default, never to "any age"
+		maxAgeMinutes: typeof age !== 'boolean' && age !== '' && Number.isFinite(minutes) && minutes >= 0 ? minutes : DEFAULT_MAX_EVENT_AGE_MINUTES,
+		ignoreRepeated: repeated !== false,
+	};
+}
+
+async function baseUrlOf(ctx: IWebhookFunctions): Promise<string> {
+	const auth = ctx.getNodeParameter('authentication', BEARER_CREDENTIAL_TYPE);
+	const credentials = await ctx.getCredentials(isCredentialType(auth) ? auth : BEARER_CREDENTIAL_TYPE);
+	return normalizeBaseUrl(credentials.baseUrl);
 }
 
 async function eventItem(ctx: IWebhookFunctions, event: WebhookEvent, deliveryId: string | undefined, options: TriggerOptions): Promise<INodeExecutionData> {
@@ -61,8 +92,15 @@ async function eventItem(ctx: IWebhookFunctions, event: WebhookEvent, deliveryId
 	if (files.length === 0) return { json };
 	const field = options.binaryPropertyName || 'data';
 	const binary: IBinaryKeyData = {};
-	for (const [index, file] of files.entries()) {
-		binary[index === 0 ? field : `${field}_${index}`] = await downloadOutput(ctx, file, `${subject.id}${index ? `_${index}` : ''}`);
+	try {
+		const baseUrl = await baseUrlOf(ctx);
+		for (const [index, file] of files.entries()) {
+			binary[index === 0 ? field : `${field}_${index}`] = await downloadOutput(ctx, file, `${subject.id}${index ? `_${index}` : ''}`, baseUrl);
+		}
+	} catch (error) {
+		// The delivery is already answered: the workflow still starts, with the URLs and the reason.
+		json.download_error = { code: problemOf(error)?.code ?? 'download_failed', message: error instanceof Error ? error.message : String(error) };
+		return { json };
 	}
 	return { json, binary };
 }
@@ -74,8 +112,8 @@ function header(ctx: IWebhookFunctions, name: string): string | undefined {
 
 /**
  * The trigger's webhook: verifies the signature over the exact raw body with the secret stored at
- * registration. Missing, malformed or wrong signatures (and, when the option is on, stale events)
- * get 401 and start nothing. A verified event is passed on as one item unless a filter or the
+ * registration. Missing, malformed or wrong signatures, and events older than the allowed age, get
+ * 401 and start nothing. A verified event is passed on as one item unless a filter or the
  * repeated-event check drops it (answered 200, so the service does not retry it).
  */
 export async function receiveEvent(ctx: IWebhookFunctions): Promise<IWebhookResponseData> {
@@ -88,15 +126,22 @@ export async function receiveEvent(ctx: IWebhookFunctions): Promise<IWebhookResp
 	const secret = triggerStaticData(ctx).signingSecret;
 	if (!secret) return reject('no_signing_secret');
 	if (!req.rawBody && typeof req.readRawBody === 'function') await req.readRawBody();
+	const protection = replayProtection(ctx, options);
 	const verification = verifyDelivery({
 		secret,
 		rawBody: req.rawBody,
 		signatureHeader: header(ctx, SIGNATURE_HEADER),
-		maxAgeMinutes: Number(options.maxEventAgeMinutes ?? 0),
+		maxAgeMinutes: protection.maxAgeMinutes,
 	});
 	if (!verification.ok) return reject(verification.reason);
 	const { event } = verification;
-	const ignored = ignoredBecause(ctx, event, options) ?? (options.ignoreRepeatedEvents && !rememberEvent(ctx, event.id) ? 'repeated_event' : undefined);
+	const ignored = ignoredBecause(ctx, event, options) ?? (protection.ignoreRepeated && seenBefore(ctx, event.id) ? 'repeated_event' : undefined);
 	if (ignored) return { webhookResponse: { received: true, ignored } };
-	return { workflowData: [[await eventItem(ctx, event, header(ctx, DELIVERY_HEADER), options)]] };
+	// Answered here, before the files are fetched (the service waits at most 10 s) and before n8n
+	// starts the execution: n8n saves the static data (the remembered id) when it answers, and in
+	// n8n 2.41 an execution that starts first clears the "changed" mark, so the id would be lost.
+	ctx.getResponseObject().status(200).json({ received: true, event_id: event.id });
+	const item = await eventItem(ctx, event, header(ctx, DELIVERY_HEADER), options);
+	if (protection.ignoreRepeated) rememberEvent(ctx, event.id);
+	return { noWebhookResponse: true, workflowData: [[item]] };
 }

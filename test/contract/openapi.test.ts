@@ -2,9 +2,10 @@ import { validate } from '@readme/openapi-parser';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 
-import { catalog, endpointKey } from '../../src/catalog';
 import { openApiDocument } from '../../sandbox/openapi';
-import { componentSchemas } from '../../sandbox/openapi-schemas';
+import { SUBMITS } from '../../sandbox/submits';
+import { API_RESOURCES } from '../fixtures/api-resources';
+import { rowKey, seedRows } from '../helpers/endpoint-rows';
 import { openSandbox } from '../sandbox/helpers';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- service JSON, read by path in assertions
@@ -48,50 +49,56 @@ describe('the published contract (GET {base_url}/openapi.json)', () => {
 		expect(result.valid).toBe(false);
 	});
 
-	it('has exactly one operation for every catalog endpoint, with its scope on both security schemes', () => {
+	const rows = seedRows();
+	const operationOf = (row: { method: string; path: string }) => document.paths[row.path][row.method.toLowerCase()];
+
+	it('has exactly one operation for every row of the seed endpoint table, with its scope on both security schemes', () => {
 		const operations = Object.entries(document.paths as Json).flatMap(([path, item]) => Object.keys(item as Json).map((m) => `${m.toUpperCase()} ${path}`));
-		expect(operations.sort()).toEqual(catalog.map(endpointKey).sort());
-		for (const e of catalog) {
-			const op = document.paths[e.path][e.method.toLowerCase()];
-			if (e.auth === 'none') {
-				expect(op.security).toEqual([]);
+		expect(operations.sort()).toEqual(rows.map(rowKey).sort());
+		for (const row of rows) {
+			const op = operationOf(row);
+			if (row.auth === 'none') {
+				expect({ key: rowKey(row), security: op.security }).toEqual({ key: rowKey(row), security: [] });
 				continue;
 			}
-			const scopes = e.scope ? [e.scope] : [];
-			expect({ key: endpointKey(e), security: op.security }).toEqual({ key: endpointKey(e), security: [{ bearerAuth: scopes }, { oauth2: scopes }] });
-			if (e.scope) expect(Object.keys(document.components.securitySchemes.oauth2.flows.clientCredentials.scopes)).toContain(e.scope);
+			// decisions.md: the draft final (scope unspecified in the document) needs videos:write
+			const scopes = row.scope === 'unspecified' ? ['videos:write'] : [row.scope];
+			expect({ key: rowKey(row), security: op.security }).toEqual({ key: rowKey(row), security: [{ bearerAuth: scopes }, { oauth2: scopes }] });
+			expect(Object.keys(document.components.securitySchemes.oauth2.flows.clientCredentials.scopes)).toContain(scopes[0]);
 		}
 	});
 
-	it('documents the Idempotency-Key header exactly where the catalog sends it (required where the spec says Idem)', () => {
-		for (const e of catalog) {
-			const header = (document.paths[e.path][e.method.toLowerCase()].parameters as Json[]).find((p) => p.in === 'header' && p.name === 'Idempotency-Key');
-			if (e.idempotency === 'none') expect({ key: endpointKey(e), header }).toEqual({ key: endpointKey(e), header: undefined });
-			else expect({ key: endpointKey(e), required: header?.required }).toEqual({ key: endpointKey(e), required: e.idempotency === 'required' });
+	it('documents the Idempotency-Key header as the seed table says: required where Idem = yes, optional on the draft final, absent elsewhere', () => {
+		for (const row of rows) {
+			const header = (operationOf(row).parameters as Json[]).find((p) => p.in === 'header' && p.name === 'Idempotency-Key');
+			const want = row.idempotency === 'yes' ? true : row.idempotency === 'unspecified' ? false : undefined;
+			expect({ key: rowKey(row), required: header?.required }).toEqual({ key: rowKey(row), required: want });
 		}
 	});
 
-	it('documents request bodies from the catalog fields, and 202 + Run for every generating submit', () => {
-		for (const e of catalog) {
-			const op = document.paths[e.path][e.method.toLowerCase()];
-			const body = op.requestBody?.content?.['application/json']?.schema;
-			for (const f of e.fields.filter((x) => !x.spread && (x.in ?? (e.path.includes(`{${x.name}}`) ? 'path' : e.method === 'GET' || e.method === 'DELETE' ? 'query' : 'body')) === 'body')) {
-				expect({ key: endpointKey(e), field: f.name, documented: Boolean(body?.properties?.[f.name]) }).toEqual({ key: endpointKey(e), field: f.name, documented: true });
-				if (f.required) expect(body.required).toContain(f.name);
-			}
-			if (e.output === 'run') expect(op.responses['202'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Run' });
+	it('documents the token request as the API document specifies it: JSON only, no other properties', () => {
+		const body = document.paths['/oauth/token'].post.requestBody;
+		expect(Object.keys(body.content)).toEqual(['application/json']);
+		expect(body.content['application/json'].schema).toMatchObject({ additionalProperties: false, properties: { grant_type: { enum: ['client_credentials'] } } });
+	});
+
+	it('answers 202 + Run for every generating submit', () => {
+		for (const name of Object.keys(SUBMITS)) {
+			const [method, path] = name.split(' ');
+			expect({ name, schema: document.paths[path][method.toLowerCase()].responses['202']?.content['application/json'].schema }).toEqual({ name, schema: { $ref: '#/components/schemas/Run' } });
 		}
 	});
 
-	it('carries the resource schemas of the API document', () => {
+	it('carries the resource schemas transcribed from the API document (test/fixtures/api-resources.ts)', () => {
+		for (const [name, schema] of Object.entries(API_RESOURCES)) expect({ name, schema: document.components.schemas[name] }).toEqual({ name, schema });
 		for (const name of [
 			'Run', 'RunOutput', 'Batch', 'BatchItem', 'Workflow', 'WebhookEndpoint', 'WebhookDelivery', 'Upload', 'Influencer', 'Model',
 			'ModelPricingEntry', 'UsageSummary', 'CreditBalance', 'Account', 'OAuthToken', 'Error', 'CliAuthSessionStart',
-			'CliAuthSessionStatus', 'CliAuthSessionExchange', 'CostEstimate',
+			'CliAuthSessionStatus', 'CliAuthSessionExchange', 'CostEstimate', 'Mention', 'WebhookEvent',
 		]) {
-			expect(document.components.schemas[name]).toEqual(componentSchemas[name]);
+			expect(Object.keys(API_RESOURCES)).toContain(name);
 		}
-		expect(document.components.schemas.Run.required).toEqual(expect.arrayContaining(['id', 'object', 'status', 'output', 'completed_at']));
+		expect(document.components.schemas.Run.required).toEqual(expect.arrayContaining(['id', 'object', 'status', 'endpoint', 'output', 'completed_at']));
 		expect(document.components.schemas.Error.required).toEqual(['type', 'title', 'status', 'detail', 'code', 'request_id']);
 	});
 
@@ -104,9 +111,9 @@ describe('the published contract (GET {base_url}/openapi.json)', () => {
 		expect(ajv.getSchema('Run')!({ id: 'x' })).toBe(false);
 	});
 
-	it('is generated from whatever the catalog holds (an added endpoint appears with its scope)', () => {
-		const extra = { ...catalog[0], method: 'GET' as const, path: '/widgets/{widgetId}', scope: 'widgets:read', auth: 'bearer' as const, resource: 'widget', operation: 'get', output: 'object' as const, fields: [] };
-		const generated = openApiDocument('http://example.invalid/v1', [...catalog, extra]);
+	it('is built from whatever endpoint table it is given (an added row appears with its scope)', () => {
+		const extra = { method: 'GET' as const, path: '/widgets/{widgetId}', scope: 'widgets:read', idempotencyKey: 'no' as const, auth: 'bearer' as const };
+		const generated = openApiDocument('http://example.invalid/v1', [extra]);
 		const op = (generated.paths as Json)['/widgets/{widgetId}'].get;
 		expect(op.security).toEqual([{ bearerAuth: ['widgets:read'] }, { oauth2: ['widgets:read'] }]);
 		expect(op.parameters).toEqual([expect.objectContaining({ name: 'widgetId', in: 'path', required: true })]);

@@ -36,7 +36,7 @@ describe('Image Generate with "Use Batch API"', () => {
 			parameters: { resource: 'image', operation: 'generate', prompt: 'x', count: '={{ $json.count }}', options: { useBatchApi: true } },
 			input: [{ json: { count: 1 } }, { json: { count: 7 } }],
 		});
-		expect(error?.message).toContain('Count (count): 7 is not allowed');
+		expect(error?.message).toContain('Count: 7 is not allowed');
 		expect(posts(fx.sandbox, '/batches')).toHaveLength(0);
 	});
 
@@ -46,7 +46,7 @@ describe('Image Generate with "Use Batch API"', () => {
 			credentials: fx.credentials,
 			parameters: { resource: 'image', operation: 'generate', prompt: 'x', options: { useBatchApi: true, maxCredits: 100 } },
 		});
-		expect(error?.message).toContain('Max Credits (maxCredits) cannot be combined with Use Batch API');
+		expect(error?.message).toContain('Max Credits cannot be combined with Use Batch API');
 		expect(fx.sandbox.state.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
 	});
 });

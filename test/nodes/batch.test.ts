@@ -82,7 +82,7 @@ describe('MediaGen Batch in n8n-core (against the sandbox)', () => {
 
 	it('builds item bodies from an expression and refuses a concurrency above 20 before sending', async () => {
 		const bad = await run({ resource: 'batch', operation: 'create', mode: 'operation', target: 'images/generations', concurrency: 21 }, [{ json: { prompt: 'x' } }]);
-		expect(bad.error?.message).toContain('Concurrency (concurrency): 21 is not allowed; allowed: at most 20');
+		expect(bad.error?.message).toContain('Concurrency: 21 is not allowed; allowed: at most 20');
 		expect(posts(fx.sandbox, '/batches')).toHaveLength(0);
 
 		const mapped = await run(
@@ -109,8 +109,17 @@ describe('MediaGen Batch in n8n-core (against the sandbox)', () => {
 		expect(fx.sandbox.state.ledger).toHaveLength(2);
 	});
 
-	it('surfaces a refused batch as an error with its code', async () => {
-		const { error } = await run({ resource: 'batch', operation: 'create', mode: 'workflow', target: 'nope' }, [{ json: { prompt: 'x' } }]);
-		expect(error?.message).toMatch(/^invalid_parameter/);
+	it('refuses a target that is no workflow or operation before sending, naming the choices', async () => {
+		const workflow = await run({ resource: 'batch', operation: 'create', mode: 'workflow', target: 'nope' }, [{ json: { prompt: 'x' } }]);
+		expect(workflow.error?.message).toBe('Target (target): "nope" is not a workflow; allowed: storyboard, hook_pack, ugc_ad, creative_pack, product_ad_variants');
+		const operation = await run({ resource: 'batch', operation: 'create', mode: 'operation', target: 'GET /runs' }, [{ json: { prompt: 'x' } }]);
+		expect(operation.error?.message).toContain('Target (target): "GET /runs" is not a generating operation');
+		expect(fx.sandbox.state.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+	});
+
+	it('reads a bare path (as earlier versions wrote the target) as the POST of that path', async () => {
+		const { error } = await run({ resource: 'batch', operation: 'create', mode: 'operation', target: 'images/generations', options: { returnUrlsOnly: true } }, [{ json: { prompt: 'x' } }]);
+		expect(error).toBeUndefined();
+		expect(fx.sandbox.state.requests.filter((r) => r.method === 'POST' && r.path === '/v1/batches')).toHaveLength(1);
 	});
 });

@@ -26,7 +26,7 @@ interface Case {
 const cases: Case[] = [
 	{ node: 'Image', nodeType: new MediaGenImage(), path: '/images/generations', resource: 'image', operation: 'generate', params: { prompt: 'a quoted castle', count: 2 }, model: 'image.aurora-2', credits: 8 },
 	{ node: 'Video', nodeType: new MediaGenVideo(), path: '/videos/generations', resource: 'video', operation: 'generate', params: { prompt: 'waves', duration: 10 }, model: 'video.motion-2', credits: 60 },
-	{ node: 'Audio', nodeType: new MediaGenAudio(), path: '/audio/music', resource: 'audio', operation: 'music', params: { prompt: 'calm synths', durationSeconds: 20 }, model: 'music.compose-1', credits: 10 },
+	{ node: 'Audio', nodeType: new MediaGenAudio(), path: '/audio/music', resource: 'audio', operation: 'music', params: { prompt: 'calm synths', additionalFields: { durationSeconds: 20 } }, model: 'music.compose-1', credits: 10 },
 	{
 		node: 'Lip Sync',
 		nodeType: new MediaGenLipSync(),
@@ -68,7 +68,7 @@ describe.each(cases)('cost control of MediaGen $node ($path)', (c) => {
 	it('Max Credits below the price: a clear error and no run', async () => {
 		const { error, items } = await run(submitOp(c, { maxCredits: c.credits - 1 }));
 		expect(items).toHaveLength(0);
-		expect(error?.message).toBe(`Max Credits (maxCredits): ${submitName(c)} costs ${c.credits} credits on model ${c.model}, above the maximum of ${c.credits - 1}`);
+		expect(error?.message).toBe(`Max Credits: ${submitName(c)} costs ${c.credits} credits on model ${c.model}, above the maximum of ${c.credits - 1}`);
 		expect(error?.description).toContain('no run was created');
 		expect(posts(fx.sandbox, '/models/estimate-cost')).toHaveLength(1);
 		expect(posts(fx.sandbox, c.path)).toHaveLength(0);
@@ -132,6 +132,10 @@ describe('expired quotes', () => {
 			settings: { onError: 'continueRegularOutput' },
 		});
 		expect(unbounded.items[0].json.code).toBe('quote_expired');
+		// the fresh quote of the answer reaches the user: wire it into Quote Token, or set Max Credits
+		expect(unbounded.items[0].json.quote).toEqual(expect.objectContaining({ credits: c.credits, quote_token: expect.any(String) }));
+		expect(unbounded.items[0].json.hint).toContain('Set Max Credits');
+		expect(unbounded.items[0].json.description).toContain(`fresh quote: ${c.credits} credits`);
 		expect(fx.sandbox.state.runs.size).toBe(runsBefore);
 	});
 });
@@ -159,7 +163,7 @@ describe('mismatched quotes', () => {
 });
 
 describe('Max Credits and n8n Retry On Fail', () => {
-	it('never pays twice: a retry after an accepted submit is refused as idempotency_key_reused, and the error says why', async () => {
+	it('never pays twice: a retry after an accepted submit waits for that run (no new estimate, no new submit)', async () => {
 		const fx = await startFixture();
 		try {
 			// the run is created, then reading it fails for good (404): the node fails and n8n runs it again
@@ -170,10 +174,11 @@ describe('Max Credits and n8n Retry On Fail', () => {
 				parameters: { resource: 'image', operation: 'generate', prompt: 'retry me', options: { maxCredits: 10 } },
 				settings: { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 },
 			});
-			expect(error?.message).toMatch(/^idempotency_key_reused/);
-			expect(error?.description).toContain('An earlier attempt of this item was accepted with another quote');
-			expect(posts(fx.sandbox, '/images/generations').map((r) => r.status)).toEqual([202, 409]);
+			expect(error).toBeUndefined();
+			expect(posts(fx.sandbox, '/models/estimate-cost')).toHaveLength(1);
+			expect(posts(fx.sandbox, '/images/generations').map((r) => r.status)).toEqual([202]);
 			expect(fx.sandbox.state.runs.size).toBe(1);
+			expect(fx.sandbox.state.ledger).toHaveLength(1);
 		} finally {
 			await fx.sandbox.close();
 		}

@@ -16,6 +16,7 @@ import { sandboxHandlers } from '../../sandbox/handlers';
 import { defaultSandboxOptions } from '../../sandbox/options';
 import { SandboxServices } from '../../sandbox/services';
 import { SandboxState } from '../../sandbox/state';
+import { expectedIdempotency } from '../fixtures/idempotency-rules';
 
 /** Rows of the API document's Generation table (and the discovery rows these nodes serve). */
 interface Row {
@@ -73,7 +74,7 @@ describe("every generation endpoint of the API document's tables", () => {
 		const entry = endpointFor(row.method, row.path) as Endpoint;
 		expect(entry).toBeDefined();
 		expect(entry.scope).toBe(row.scope === 'unspecified' ? 'videos:write' : row.scope);
-		expect(entry.idempotency).toBe(row.idem === 'yes' ? 'required' : row.idem === 'unspecified' ? 'sent' : 'none');
+		expect(entry.idempotency).toBe(expectedIdempotency(row.method, row.path, row.idem));
 		expect(typeof handlers[key]).toBe('function');
 		const node = nodes[entry.node];
 		expect(node).toBeDefined();

@@ -89,12 +89,12 @@ describe('MediaGen 3D, Lip Sync, Product and the new Image operations in n8n-cor
 		expect(await kindOf(items[0].binary!.data)).toBe('png');
 	});
 
-	it('Image: blocks out a scene as PNG and files it in a project (no Idempotency-Key: the route takes none)', async () => {
+	it('Image: blocks out a scene as PNG and files it in a project (a courtesy Idempotency-Key: the route does not require one)', async () => {
 		const params = { resource: 'image', operation: 'sceneBlockout', prompt: 'a market square, wide shot', aspectRatio: '16:9' };
 		const { items, error } = await runNode({ nodeType: new MediaGenImage(), credentials: fx.credentials, parameters: { ...params, options: { projectId: SANDBOX_PROJECT_ID } } });
 		expect(error).toBeUndefined();
 		expect(await kindOf(items[0].binary!.data)).toBe('png');
-		expect(posts(fx.sandbox, '/scenes/blockouts')[0].idempotencyKey).toBeUndefined();
+		expect(posts(fx.sandbox, '/scenes/blockouts')[0].idempotencyKey).toMatch(/^n8n-[0-9a-f]{48}$/);
 	});
 
 	it.each([

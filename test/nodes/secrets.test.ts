@@ -1,6 +1,9 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-hardcoded-secrets -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
 
+import { MediaGenAccount } from '../../nodes/MediaGenAccount/MediaGenAccount.node';
 import { MediaGenImage } from '../../nodes/MediaGenImage/MediaGenImage.node';
 import { SANDBOX_OAUTH_CLIENT_SECRET } from '../../sandbox/options';
 import { runNode, type NodeRun } from '../helpers/n8n-harness';
@@ -71,4 +74,38 @@ describe('secrets never appear in error messages, error items or run data', () =
 		expect(result.items[0].json.code).toBe('network_error');
 		expect(visible(result)).not.toContain(apiKey);
 	}, 120_000);
+
+	it('a base URL with user:password is never printed with its password', async () => {
+		const apiKey = 'mg_key_userinfo_case_secret_42';
+		fx.credentials.set('mediaGenApi', { baseUrl: 'http://admin:hunter2-password@127.0.0.1:9/v1', apiKey });
+		const result = await runNode({ nodeType: new MediaGenImage(), credentials: fx.credentials, parameters: { ...generate, model: 'image.aurora-2' }, settings: { onError: 'continueRegularOutput' } });
+		expect(result.items[0].json.code).toBe('network_error');
+		expect(visible(result)).toContain('127.0.0.1:9');
+		expect(visible(result)).not.toContain('hunter2-password');
+		expect(visible(result)).not.toContain(apiKey);
+	}, 120_000);
+
+	it('an upload answer without asset_url does not show its pre-signed upload_url', async () => {
+		const signature = 'X-Amz-Signature=presigned0123456789abcdef';
+		const service = createServer((req, res) => {
+			req.resume();
+			res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ asset_id: 'asset_1', upload_url: `https://storage.example/put/asset_1?${signature}`, content_type: 'image/png' }));
+		});
+		await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
+		try {
+			fx.credentials.set('mediaGenApi', { baseUrl: `http://127.0.0.1:${(service.address() as AddressInfo).port}/v1`, apiKey: 'mg_key_upload_case' });
+			const result = await runNode({
+				nodeType: new MediaGenAccount(),
+				credentials: fx.credentials,
+				parameters: { resource: 'upload', operation: 'create' },
+				input: [{ json: {}, binary: { data: { data: Buffer.from('png').toString('base64'), mimeType: 'image/png', fileName: 'a.png' } } }],
+				settings: { onError: 'continueRegularOutput' },
+			});
+			expect(result.items[0].json.code).toBe('unexpected_response');
+			expect(visible(result)).not.toContain(signature);
+			expect(visible(result)).not.toContain('presigned0123456789abcdef');
+		} finally {
+			await new Promise((r) => service.close(r));
+		}
+	});
 });

@@ -100,6 +100,9 @@ describe('MediaGen Account → Webhook operations in n8n-core (against the sandb
 		receiver.answers.push(500, 500, 500, 500, 500);
 		await generate();
 		await deliveriesOf(endpoint.id, 1);
+		// a delivery that failed every attempt disables the endpoint (sandbox/README.md); enabled again here
+		const [again] = await account({ operation: 'update', endpointId: endpoint.id, additionalFields: { status: 'active' } });
+		expect(again.status).toBe('active');
 		await generate();
 		await deliveriesOf(endpoint.id, 2);
 		const failed = await account({ operation: 'listDeliveries', returnAll: true, additionalFields: { status: 'failed' } });
@@ -113,7 +116,7 @@ describe('MediaGen Account → Webhook operations in n8n-core (against the sandb
 	it('requires the URL and at least one event to create, before sending anything', async () => {
 		// an expression that yields no events (n8n itself already refuses an empty literal)
 		const result = await runNode({ nodeType: new MediaGenAccount(), credentials: fx.credentials, parameters: { resource: 'webhook', operation: 'create', url: receiver.url, events: '={{ [] }}' } });
-		expect(result.error?.message).toContain('Events (events): is required');
+		expect(result.error?.message).toContain('Events: is required');
 		expect(fx.sandbox.state.countRequests('POST', '/v1/webhooks')).toBe(0);
 	});
 

@@ -71,17 +71,32 @@ describe('sandbox authentication', () => {
 			expect(problem.required_scope).toBe('runs:read');
 		});
 
-		it('accepts a form-urlencoded body', async () => {
+		it('refuses a form-urlencoded body with 400 invalid_request and issues no token (the document specifies JSON)', async () => {
+			const before = sandbox.state.tokensIssued;
 			const form = new URLSearchParams({
 				grant_type: 'client_credentials',
 				client_id: SANDBOX_OAUTH_CLIENT_ID,
 				client_secret: SANDBOX_OAUTH_CLIENT_SECRET,
 				scope: 'models:read',
 			});
-			const res = await http().post('/oauth/token', form.toString(), { headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
-			expect(res.status).toBe(200);
-			expect(res.data.scope).toBe('models:read');
-			expect((await clientFor(sandbox.baseUrl, res.data.access_token).get('/models')).status).toBe(200);
+			const problem = expectProblem(await http().post('/oauth/token', form.toString(), { headers: { 'Content-Type': 'application/x-www-form-urlencoded' } }), 400, 'invalid_request');
+			expect(problem.detail).toMatch(/JSON/);
+			expect(sandbox.state.tokensIssued).toBe(before);
+		});
+
+		it('refuses any property besides grant_type, client_id, client_secret and scope (400 invalid_request naming it)', async () => {
+			const body = { grant_type: 'client_credentials', client_id: SANDBOX_OAUTH_CLIENT_ID, client_secret: SANDBOX_OAUTH_CLIENT_SECRET };
+			const extra = expectProblem(await http().post('/oauth/token', { ...body, audience: 'api' }), 400, 'invalid_request');
+			expect(extra.param).toBe('audience');
+			expect((await http().post('/oauth/token', body)).status).toBe(200);
+		});
+
+		it('with HTTP Basic, the body holds grant_type and scope only', async () => {
+			const basic = { auth: { username: SANDBOX_OAUTH_CLIENT_ID, password: SANDBOX_OAUTH_CLIENT_SECRET } };
+			const twice = expectProblem(await http().post('/oauth/token', { grant_type: 'client_credentials', client_id: SANDBOX_OAUTH_CLIENT_ID }, basic), 400, 'invalid_request');
+			expect(twice.param).toBe('client_id');
+			expectProblem(await http().post('/oauth/token', { scope: 'models:read' }, basic), 400, 'invalid_request');
+			expectProblem(await http().post('/oauth/token', { grant_type: 'password' }, basic), 400, 'unsupported_grant_type');
 		});
 
 		it('accepts the client id and secret as HTTP Basic', async () => {

@@ -39,10 +39,10 @@ describe('sandbox batches', () => {
 	afterAll(() => sandbox.close());
 
 	it('runs 20 items with concurrency 3, ends partial with 3 failures, and a retried item completes the failed one', async () => {
-		const created = await http.post('/batches', { mode: 'operation', target: 'images/generations', items, concurrency: 3 }, idem());
+		const created = await http.post('/batches', { mode: 'operation', target: 'POST /images/generations', items, concurrency: 3 }, idem());
 		expect(created.status).toBe(201);
 		expect(created.data).toEqual(
-			expect.objectContaining({ object: 'batch', mode: 'operation', target: 'images/generations', status: 'queued', total_items: 20, concurrency: 3, input_summary: { mode: 'operation', target: 'images/generations', item_count: 20 } }),
+			expect.objectContaining({ object: 'batch', mode: 'operation', target: 'POST /images/generations', status: 'queued', total_items: 20, concurrency: 3, input_summary: { mode: 'operation', target: 'POST /images/generations', item_count: 20 } }),
 		);
 		expect(created.data.items).toHaveLength(20);
 		expect(created.data.items.map((i: { index: number; status: string }) => [i.index, i.status])).toEqual(items.map((_, i) => [i, 'queued']));
@@ -77,9 +77,9 @@ describe('sandbox batches', () => {
 	});
 
 	it('ends completed when every item completes and failed when every item fails', async () => {
-		const ok = await http.post('/batches', { mode: 'operation', target: '/images/generations', items: [{ prompt: 'a' }, { prompt: 'b' }] }, idem());
+		const ok = await http.post('/batches', { mode: 'operation', target: 'POST /images/generations', items: [{ prompt: 'a' }, { prompt: 'b' }] }, idem());
 		expect((await waitForBatch(http, ok.data.id)).status).toBe('completed');
-		const bad = await http.post('/batches', { mode: 'operation', target: 'images/generations', items: [{ prompt: 'a', sandbox_fail: 'provider_error' }, { prompt: '' }] }, idem());
+		const bad = await http.post('/batches', { mode: 'operation', target: 'POST /images/generations', items: [{ prompt: 'a', sandbox_fail: 'provider_error' }, { prompt: '' }] }, idem());
 		const done = await waitForBatch(http, bad.data.id);
 		expect(done.status).toBe('failed');
 		const list = (await http.get(`/batches/${bad.data.id}/items`)).data.data;
@@ -92,11 +92,11 @@ describe('sandbox batches', () => {
 		try {
 			const endpoint = await http.post('/webhooks', { url: receiver.url, events: ['batch.completed', 'batch.failed'] });
 			expect(endpoint.status).toBe(201);
-			const ok = await http.post('/batches', { mode: 'operation', target: 'images/generations', items: [{ prompt: 'a' }] }, idem());
+			const ok = await http.post('/batches', { mode: 'operation', target: 'POST /images/generations', items: [{ prompt: 'a' }] }, idem());
 			await waitForBatch(http, ok.data.id);
-			const partial = await http.post('/batches', { mode: 'operation', target: 'images/generations', items: [{ prompt: 'a' }, { prompt: 'b', sandbox_fail: 'provider_error' }] }, idem());
+			const partial = await http.post('/batches', { mode: 'operation', target: 'POST /images/generations', items: [{ prompt: 'a' }, { prompt: 'b', sandbox_fail: 'provider_error' }] }, idem());
 			await waitForBatch(http, partial.data.id);
-			const bad = await http.post('/batches', { mode: 'operation', target: 'images/generations', items: [{ prompt: 'a', sandbox_fail: 'provider_error' }] }, idem());
+			const bad = await http.post('/batches', { mode: 'operation', target: 'POST /images/generations', items: [{ prompt: 'a', sandbox_fail: 'provider_error' }] }, idem());
 			await waitForBatch(http, bad.data.id);
 			const received = await receiver.waitFor(2);
 			const events = received.map((r) => [r.body.type, (r.body.data as { object: { id: string; status: string } }).object.id]).sort();
@@ -119,7 +119,7 @@ describe('sandbox batches', () => {
 
 	it('lists batches newest first; replays the same key; validates mode, target, items and concurrency', async () => {
 		const key = `batch-${Date.now()}`;
-		const body = { mode: 'operation', target: 'images/generations', items: [{ prompt: 'one' }] };
+		const body = { mode: 'operation', target: 'POST /images/generations', items: [{ prompt: 'one' }] };
 		const first = await http.post('/batches', body, idem(key));
 		const replay = await http.post('/batches', body, idem(key));
 		expect(replay.data.id).toBe(first.data.id);
@@ -130,15 +130,30 @@ describe('sandbox batches', () => {
 		expectProblem(await http.post('/batches', body), 400, 'idempotency_key_required');
 		expect(expectProblem(await http.post('/batches', { ...body, mode: 'both' }, idem()), 400, 'invalid_parameter').param).toBe('mode');
 		expect(expectProblem(await http.post('/batches', { ...body, target: 'nope/nothing' }, idem()), 400, 'invalid_parameter').param).toBe('target');
+		for (const path of ['images/generations', '/images/generations', 'post /images/generations', 'POST images/generations', 'POST /videos/generations/{id}/final']) {
+			const problem = expectProblem(await http.post('/batches', { ...body, target: path }, idem()), 400, 'invalid_parameter');
+			expect({ path, param: problem.param, detail: problem.detail }).toEqual({ path, param: 'target', detail: expect.stringContaining('"POST /images/generations"') });
+		}
 		expect(expectProblem(await http.post('/batches', { ...body, mode: 'workflow', target: 'nope' }, idem()), 400, 'invalid_parameter').param).toBe('target');
 		expect(expectProblem(await http.post('/batches', { ...body, items: [] }, idem()), 400, 'invalid_parameter').param).toBe('items');
 		expect(expectProblem(await http.post('/batches', { ...body, concurrency: 50 }, idem()), 400, 'invalid_parameter').param).toBe('concurrency');
 		expectProblem(await http.get('/batches/batch_nope'), 404, 'not_found');
 	});
 
+	it('gives every run the operation name as endpoint, the same for a batch item and a direct submit', async () => {
+		const batch = await http.post('/batches', { mode: 'operation', target: 'POST /audio/sfx', items: [{ prompt: 'rain' }] }, idem());
+		expect(batch.data.target).toBe('POST /audio/sfx');
+		await waitForBatch(http, batch.data.id);
+		const [item] = (await http.get(`/batches/${batch.data.id}/items`)).data.data;
+		const direct = await http.post('/audio/sfx', { prompt: 'rain' }, idem());
+		expect((await http.get(`/runs/${item.run_id}`)).data.endpoint).toBe('POST /audio/sfx');
+		expect(direct.data.endpoint).toBe('POST /audio/sfx');
+		expect(item.target).toBe('POST /audio/sfx');
+	});
+
 	it("needs the target's scope as well as batches:write", async () => {
 		const narrow = clientFor(sandbox.baseUrl, sandbox.state.createApiKey(['batches:write', 'batches:read']));
-		const res = await narrow.post('/batches', { mode: 'operation', target: 'images/generations', items: [{ prompt: 'x' }] }, idem());
+		const res = await narrow.post('/batches', { mode: 'operation', target: 'POST /images/generations', items: [{ prompt: 'x' }] }, idem());
 		expect(expectProblem(res, 403, 'insufficient_scope').required_scope).toBe('images:write');
 	});
 });

@@ -61,10 +61,11 @@ describe('sandbox CLI sign-in (PKCE, S256)', () => {
 		expect((await anonymous.post(`/cli/auth/sessions/${session.session_id}/exchange`, { code_verifier: verifier })).status).toBe(200);
 	});
 
-	it('checks the verifier length (43 to 128), the challenge and its method', async () => {
+	it('checks the verifier: 43 to 128 base64url characters (API document), the challenge and its method', async () => {
 		const session = await startSession(verifierOf());
 		await admin.post(`/cli/sessions/${session.session_id}/approve`);
-		for (const bad of ['a'.repeat(42), 'a'.repeat(129), `${'a'.repeat(50)}!`]) {
+		// `.` and `~` are PKCE-unreserved but not base64url: the document says base64url
+		for (const bad of ['a'.repeat(42), 'a'.repeat(129), `${'a'.repeat(50)}!`, `${'a'.repeat(50)}~`, `${'a'.repeat(50)}.`, `${'a'.repeat(50)}=`]) {
 			expectProblem(await anonymous.post(`/cli/auth/sessions/${session.session_id}/exchange`, { code_verifier: bad }), 400, 'invalid_parameter');
 		}
 		const verifier = verifierOf();

@@ -14,14 +14,16 @@ describe('sandbox video, audio and media routes', () => {
 	afterAll(() => sandbox.close());
 
 	it('drafts: finalizing needs a completed draft of the same account; a running draft is draft_not_ready', async () => {
+		sandbox.state.options.latencyMs = 1000; // the draft must still be running when the final is asked for
 		const draft = await http.post('/videos/generations', { prompt: 'a draft', duration: 5, draft: true }, idem());
+		sandbox.state.options.latencyMs = 50;
 		expect(draft.status).toBe(202);
 		expectProblem(await http.post(`/videos/generations/${draft.data.id}/final`, {}), 409, 'draft_not_ready');
 		const done = await waitForRun(http, draft.data.id);
 		expect((done.output as Record<string, string>).draft_cache_url).toMatch(/\.mp4\?/);
 		const final = await http.post(`/videos/generations/${draft.data.id}/final`, {}, idem());
 		expect(final.status).toBe(202);
-		expect(final.data.endpoint).toBe('videos/generations/{id}/final');
+		expect(final.data.endpoint).toBe('POST /videos/generations/{id}/final');
 		expectProblem(await http.post('/videos/generations/run_missing/final', {}), 404, 'not_found');
 
 		const stranger = clientFor(sandbox.baseUrl, sandbox.state.createApiKey(['videos:write'], 'other', 'acc_other'));
@@ -107,7 +109,7 @@ describe('sandbox video, audio and media routes', () => {
 		expect(put.status).toBe(200);
 		const refused = expectProblem(await http.post('/videos/generations', { model: 'video.extend-1', duration: 5, source_video_url: upload.data.asset_url }, idem()), 400, 'invalid_parameter');
 		expect(refused.param).toBe('source_video_url');
-		expect(String(refused.detail)).toContain('at least 2 s (model limit source_video_min_seconds)');
+		expect(String(refused.detail)).toContain('at least 2 s (limits.source_video_min_seconds of video.extend-1)');
 		const upscaled = await http.post('/videos/upscale', { video_url: upload.data.asset_url, scale: 2 }, idem());
 		expect(upscaled.status).toBe(202);
 	});

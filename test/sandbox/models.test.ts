@@ -1,7 +1,7 @@
 import type { AxiosInstance } from 'axios';
 
 import type { Sandbox } from '../../sandbox/server';
-import { expectProblem, openSandbox, submitImage } from './helpers';
+import { expectProblem, idem, openSandbox, submitImage } from './helpers';
 
 interface Model {
 	id: string;
@@ -10,7 +10,6 @@ interface Model {
 	status: string;
 	is_default: boolean;
 	limits: Record<string, unknown>;
-	superseded_by?: string;
 }
 
 const PREFIXES = ['image', 'video', 'speech', 'music', 'sfx', 'transcription', 'image_edit', 'video_upscale', 'image_upscale', 'lipsync', '3d', 'game', 'app'];
@@ -51,11 +50,16 @@ describe('sandbox models', () => {
 		}
 	});
 
-	it('has at least one preview alias and one superseded alias whose successor exists', () => {
+	it('has a preview alias, and lists no superseded alias (the Model resource has no superseded_by)', () => {
 		expect(models.some((m) => m.status === 'preview')).toBe(true);
-		const superseded = models.filter((m) => m.superseded_by);
-		expect(superseded.length).toBeGreaterThan(0);
-		for (const m of superseded) expect(models.map((x) => x.id)).toContain(m.superseded_by);
+		expect(models.map((m) => m.id)).not.toContain('image.aurora-classic');
+		for (const model of models) expect(model).not.toHaveProperty('superseded_by');
+	});
+
+	it('offers the aspect ratios auto and adaptive on some models, and a multi-input image model', () => {
+		const ratios = models.flatMap((m) => (m.limits.aspect_ratios as string[] | undefined) ?? []);
+		expect(ratios).toEqual(expect.arrayContaining(['auto', 'adaptive']));
+		expect(models.some((m) => m.capability === 'image_generation' && Number(m.limits.max_input_images) > 1)).toBe(true);
 	});
 
 	it('filters by capability', async () => {
@@ -81,10 +85,26 @@ describe('sandbox models', () => {
 		expectProblem(await submitImage(http, { model: 'video.motion-2' }), 400, 'model_not_found');
 	});
 
-	it('accepts a superseded alias when pinned', async () => {
-		const res = await submitImage(http, { model: 'image.aurora-1' });
-		expect(res.status).toBe(202);
-		expect(res.data.model).toBe('image.aurora-1');
+	it('runs a superseded alias that GET /models does not list when a request pins it, and answers model_not_found for an unknown one', async () => {
+		const pinned = await submitImage(http, { model: 'image.aurora-classic' });
+		expect(pinned.status).toBe(202);
+		expect(pinned.data.model).toBe('image.aurora-classic');
+		const video = await http.post('/videos/generations', { model: 'video.motion-classic', prompt: 'p', duration: 5 }, idem());
+		expect(video.status).toBe(202);
+		const unknown = expectProblem(await submitImage(http, { model: 'image.aurora-0' }), 400, 'model_not_found');
+		expect(unknown.param).toBe('model');
+	});
+
+	it('checks a pinned superseded alias against its own limits', async () => {
+		const problem = expectProblem(await submitImage(http, { model: 'image.aurora-classic', aspect_ratio: '16:9' }), 400, 'invalid_parameter');
+		expect(problem.param).toBe('aspect_ratio');
+	});
+
+	it('takes aspect_ratio only from the model: auto where it is listed, refused where it is not', async () => {
+		expect((await submitImage(http, { model: 'image.lumen-xl', aspect_ratio: 'auto' })).status).toBe(202);
+		expectProblem(await submitImage(http, { model: 'image.aurora-2', aspect_ratio: 'auto' }), 400, 'invalid_parameter');
+		expect((await http.post('/videos/generations', { model: 'video.cine-pro', prompt: 'p', duration: 4, aspect_ratio: 'adaptive' }, idem())).status).toBe(202);
+		expectProblem(await http.post('/videos/generations', { model: 'video.motion-2', prompt: 'p', duration: 5, aspect_ratio: 'adaptive' }, idem()), 400, 'invalid_parameter');
 	});
 
 	it.each([

@@ -1,7 +1,7 @@
 import type { AxiosInstance } from 'axios';
 
 import type { Sandbox } from '../../sandbox/server';
-import { expectProblem, openSandbox, sleep, submitImage, waitForRun } from './helpers';
+import { expectProblem, idem, openSandbox, sleep, submitImage, waitForRun } from './helpers';
 
 const params = { model: 'image.aurora-2', prompt: 'a quoted castle', count: 2 };
 
@@ -49,11 +49,11 @@ describe('sandbox cost quotes', () => {
 
 	it('answers 401 quote_invalid for a tampered token and creates no run', async () => {
 		const { quote_token: token } = await estimate(http);
+		const { quote_token: other } = await estimate(http);
 		const [version, payload, signature] = token.split('.');
-		const decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
-		const cheaper = Buffer.from(JSON.stringify({ ...decoded, credits: 1 })).toString('base64url');
 		const runs = sandbox.state.runs.size;
-		expectProblem(await submitImage(http, { ...params, quote_token: `${version}.${cheaper}.${signature}` }), 401, 'quote_invalid');
+		// another quote's id under this token's signature
+		expectProblem(await submitImage(http, { ...params, quote_token: `${version}.${other.split('.')[1]}.${signature}` }), 401, 'quote_invalid');
 		const flipped = `${signature.slice(0, 5)}${signature[5] === 'A' ? 'B' : 'A'}${signature.slice(6)}`;
 		expectProblem(await submitImage(http, { ...params, quote_token: `${version}.${payload}.${flipped}` }), 401, 'quote_invalid');
 		expectProblem(await submitImage(http, { ...params, quote_token: 'not-a-quote' }), 401, 'quote_invalid');
@@ -85,6 +85,17 @@ describe('sandbox cost quotes: expiry (quoteTtlSeconds 1)', () => {
 		({ sandbox, http } = await openSandbox({ latencyMs: 50, quoteTtlSeconds: 1 }));
 	});
 	afterAll(() => sandbox.close());
+
+	it('replays a resent submit (same key, same body) with the original run although its quote has lapsed since', async () => {
+		const quote = await estimate(http);
+		const key = `lapsed-${Date.now()}`;
+		const first = await http.post('/images/generations', { ...params, quote_token: quote.quote_token }, idem(key));
+		expect(first.status).toBe(202);
+		await sleep(1100);
+		const resent = await http.post('/images/generations', { ...params, quote_token: quote.quote_token }, idem(key));
+		expect({ status: resent.status, id: resent.data.id, replayed: resent.headers['idempotent-replayed'] }).toEqual({ status: 202, id: first.data.id, replayed: 'true' });
+		expect(sandbox.state.runsWithKey(key)).toHaveLength(1);
+	});
 
 	it('answers 409 quote_expired with a fresh quote once the quote lapsed', async () => {
 		const quote = await estimate(http);

@@ -90,6 +90,16 @@ describe('sandbox runs: lifecycle, outputs and credits', () => {
 		expect(missing.status).toBe(404);
 		expect(missing.data.code).toBe('not_found');
 	});
+
+	it.each([
+		['a slash', 'run/1', 'run%2F1'],
+		['a space and a question mark', 'run 1?', 'run%201%3F'],
+		['unicode', 'rün_☃', 'r%C3%BCn_%E2%98%83'],
+	])('reads a path id with %s as one id, decoded (404 naming it, not another route)', async (_what, id, encoded) => {
+		const res = await http.get(`/runs/${encoded}`);
+		expect({ status: res.status, code: res.data.code }).toEqual({ status: 404, code: 'not_found' });
+		expect(res.data.detail).toBe(`No run ${id}`);
+	});
 });
 
 describe('sandbox runs: provider failures (failureRate 1)', () => {

@@ -1,10 +1,19 @@
 import type { AxiosInstance } from 'axios';
 
 import type { Sandbox } from '../../sandbox/server';
+import { createHmac } from 'node:crypto';
+
+import { signatureOf } from '../../sandbox/webhook-signature';
 import { emitEvent, WEBHOOK_MAX_ATTEMPTS } from '../../sandbox/webhooks';
-import { signPayload } from '../../src/webhooks/signature';
 import { startReceiver, type Receiver } from '../helpers/receiver';
 import { clientFor, expectProblem, openSandbox, sleep, submitImage, waitForRun } from './helpers';
+
+describe('sandbox webhook signature (decisions.md)', () => {
+	it('is sha256= and the lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the signing secret (vectors from Python hmac)', () => {
+		expect(signatureOf('whsec_test', Buffer.from('{"id":"evt_1","object":"event"}'))).toBe('sha256=31b662f7aa40f16a8c73d53d7c22c283b3d804a99e141c1912ae12208c5cea39');
+		expect(signatureOf('sécret', Buffer.from('héllo \u2603', 'utf8'))).toBe('sha256=205ac79207aa62fd0bb67890f1d45776aaaf593c5a0cfebbfe716f47da4e11a6');
+	});
+});
 
 describe('sandbox webhooks: endpoints, signed deliveries, retries and replay', () => {
 	let sandbox: Sandbox;
@@ -82,7 +91,7 @@ describe('sandbox webhooks: endpoints, signed deliveries, retries and replay', (
 		const [received] = await receiver.waitFor(1);
 		expect(received.headers['content-type']).toBe('application/json');
 		expect(received.headers['x-service-event']).toBe('run.completed');
-		expect(received.headers['x-service-signature']).toBe(signPayload(secret, received.rawBody));
+		expect(received.headers['x-service-signature']).toBe(`sha256=${createHmac('sha256', secret).update(received.rawBody).digest('hex')}`);
 		expect(received.body).toEqual({ id: expect.stringMatching(/^evt_/), object: 'event', type: 'run.completed', created_at: expect.any(String), data: { object: expect.objectContaining({ id: run.id, status: 'completed' }) } });
 		const [delivery] = await settled(1);
 		expect(received.headers['x-service-delivery']).toBe(delivery.id);
@@ -124,14 +133,23 @@ describe('sandbox webhooks: endpoints, signed deliveries, retries and replay', (
 		expect(new Set(receiver.received.map((r) => r.headers['x-service-delivery'])).size).toBe(1);
 	});
 
-	it('gives up after max_attempts and keeps the last status, body and error', async () => {
-		await createEndpoint();
+	it('gives up after max_attempts, keeps the last status, body and error, and disables the endpoint (sandbox choice)', async () => {
+		const { id } = await createEndpoint();
 		receiver.answers.push(...Array(WEBHOOK_MAX_ATTEMPTS).fill(500));
 		await completeRun();
 		const [delivery] = await settled(1);
 		expect(delivery).toEqual(expect.objectContaining({ status: 'failed', attempt_count: WEBHOOK_MAX_ATTEMPTS, response_status: 500, response_body: 'refused with 500', delivered_at: null, next_attempt_at: null }));
 		expect(delivery.last_error).toContain('500');
 		expect(receiver.received).toHaveLength(WEBHOOK_MAX_ATTEMPTS);
+		const endpoint = (await http.get('/webhooks')).data.data.find((e: { id: string }) => e.id === id);
+		expect(endpoint.status).toBe('disabled');
+		// a disabled endpoint receives nothing (API document, Events rule 1) until it is enabled again
+		await completeRun();
+		await sleep(100);
+		expect(receiver.received).toHaveLength(WEBHOOK_MAX_ATTEMPTS);
+		expect((await http.patch(`/webhooks/${id}`, { status: 'active' })).data.status).toBe('active');
+		await completeRun();
+		await receiver.waitFor(WEBHOOK_MAX_ATTEMPTS + 1);
 	});
 
 	it('records a connection failure as last_error and retries it', async () => {
@@ -191,7 +209,7 @@ describe('sandbox webhooks: endpoints, signed deliveries, retries and replay', (
 		emitEvent(sandbox.state, 'batch.completed', { id: 'batch_2', object: 'batch', status: 'completed' });
 		const [received] = await receiver.waitFor(1);
 		expect(received.body).toEqual(expect.objectContaining({ type: 'batch.completed', data: { object: { id: 'batch_2', object: 'batch', status: 'completed' } } }));
-		expect(received.headers['x-service-signature']).toBe(signPayload(secret, received.rawBody));
+		expect(received.headers['x-service-signature']).toBe(`sha256=${createHmac('sha256', secret).update(received.rawBody).digest('hex')}`);
 		const deliveries = await settled(1);
 		expect(deliveries).toEqual([expect.objectContaining({ event_type: 'batch.completed', batch_id: 'batch_2', run_id: null, status: 'success' })]);
 	});

@@ -24,7 +24,7 @@ describe('sandbox workflows, presets, user workflows, ad analysis and marketing'
 		expectProblem(await http.get('/workflows/nope'), 404, 'not_found');
 	});
 
-	it('runs each workflow as a run whose output has the declared fields', async () => {
+	it('runs each workflow as a run whose output has the declared fields (creative_pack: in the JSON file at output_url)', async () => {
 		const expected: Record<string, string[]> = {
 			storyboard: ['project_id', 'status', 'current_stage', 'next_action'],
 			hook_pack: ['hooks', 'body', 'call_to_action', 'full_script'],
@@ -33,14 +33,23 @@ describe('sandbox workflows, presets, user workflows, ad analysis and marketing'
 			product_ad_variants: ['variant_count', 'variants'],
 		};
 		for (const [key, fields] of Object.entries(expected)) {
-			const res = await http.post(`/workflows/${key}/runs`, { prompt: `about ${key}`, variant_count: 4 }, idem());
+			const input = key === 'product_ad_variants' ? { prompt: `about ${key}`, variant_count: 4 } : { prompt: `about ${key}` };
+			const res = await http.post(`/workflows/${key}/runs`, input, idem());
 			expect(res.status).toBe(202);
-			expect(res.data).toEqual(expect.objectContaining({ object: 'run', status: 'queued', capability: 'workflow' }));
+			expect(res.data).toEqual(expect.objectContaining({ object: 'run', status: 'queued', capability: 'workflow', endpoint: 'POST /workflows/{workflowKey}/runs' }));
 			const run = await waitForRun(http, res.data.id);
 			expect(run.status).toBe('completed');
-			expect(Object.keys(run.output as object).sort()).toEqual([...fields].sort());
-			if (key === 'product_ad_variants') expect((run.output as { variants: unknown[] }).variants).toHaveLength(4);
-			if (key === 'storyboard') expect((await http.get(`/projects/${(run.output as { project_id: string }).project_id}`)).status).toBe(200);
+			const output = run.output as Record<string, unknown>;
+			if (key === 'creative_pack') {
+				expect(Object.keys(output)).toEqual(['output_url']);
+				const file = await fetch(String(output.output_url));
+				expect(file.headers.get('content-type')).toMatch(/^application\/json/);
+				expect(Object.keys((await file.json()) as object).sort()).toEqual([...fields].sort());
+				continue;
+			}
+			expect(Object.keys(output).sort()).toEqual([...fields].sort());
+			if (key === 'product_ad_variants') expect((output as { variants: unknown[] }).variants).toHaveLength(4);
+			if (key === 'storyboard') expect((await http.get(`/projects/${(output as { project_id: string }).project_id}`)).status).toBe(200);
 		}
 	});
 
@@ -52,16 +61,34 @@ describe('sandbox workflows, presets, user workflows, ad analysis and marketing'
 		expectProblem(await http.post('/workflows/nope/runs', { prompt: 'x' }, idem()), 404, 'not_found');
 	});
 
-	it('refuses team_id on every workflow-like run and project_id where the output is no media', async () => {
+	it.each([
+		['storyboard', { title: 'no prompt' }, 'invalid_prompt', 'prompt'],
+		['ugc_ad', { audience: 'runners' }, 'invalid_prompt', 'prompt'],
+		['storyboard', { prompt: 'x', aspect_ratio: '4:3' }, 'invalid_parameter', 'aspect_ratio'],
+		['ugc_ad', { prompt: 'x', length: 'epic' }, 'invalid_parameter', 'length'],
+		['creative_pack', { product_url: 'shop/item' }, 'invalid_parameter', 'product_url'],
+		['creative_pack', { image_urls: 'https://cdn.example.com/a.png' }, 'invalid_parameter', 'image_urls'],
+		['creative_pack', { image_urls: ['not a uri'] }, 'invalid_parameter', 'image_urls'],
+		['product_ad_variants', { variant_count: 0 }, 'invalid_parameter', 'variant_count'],
+		['product_ad_variants', { variant_count: '3' }, 'invalid_parameter', 'variant_count'],
+		['hook_pack', { prompt: 'x', keywords: 'one, two' }, 'invalid_parameter', 'keywords'],
+		['hook_pack', { prompt: 'x', style: 'bold' }, 'invalid_parameter', 'style'],
+	])('%s refuses %j with %s (param %s), as the Workflow table of the document says', async (key, input, code, param) => {
+		const runs = sandbox.state.runs.size;
+		expect(expectProblem(await http.post(`/workflows/${key}/runs`, input, idem()), 400, code).param).toBe(param);
+		expect(sandbox.state.runs.size).toBe(runs);
+	});
+
+	it('refuses team_id on every workflow-like run and project_id where the output is not known to be media', async () => {
 		const refusedTeam = await http.post('/workflows/hook_pack/runs', { prompt: 'x', team_id: 'team_sandbox' }, idem());
 		expect(expectProblem(refusedTeam, 400, 'team_billing_unsupported').param).toBe('team_id');
 		expectProblem(await http.post('/workflows/storyboard/runs', { prompt: 'x', project_id: 'proj_sandbox' }, idem()), 400, 'project_filing_unsupported');
 		expectProblem(await http.post('/ads/analyze', { ad_copy: 'x', team_id: 'team_sandbox' }), 400, 'team_billing_unsupported');
 		expectProblem(await http.post('/presets/preset_neon_portrait/runs', { prompt: 'x', team_id: 'team_sandbox' }), 400, 'team_billing_unsupported');
-		// presets and user workflows make images, which a project can hold
-		expect((await http.post('/presets/preset_neon_portrait/runs', { prompt: 'x', project_id: 'proj_sandbox' })).status).toBe(202);
-		expect((await http.post('/user-workflows/uwf_thumbnail/runs', { prompt: 'x', project_id: 'proj_sandbox' })).status).toBe(202);
-		expectProblem(await http.post('/user-workflows/uwf_thumbnail/runs', { prompt: 'x', project_id: 'proj_nope' }), 404, 'not_found');
+		// the outputs of presets and user workflows are whatever the preset or workflow makes: not known to be media
+		expect(expectProblem(await http.post('/presets/preset_neon_portrait/runs', { prompt: 'x', project_id: 'proj_sandbox' }), 400, 'project_filing_unsupported').param).toBe('project_id');
+		expectProblem(await http.post('/user-workflows/uwf_thumbnail/runs', { prompt: 'x', project_id: 'proj_sandbox' }), 400, 'project_filing_unsupported');
+		expect((await http.post('/user-workflows/uwf_thumbnail/runs', { prompt: 'x' })).status).toBe(202);
 	});
 
 	it('presets: list, get, estimate and a run bound to the quote', async () => {

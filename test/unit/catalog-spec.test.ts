@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { catalog, endpointKey, type Endpoint } from '../../src/catalog';
+import { expectedIdempotency } from '../fixtures/idempotency-rules';
 
 /** The project's endpoint table, transcribed from the API document (the repository's copy, else shared/spec beside it). */
 const inRepository = join(__dirname, '..', 'fixtures', 'endpoints.tsv');
@@ -17,10 +18,10 @@ const rows = readFileSync(table, 'utf8')
 	});
 const spec = new Map(rows.map((r) => [r.key, r]));
 
-function expected(row: { scope: string; idempotency: string; auth: string }): Pick<Endpoint, 'scope' | 'idempotency' | 'auth'> {
+function expected(row: { key: string; scope: string; idempotency: string; auth: string }): Pick<Endpoint, 'scope' | 'idempotency' | 'auth'> {
 	return {
 		scope: row.scope === 'none' ? null : row.scope === 'unspecified' ? 'videos:write' : row.scope,
-		idempotency: row.idempotency === 'yes' ? 'required' : row.idempotency === 'unspecified' ? 'sent' : 'none',
+		idempotency: expectedIdempotency(row.key.split(' ')[0], row.key.split(' ')[1], row.idempotency),
 		auth: row.auth === 'none' ? 'none' : 'bearer',
 	};
 }

@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { INodeProperties, INodePropertyOptions, INodeType } from 'n8n-workflow';
@@ -10,28 +10,17 @@ import { sandboxHandlers } from '../../sandbox/handlers';
 import { defaultSandboxOptions } from '../../sandbox/options';
 import { SandboxServices } from '../../sandbox/services';
 import { SandboxState } from '../../sandbox/state';
+import { expectedIdempotency } from '../fixtures/idempotency-rules';
+import { seedRows, type SeedRow } from '../helpers/endpoint-rows';
 
 /**
  * The project's transcription of the API document's endpoint table (a copy of
  * shared/spec/endpoints.tsv): every row must have exactly one catalog entry that agrees with it,
  * a sandbox handler and a node operation. Failures list the endpoints that miss something.
  */
-interface Row {
-	method: string;
-	path: string;
-	scope: string;
-	idempotency: string;
-	auth: string;
-}
+type Row = SeedRow;
 
-const rows: Row[] = readFileSync(join(__dirname, '..', 'fixtures', 'endpoints.tsv'), 'utf8')
-	.trim()
-	.split('\n')
-	.slice(1)
-	.map((line) => {
-		const [method, path, scope, idempotency, auth] = line.split('\t').map((c) => c.trim());
-		return { method, path, scope, idempotency, auth };
-	});
+const rows: Row[] = seedRows();
 
 const key = (r: Pick<Row, 'method' | 'path'>) => `${r.method} ${r.path}`;
 
@@ -39,7 +28,7 @@ const key = (r: Pick<Row, 'method' | 'path'>) => `${r.method} ${r.path}`;
 function expected(row: Row): Pick<Endpoint, 'scope' | 'idempotency' | 'auth'> {
 	return {
 		scope: row.scope === 'none' ? null : row.scope === 'unspecified' ? 'videos:write' : row.scope,
-		idempotency: row.idempotency === 'yes' ? 'required' : row.idempotency === 'unspecified' ? 'sent' : 'none',
+		idempotency: expectedIdempotency(row.method, row.path, row.idempotency),
 		auth: row.auth === 'none' ? 'none' : 'bearer',
 	};
 }

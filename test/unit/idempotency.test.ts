@@ -1,24 +1,14 @@
-import { canonicalJson, deriveIdempotencyKey, type IdempotencyScope } from '../../src/transport/idempotency';
+import { deriveIdempotencyKey, keyFromUserValue, successorKey, type IdempotencyScope } from '../../src/transport/idempotency';
 
-const scope: IdempotencyScope = { workflowId: 'wf_1', executionId: 'exec_1', nodeName: 'Generate Image', itemIndex: 0, route: 'POST /images/generations' };
-const body = { prompt: 'a fox', count: 2, aspect_ratio: '1:1', reference_image_urls: ['https://a', 'https://b'], loras: [{ id: 'l1', scale: 0.5 }] };
+const scope: IdempotencyScope = { workflowId: 'wf_1', executionId: 'exec_1', nodeName: 'Generate Image', runIndex: 0, itemIndex: 0, route: 'POST /images/generations' };
 
 describe('deriveIdempotencyKey', () => {
-	it('gives the same key for the same scope and body', () => {
-		expect(deriveIdempotencyKey(scope, body)).toBe(deriveIdempotencyKey({ ...scope }, JSON.parse(JSON.stringify(body))));
-	});
-
-	it('gives the same key whatever the order of object keys, also in nested objects', () => {
-		const reordered = { loras: [{ scale: 0.5, id: 'l1' }], reference_image_urls: ['https://a', 'https://b'], aspect_ratio: '1:1', count: 2, prompt: 'a fox' };
-		expect(deriveIdempotencyKey(scope, reordered)).toBe(deriveIdempotencyKey(scope, body));
-	});
-
-	it('ignores keys whose value is undefined (they are not sent)', () => {
-		expect(deriveIdempotencyKey(scope, { ...body, negative_prompt: undefined })).toBe(deriveIdempotencyKey(scope, body));
+	it('gives the same key for the same scope (every try of one item in one node run)', () => {
+		expect(deriveIdempotencyKey(scope)).toBe(deriveIdempotencyKey({ ...scope }));
 	});
 
 	it('is a header-safe string with a recognisable prefix', () => {
-		expect(deriveIdempotencyKey(scope, body)).toMatch(/^n8n-[0-9a-f]{48}$/);
+		expect(deriveIdempotencyKey(scope)).toMatch(/^n8n-[0-9a-f]{48}$/);
 	});
 
 	it.each<[string, Partial<IdempotencyScope>]>([
@@ -27,31 +17,40 @@ describe('deriveIdempotencyKey', () => {
 		['another node', { nodeName: 'Generate Image1' }],
 		['another workflow', { workflowId: 'wf_2' }],
 		['another route', { route: 'POST /images/upscale' }],
+		['another run of the node in the same execution (a loop)', { runIndex: 1 }],
 	])('differs for %s', (_name, change) => {
-		expect(deriveIdempotencyKey({ ...scope, ...change }, body)).not.toBe(deriveIdempotencyKey(scope, body));
-	});
-
-	it.each<[string, Record<string, unknown>]>([
-		['another prompt', { ...body, prompt: 'a wolf' }],
-		['another count', { ...body, count: 3 }],
-		['a count sent as a string', { ...body, count: '2' }],
-		['an added field', { ...body, seed: 1 }],
-		['a removed field', { prompt: 'a fox', count: 2, aspect_ratio: '1:1', reference_image_urls: ['https://a', 'https://b'] }],
-		['array items in another order', { ...body, reference_image_urls: ['https://b', 'https://a'] }],
-		['a nested change', { ...body, loras: [{ id: 'l1', scale: 0.6 }] }],
-	])('differs for %s', (_name, other) => {
-		expect(deriveIdempotencyKey(scope, other)).not.toBe(deriveIdempotencyKey(scope, body));
+		expect(deriveIdempotencyKey({ ...scope, ...change })).not.toBe(deriveIdempotencyKey(scope));
 	});
 
 	it('does not confuse scopes whose fields would run together (node "Node 1" item 1 vs node "Node " item 11)', () => {
-		const a = deriveIdempotencyKey({ ...scope, nodeName: 'Node 1', itemIndex: 1 }, body);
-		const b = deriveIdempotencyKey({ ...scope, nodeName: 'Node ', itemIndex: 11 }, body);
-		expect(a).not.toBe(b);
+		expect(deriveIdempotencyKey({ ...scope, nodeName: 'Node 1', itemIndex: 1 })).not.toBe(deriveIdempotencyKey({ ...scope, nodeName: 'Node ', itemIndex: 11 }));
 	});
 });
 
-describe('canonicalJson', () => {
-	it('sorts object keys at every depth and keeps array order', () => {
-		expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: null } })).toBe('{"a":{"c":null,"d":[3,{"y":2,"z":1}]},"b":1}');
+describe('keyFromUserValue', () => {
+	it('is the same in any execution for the same value, route and item (a re-run replays)', () => {
+		expect(keyFromUserValue('poster-42', 'POST /images/generations', 0)).toBe(keyFromUserValue('poster-42', 'POST /images/generations', 0));
+	});
+
+	it('never lets two items or two operations share a key, though the value is fixed', () => {
+		const keys = new Set([
+			keyFromUserValue('fixed', 'POST /images/generations', 0),
+			keyFromUserValue('fixed', 'POST /images/generations', 1),
+			keyFromUserValue('fixed', 'POST /images/generations', 2),
+			keyFromUserValue('fixed', 'POST /videos/generations', 0),
+		]);
+		expect(keys.size).toBe(4);
+	});
+
+	it('differs from a derived key of the same item', () => {
+		expect(keyFromUserValue('exec_1', scope.route, 0)).not.toBe(deriveIdempotencyKey(scope));
+	});
+});
+
+describe('successorKey', () => {
+	it('names a new request: differs from the key it follows and per attempt', () => {
+		const key = deriveIdempotencyKey(scope);
+		expect(new Set([key, successorKey(key, 1), successorKey(key, 2)]).size).toBe(3);
+		expect(successorKey(key, 1)).toMatch(/^n8n-[0-9a-f]{48}$/);
 	});
 });

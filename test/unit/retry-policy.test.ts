@@ -43,12 +43,20 @@ describe('decideRetry: 429 rate_limited', () => {
 	});
 
 	it.each([
-		[0, 50],
 		[1, 1000],
 		[3, 3000],
 		[7.5, 7500],
-	])('honours Retry-After %s s as %s ms (with a 50 ms floor)', (seconds, ms) => {
+	])('honours Retry-After %s s as %s ms', (seconds, ms) => {
 		expect(decideRetry(attempt({ status: 429, retryAfterSeconds: seconds }), limits, noJitter)).toEqual({ retry: true, delayMs: ms });
+	});
+
+	it.each([
+		[1, 100],
+		[2, 200],
+		[3, 400],
+	])('backs off exponentially on attempt %s under Retry-After: 0 (%s ms), never a busy loop', (n, ms) => {
+		expect(decideRetry(attempt({ status: 429, retryAfterSeconds: 0, attempt: n }), limits, noJitter)).toEqual({ retry: true, delayMs: ms });
+		expect(decideRetry(attempt({ method: 'GET', status: 503, retryAfterSeconds: 0, attempt: Math.min(n, 2) }), limits, noJitter)).toEqual({ retry: true, delayMs: 100 * 2 ** (Math.min(n, 2) - 1) });
 	});
 
 	it('bounds a long Retry-After by maxDelayMs', () => {
