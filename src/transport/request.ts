@@ -1,5 +1,6 @@
 import {
 	NodeApiError,
+	NodeOperationError,
 	type IDataObject,
 	type IExecuteFunctions,
 	type IHookFunctions,
@@ -33,11 +34,17 @@ export interface ApiClient {
 
 export async function createClient(ctx: RequestContext, credentialType: CredentialType): Promise<ApiClient> {
 	const credentials = await ctx.getCredentials(credentialType);
+	const baseUrl = normalizeBaseUrl(credentials.baseUrl);
+	if (!baseUrl) {
+		throw new NodeOperationError(ctx.getNode(), 'The MediaGen credential has no Base URL', {
+			description: 'Open the credential and set Base URL to the service address, ending in /v1. Nothing was sent.',
+		});
+	}
 	const signal = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
 	return {
 		ctx,
 		credentialType,
-		baseUrl: normalizeBaseUrl(credentials.baseUrl),
+		baseUrl,
 		retryLimits: DEFAULT_RETRY_LIMITS,
 		requestTimeoutMs: 30_000,
 		signal,

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-hardcoded-secrets -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
 import { SANDBOX_OAUTH_CLIENT_ID, SANDBOX_OAUTH_CLIENT_SECRET, type SandboxOptions } from '../../sandbox/options';
 import type { LedgerEntry, RequestLogEntry } from '../../sandbox/state';
 import { describeWithN8n, executeWorkflow, outputOf, readE2eState, sandboxAdmin, type E2eState } from './state';

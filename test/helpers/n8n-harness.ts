@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
 import { Container } from '@n8n/di';
 import { BinaryDataService, Credentials, ExecutionLifecycleHooks, LoadOptionsContext, WorkflowExecute } from 'n8n-core';
 import {
@@ -31,7 +32,6 @@ const credentialTypes: Record<string, ICredentialType> = {
 function resolveExpression(value: unknown, data: IDataObject): unknown {
 	if (typeof value !== 'string' || !value.startsWith('=')) return value;
 	return value.slice(1).replace(/\{\{([\s\S]+?)\}\}/g, (_, expr: string) => {
-		// eslint-disable-next-line @typescript-eslint/no-implied-eval
 		const evaluate = new Function('$self', '$credentials', `return (${expr});`) as (a: IDataObject, b: IDataObject) => unknown;
 		return String(evaluate(data, data));
 	});

@@ -1,8 +1,8 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
 import { SANDBOX_API_KEY } from '../../sandbox/options';
 import { MediaGenImage } from '../../nodes/MediaGenImage/MediaGenImage.node';
 import { MediaGenTrigger } from '../../nodes/MediaGenTrigger/MediaGenTrigger.node';
 import type { WebhookDelivery } from '../../sandbox/webhooks';
-import { DEFAULT_IGNORE_REPEATED_EVENTS, DEFAULT_MAX_EVENT_AGE_MINUTES } from '../../src/webhooks/receive';
 import type { TriggerStaticData } from '../../src/webhooks/registration';
 import { signPayload } from '../../src/webhooks/signature';
 import { binaryBytes, runNode } from '../helpers/n8n-harness';
@@ -124,12 +124,6 @@ describe('MediaGen Trigger with n8n-core hook and webhook contexts (against the 
 		fx.sandbox.injectFault({ method: 'DELETE', path: '/webhooks/', when: 'before', status: 404, count: 1 });
 		await expect(trigger.hook('delete')).rejects.toThrow();
 		expect(staticData(trigger).endpointId).toBeDefined();
-	});
-
-	it('shows as defaults the replay protection that applies when a node stores nothing', () => {
-		const props = new MediaGenTrigger().description.properties;
-		expect(props.find((p) => p.name === 'maxEventAgeMinutes')?.default).toBe(DEFAULT_MAX_EVENT_AGE_MINUTES);
-		expect(props.find((p) => p.name === 'ignoreRepeatedEvents')?.default).toBe(DEFAULT_IGNORE_REPEATED_EVENTS);
 	});
 
 	it('delete removes the endpoint at the service and clears static data; a second delete is harmless', async () => {

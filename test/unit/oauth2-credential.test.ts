@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
 import { inspect } from 'node:util';
 
 import { NodeApiError, type ICredentialDataDecryptedObject, type IExecuteFunctions, type IHttpRequestOptions, type INode, type JsonObject } from 'n8n-workflow';
