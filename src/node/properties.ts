@@ -4,6 +4,7 @@ import { endpointsOfNode, type Endpoint, type FieldSpec, type NodeName } from '.
 import { estimateOperationOf, estimateOperationOption, offersEstimate } from '../runs/cost';
 import { BEARER_CREDENTIAL_TYPE, CLIENT_CREDENTIALS_TYPE } from '../transport/credentials';
 import { binaryParam, choicesMethod, DYNAMIC_OPTIONS_DESCRIPTION, listMethod, paramName, sourceParam } from './names';
+import { estimateToolDescriptionOf, toolDescriptionOf } from './tool-description';
 
 /** The Authentication option every node has: its values are the credential type names. */
 export const authenticationProperty: INodeProperties = {
@@ -316,6 +317,25 @@ function endpointProperties(e: Endpoint): INodeProperties[] {
 	return props;
 }
 
+/**
+ * The description an AI agent reads, per operation, shown only on the node's tool variant
+ * (`@tool`). n8n's own "Set Automatically" text is just the operation's action ("Generate images
+ * from a prompt in MediaGen Image"); with this parameter present n8n adds none of its own.
+ */
+function toolDescriptionProperties(e: Endpoint): INodeProperties[] {
+	const property = (operation: string, text: string): INodeProperties => ({
+		displayName: 'Tool Description',
+		name: 'toolDescription',
+		type: 'string',
+		typeOptions: { rows: 4 },
+		default: text,
+		description: 'What the AI agent reads about this tool: written for the operation (cost, duration, inputs, answer). Edit it to steer the agent.',
+		displayOptions: { show: { '@tool': [true], resource: [e.resource], operation: [operation] } },
+	});
+	const estimate = offersEstimate(e) ? [property(estimateOperationOf(e), estimateToolDescriptionOf(e, estimateOperationOption(e)))] : [];
+	return [property(e.operation, toolDescriptionOf(e)), ...estimate];
+}
+
 /** All parameters of a node, derived from its catalog entries. */
 export function nodeProperties(node: NodeName, resourceNames: Record<string, string>): INodeProperties[] {
 	const endpoints = endpointsOfNode(node);
@@ -349,6 +369,7 @@ export function nodeProperties(node: NodeName, resourceNames: Record<string, str
 			default: ops[0].operation,
 		});
 	}
+	for (const e of endpoints) props.push(...toolDescriptionProperties(e));
 	for (const e of endpoints) props.push(...endpointProperties(e));
 	return props;
 }
