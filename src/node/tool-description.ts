@@ -77,7 +77,7 @@ function inputsOf(e: Endpoint): string | undefined {
 		const notes = [f.required ? 'required' : '', allowed].filter(Boolean).join('; ');
 		return notes ? `${f.name} (${notes})` : f.name;
 	});
-	return `Inputs: ${described.join('; ')}. A value the model does not allow is refused before anything is charged, naming the allowed values.`;
+	return `Inputs: ${described.join('; ')}. A value that is not allowed is refused before anything is charged, naming the allowed values.`;
 }
 
 function answerOf(e: Endpoint): string {

@@ -84,7 +84,8 @@ export function compactRun(run: Run, binaries: IBinaryData[] = []): IDataObject 
  */
 export function compactFailure(json: IDataObject): IDataObject {
 	if (json.code === 'wait_timeout' && typeof json.run_id === 'string') {
-		return { run_id: json.run_id, status: json.run_status ?? 'processing', still_running: true, next: CHECK_LATER };
+		const status = json.run_status === undefined ? {} : { status: json.run_status };
+		return { run_id: json.run_id, ...status, still_running: true, next: CHECK_LATER };
 	}
 	const answer: IDataObject = { status: 'error', error: json.error };
 	for (const key of ERROR_FIELDS) if (json[key] !== undefined) answer[key] = json[key];
