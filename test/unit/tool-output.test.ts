@@ -1,4 +1,6 @@
-import type { INodeExecutionData } from 'n8n-workflow';
+import { NodeHelpers, type INode, type INodeExecutionData, type INodeTypeDescription } from 'n8n-workflow';
+
+import { MediaGenImage } from '../../nodes/MediaGenImage/MediaGenImage.node';
 
 import { catalog, findOperation } from '../../src/catalog';
 import { estimateOperationOption } from '../../src/runs/cost';
@@ -104,6 +106,17 @@ describe('tool descriptions (what an AI agent reads about an operation)', () => 
 		expect(toolDescriptionOf(findOperation('MediaGenRun', 'run', 'wait')!)).not.toContain('Cost:');
 		const generate = findOperation('MediaGenImage', 'image', 'generate')!;
 		expect(estimateToolDescriptionOf(generate, estimateOperationOption(generate))).toContain('Nothing is charged.');
+	});
+
+	it("is the tool variant's Tool Description for the chosen operation (and no parameter of the node in a workflow)", () => {
+		const { description } = new MediaGenImage();
+		const resolve = (type: INodeTypeDescription, operation: string) =>
+			NodeHelpers.getNodeParameters(type.properties, { resource: 'image', operation }, true, false, { typeVersion: 1 } as INode, type)!;
+		// n8n names the tool variant of a usableAsTool node `<name>Tool`; `@tool` display options key on that
+		const tool = { ...description, name: `${description.name}Tool` };
+		expect(resolve(tool, 'upscale').toolDescription).toBe(toolDescriptionOf(findOperation('MediaGenImage', 'image', 'upscale')!));
+		expect(resolve(tool, 'generateEstimateCost').toolDescription).toMatch(/^Estimate the cost to generate images from a prompt\./);
+		expect(resolve(description, 'upscale')).not.toHaveProperty('toolDescription');
 	});
 
 	it('writes one for every operation, each a few sentences long', () => {
