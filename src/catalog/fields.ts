@@ -96,11 +96,24 @@ export const loras: FieldSpec = {
 	max: 3,
 };
 
+/** Influencer mentions (document: Mention object); only `ready` influencers may be referenced. */
 export const mentions: FieldSpec = {
 	name: 'mentions',
 	displayName: 'Mentions',
-	type: 'json',
-	default: '[]',
-	description:
-		'Influencer references: array of {"handle": "ava", "influencer_id": "inf_…"}; only ready influencers',
+	type: 'objectList',
+	itemName: 'Mention',
+	default: [],
+	description: 'Influencers whose identity conditions the image; the handle is the word your prompt uses for them. Only ready influencers are offered and accepted.',
+	items: [
+		{ name: 'handle', displayName: 'Handle', type: 'string', required: true, default: '', placeholder: 'ava', description: 'As written in the prompt, without the @' },
+		{
+			name: 'influencer_id',
+			displayName: 'Influencer',
+			type: 'options',
+			required: true,
+			default: '',
+			loadOptions: 'getReadyInfluencers',
+			description: 'A ready influencer of your account',
+		},
+	],
 };

@@ -77,7 +77,9 @@ export type FieldType =
 	/** a URL the service fetches; the node also accepts an input binary property, uploaded first */
 	| 'media'
 	/** a list of such URLs (or binary properties) */
-	| 'mediaList';
+	| 'mediaList'
+	/** a list of objects, each with the fields in `items` (n8n: a fixed collection with multiple values) */
+	| 'objectList';
 
 export interface FieldSpec {
 	/** the API's name for it (body key, query key or path placeholder) */
@@ -120,6 +122,11 @@ export interface FieldSpec {
 	requiredBy?: string;
 	/** dropdown loaded from a list endpoint of the API (e.g. voices from GET /audio/voices) */
 	optionsFrom?: { path: string };
+	/** dropdown loaded by a named loadOptions method of the nodes (e.g. only ready influencers) */
+	loadOptions?: string;
+	/** for 'objectList': the fields of one entry, and what one entry is called */
+	items?: FieldSpec[];
+	itemName?: string;
 }
 
 /** How a response is read into n8n items. */

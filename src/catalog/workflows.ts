@@ -78,11 +78,15 @@ export const WORKFLOW_INPUT_FIELDS: Record<WorkflowKey, FieldSpec[]> = {
 		additionalRequirements,
 	],
 	product_ad_variants: [
-		prompt(false),
-		productName,
-		productDescription,
+		{
+			...prompt(false),
+			description: 'The brief the ads follow: offer, channel, season or anything they must say',
+			placeholder: 'e.g. Summer sale: 20% off our trail runner, for Instagram and TikTok',
+		},
+		{ ...productName, primary: true, placeholder: 'e.g. AirStride Runner' },
+		{ ...productDescription, primary: true, description: 'What the product is and why people buy it' },
+		{ ...tone, primary: true },
 		audience,
-		tone,
 		length,
 		{
 			name: 'variant_count',
@@ -101,8 +105,9 @@ export const WORKFLOW_INPUT_FIELDS: Record<WorkflowKey, FieldSpec[]> = {
 			type: 'boolean',
 			in: 'node',
 			primary: true,
-			default: false,
-			description: 'Whether to output each variant as its own item instead of one item with all variants',
+			default: true,
+			description:
+				'Whether to output each variant as its own item (ready for one image per variant) instead of one item with all variants. Each item carries the run’s cost as run_credits; credits is on the first item only, so a sum over the items is the real cost.',
 		},
 	],
 };

@@ -60,8 +60,8 @@ describe('a MediaGen node as an AI agent tool (n8n-core, against the sandbox)', 
 		expect(items.map((i) => i.json)).toEqual([
 			{
 				status: 'error',
-				error: 'Aspect Ratio (aspect_ratio): "7:3" is not allowed by model image.aurora-2; allowed: one of 1:1, 16:9, 9:16, 4:3, 3:4, 21:9 (model limit aspect_ratios)',
-				hint: 'Nothing was sent to the service, so no credits were spent.',
+				error: 'Aspect Ratio: "7:3" is not allowed by the model Aurora 2 (image.aurora-2); allowed: one of 1:1, 16:9, 9:16, 4:3, 3:4, 21:9',
+				hint: 'Nothing was sent to the service, so no credits were spent. API field aspect_ratio; model limit aspect_ratios.',
 			},
 		]);
 		expect(posts(fx.sandbox, '/images/generations')).toHaveLength(0);
