@@ -16,7 +16,8 @@ import { validateCall } from '../runs/check-call';
 import { planCost, resolveOperation } from '../runs/cost';
 import { checkMentionsReady, listInfluencers, mentionsOf } from '../runs/mentions';
 import { forEachLimited } from '../runs/pool';
-import { isRun, outputFiles, type Run } from '../runs/run';
+import { outputFiles } from '../media/output-files';
+import { isRun, type Run } from '../runs/run';
 import { submitRun, uploadPending } from '../runs/submit';
 import { SubmitMemory } from '../runs/submit-memory';
 import { waitForRuns, type WaitOutcome } from '../runs/wait';
@@ -39,7 +40,7 @@ interface Submitted {
 
 /** Builds the output item of a completed run: the run as JSON, its files as binary (or URLs). */
 async function completedRunItem(ctx: IExecuteFunctions, client: ApiClient, call: PreparedCall, run: Run): Promise<INodeExecutionData> {
-	const files = outputFiles(run);
+	const files = outputFiles(run.output);
 	const settings = call.run!;
 	const json: IDataObject = { ...run, output_urls: files.map((f) => f.url) };
 	if (settings.returnUrlsOnly || files.length === 0) return { json, pairedItem: { item: call.itemIndex } };

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { catalog } from '../../src/catalog';
-import { withOperationsTable } from '../../src/catalog/operations-table';
+import { withOperationsTable } from '../tools/operations-table';
 
 describe('README operations table', () => {
 	const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');

@@ -1,5 +1,5 @@
 import { catalog, extraOperations, fieldLocation, type Endpoint, type FieldSpec } from '../../src/catalog';
-import { NODE_TITLES } from '../../src/catalog/operations-table';
+import { NODE_TITLES } from './operations-table';
 
 /** How a field appears in the node's panel. */
 function uiType(field: FieldSpec): string {

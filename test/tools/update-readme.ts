@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 
-import { withOperationsTable } from '../../src/catalog/operations-table';
+import { withOperationsTable } from './operations-table';
 import { documentParameterRows } from './document-parameters';
 import { parameterTableMarkdown } from './parameter-table';
 
