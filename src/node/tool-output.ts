@@ -1,7 +1,8 @@
 import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { fileNameFromUrl, mimeTypeForExtension } from '../media/mime';
-import { isRun, isTerminal, outputFiles, type Run } from '../runs/run';
+import { outputFiles } from '../media/output-files';
+import { isRun, isTerminal, type Run } from '../runs/run';
 
 /**
  * What an AI agent gets back when a MediaGen node is its tool: compact JSON a model can act on.
@@ -57,7 +58,7 @@ function clip(text: string, max: number): string {
 export function compactRun(run: Run, binaries: IBinaryData[] = []): IDataObject {
 	const answer: IDataObject = { run_id: run.id, status: run.status };
 	if (run.model) answer.model = run.model;
-	const outputs = outputFiles(run).map((file, index) => {
+	const outputs = outputFiles(run.output).map((file, index) => {
 		const mimeType = mimeTypeOf(file, binaries[index]);
 		return mimeType ? { url: file.url, mime_type: mimeType } : { url: file.url };
 	});
