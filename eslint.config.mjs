@@ -10,7 +10,7 @@ const devOnly = ['sandbox/**/*.ts'];
 const scanConfig = await buildScanConfig();
 
 export default [
-	{ ignores: ['dist/**', 'build/**', 'node_modules/**', 'coverage/**', 'test/**', 'bench/**', 'examples/**', '**/*.mjs', '**/*.js', 'tsup*.ts'] },
+	{ ignores: ['dist/**', 'build/**', 'node_modules/**', 'coverage/**', 'reports/**', '.stryker-tmp/**', 'test/**', 'bench/**', 'examples/**', '**/*.mjs', '**/*.js', 'tsup*.ts'] },
 	...tseslint.configs.recommended.map((c) => ({ ...c, files: ['**/*.ts'] })),
 	...scanConfig.map((c) => ({ ...c, files: c.files ?? shipped, ignores: [...(c.ignores ?? []), ...devOnly] })),
 	{
