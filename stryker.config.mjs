@@ -8,7 +8,8 @@ export default {
 		projectType: 'custom',
 		// the `unit` project alone (in-process tests against the local sandbox); not the real-n8n e2e
 		configFile: 'test/mutation/jest.config.js',
-		enableFindRelatedTests: false,
+		// (default) only the test files that import the mutated file, also for mutants run at import time
+		enableFindRelatedTests: true,
 	},
 	// each mutant runs only the tests that reached it in the first (coverage) run
 	coverageAnalysis: 'perTest',

@@ -8,4 +8,11 @@ const unit = projects.find((project) => project.displayName === 'unit');
 if (!unit) throw new Error('jest.config.js has no project named "unit"');
 
 /** @type {import('jest').Config} */
-module.exports = { ...root, ...unit, rootDir: path.join(__dirname, '..', '..') };
+module.exports = {
+	...root,
+	...unit,
+	rootDir: path.join(__dirname, '..', '..'),
+	// Stryker runs each mutant with --findRelatedTests: every folder between a test and src/ must be a
+	// root, or jest loses the chain test → nodes/ → src/node/ → src/transport/ and skips the test.
+	roots: ['test', 'src', 'nodes', 'credentials', 'sandbox'].map((dir) => `<rootDir>/${dir}`),
+};

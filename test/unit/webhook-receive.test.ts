@@ -1,0 +1,153 @@
+import { createHmac } from 'node:crypto';
+
+import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
+
+import { receiveEvent, REMEMBERED_EVENT_IDS } from '../../src/webhooks/receive';
+
+/**
+ * The trigger's webhook on its own, with a hand-made webhook context (no n8n, no sandbox): what
+ * reaches the workflow and what is answered 401. The signature is computed here with node:crypto,
+ * not with the package's signPayload.
+ */
+const SECRET = 'whsec_receive_test_0123456789';
+const sign = (raw: string, secret = SECRET) => `sha256=${createHmac('sha256', secret).update(raw).digest('hex')}`;
+
+const eventBody = (id: string, minutesAgo = 0) =>
+	JSON.stringify({
+		id,
+		object: 'event',
+		type: 'run.completed',
+		created_at: new Date(Date.now() - minutesAgo * 60_000).toISOString(),
+		data: { object: { id: 'run_1', object: 'run', status: 'completed', capability: 'image_generation' } },
+	});
+
+interface Delivery {
+	body: string;
+	signature?: string;
+	/** n8n had not read the body yet: the node has to call readRawBody() */
+	unread?: boolean;
+}
+
+interface Answer {
+	status?: number;
+	json?: unknown;
+	/** the event ids passed on to the workflow */
+	started: string[];
+}
+
+/** A trigger node: its stored parameters (undefined: the node stores none, n8n gives the default) and static data. */
+function trigger(stored: IDataObject = {}, staticData: IDataObject = { signingSecret: SECRET }) {
+	const parameters: IDataObject = { events: ['run.completed'], ...stored };
+	const receive = async (delivery: Delivery): Promise<Answer> => {
+		const answer: Answer = { started: [] };
+		const raw = Buffer.from(delivery.body, 'utf8');
+		const req: { rawBody?: Buffer; readRawBody?: () => Promise<void> } = delivery.unread
+			? {
+					readRawBody: async () => {
+						req.rawBody = raw;
+					},
+				}
+			: { rawBody: raw };
+		const res = {
+			status(code: number) {
+				answer.status = code;
+				return res;
+			},
+			json(value: unknown) {
+				answer.json = value;
+				return res;
+			},
+		};
+		const ctx = {
+			getRequestObject: () => req,
+			getResponseObject: () => res,
+			getHeaderData: () => (delivery.signature === undefined ? {} : { 'x-service-signature': delivery.signature }),
+			getNodeParameter: (name: string, fallback?: unknown) => (name in parameters ? parameters[name] : fallback),
+			getWorkflowStaticData: () => staticData,
+		} as unknown as IWebhookFunctions;
+		const result = await receiveEvent(ctx);
+		if (result.webhookResponse !== undefined) answer.json = result.webhookResponse;
+		answer.started = (result.workflowData?.[0] ?? []).map((item) => String(item.json.event_id));
+		return answer;
+	};
+	const deliver = (body: string, extra: Partial<Delivery> = {}) => receive({ body, signature: sign(body), ...extra });
+	return { receive, deliver, staticData };
+}
+
+describe('the trigger webhook verifies before it starts anything', () => {
+	it('answers 401 no_signing_secret while the node holds no secret (nothing registered yet)', async () => {
+		const { deliver } = trigger({}, {});
+		const answer = await deliver(eventBody('evt_1'));
+		expect(answer).toEqual({ status: 401, json: { error: 'unauthorized', reason: 'no_signing_secret' }, started: [] });
+	});
+
+	it('answers 401 with the reason for a forged, an unsigned and a malformed delivery', async () => {
+		const { receive } = trigger();
+		const body = eventBody('evt_1');
+		expect(await receive({ body, signature: sign(body, 'whsec_guessed') })).toEqual({ status: 401, json: { error: 'unauthorized', reason: 'signature_mismatch' }, started: [] });
+		expect(await receive({ body })).toEqual({ status: 401, json: { error: 'unauthorized', reason: 'missing_signature' }, started: [] });
+		expect(await receive({ body, signature: sign(body).slice('sha256='.length) })).toEqual({ status: 401, json: { error: 'unauthorized', reason: 'malformed_signature' }, started: [] });
+	});
+
+	it('reads the raw body itself when n8n has not read it yet, and verifies those bytes', async () => {
+		const { deliver } = trigger();
+		const answer = await deliver(eventBody('evt_1'), { unread: true });
+		expect(answer).toEqual({ status: 200, json: { received: true, event_id: 'evt_1' }, started: ['evt_1'] });
+	});
+});
+
+describe('replay protection', () => {
+	it('applies its defaults when the node stores no value: 5 minutes, repeated events ignored', async () => {
+		const { deliver } = trigger();
+		expect((await deliver(eventBody('evt_old', 6))).json).toEqual({ error: 'unauthorized', reason: 'stale_event' });
+		expect((await deliver(eventBody('evt_recent', 4))).started).toEqual(['evt_recent']);
+		const replay = await deliver(eventBody('evt_recent', 4));
+		expect(replay).toEqual({ status: undefined, json: { received: true, ignored: 'repeated_event' }, started: [] });
+	});
+
+	it.each<[string, unknown]>([
+		['an empty expression', ''],
+		['a boolean', true],
+		['false', false],
+		['text', 'five'],
+		['a negative number', -1],
+		['NaN', Number.NaN],
+	])('falls back to 5 minutes for an unreadable age (%s), never to "any age"', async (_name, value) => {
+		const { deliver } = trigger({ maxEventAgeMinutes: value });
+		expect((await deliver(eventBody('evt_old', 6))).json).toEqual({ error: 'unauthorized', reason: 'stale_event' });
+		expect((await deliver(eventBody('evt_recent', 4))).started).toEqual(['evt_recent']);
+	});
+
+	it('takes 0 as "no age check", and a number given as text', async () => {
+		expect((await trigger({ maxEventAgeMinutes: 0 }).deliver(eventBody('evt_day_old', 24 * 60))).started).toEqual(['evt_day_old']);
+		const { deliver } = trigger({ maxEventAgeMinutes: '30' });
+		expect((await deliver(eventBody('evt_20', 20))).started).toEqual(['evt_20']);
+		expect((await deliver(eventBody('evt_40', 40))).json).toEqual({ error: 'unauthorized', reason: 'stale_event' });
+	});
+
+	it('prefers a value an older node version saved in Options over the top-level parameter', async () => {
+		const { deliver } = trigger({ maxEventAgeMinutes: 60, ignoreRepeatedEvents: true, options: { maxEventAgeMinutes: 1, ignoreRepeatedEvents: false } });
+		expect((await deliver(eventBody('evt_old', 2))).json).toEqual({ error: 'unauthorized', reason: 'stale_event' });
+		await deliver(eventBody('evt_1'));
+		expect((await deliver(eventBody('evt_1'))).started).toEqual(['evt_1']);
+	});
+
+	it('passes a repeated event on when Ignore Repeated Events is off', async () => {
+		const { deliver } = trigger({ ignoreRepeatedEvents: false });
+		expect((await deliver(eventBody('evt_1'))).started).toEqual(['evt_1']);
+		expect((await deliver(eventBody('evt_1'))).started).toEqual(['evt_1']);
+	});
+
+	it('ignores a repeated event however the id list was left, and keeps the newest ids', async () => {
+		const { deliver, staticData } = trigger({}, { signingSecret: SECRET, recentEventIds: 'not a list' });
+		expect((await deliver(eventBody('evt_1'))).started).toEqual(['evt_1']);
+		expect((await deliver(eventBody('evt_1'))).started).toEqual([]);
+		for (let n = 2; n <= REMEMBERED_EVENT_IDS + 1; n++) await deliver(eventBody(`evt_${n}`));
+		const remembered = staticData.recentEventIds as string[];
+		expect(remembered).toHaveLength(REMEMBERED_EVENT_IDS);
+		expect(remembered.at(-1)).toBe(`evt_${REMEMBERED_EVENT_IDS + 1}`);
+		// the newest ids are still refused; only the oldest one fell out of the window
+		expect((await deliver(eventBody(`evt_${REMEMBERED_EVENT_IDS + 1}`))).started).toEqual([]);
+		expect((await deliver(eventBody('evt_1'))).started).toEqual(['evt_1']);
+	});
+});
