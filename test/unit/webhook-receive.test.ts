@@ -105,7 +105,7 @@ describe('replay protection', () => {
 		expect(replay).toEqual({ status: undefined, json: { received: true, ignored: 'repeated_event' }, started: [] });
 	});
 
-	it.each<[string, unknown]>([
+	it.each<[string, string | number | boolean]>([
 		['an empty expression', ''],
 		['a boolean', true],
 		['false', false],
