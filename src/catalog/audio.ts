@@ -48,7 +48,7 @@ export const audioEndpoints: Endpoint[] = [
 					],
 				},
 			},
-			{ name: 'speed', displayName: 'Speed', type: 'number', default: 1, min: 0.5, max: 2, description: 'Speaking rate, 0.5 to 2' },
+			{ name: 'speed', displayName: 'Speed', type: 'number', default: 1, description: 'Speaking rate (1 = normal), on models that take it; the service checks the range' },
 			languageCode,
 			seed,
 			{ name: 'stability', displayName: 'Stability', type: 'number', default: 0.5, min: 0, max: 1, description: 'Voice stability, 0 to 1' },
@@ -71,7 +71,7 @@ export const audioEndpoints: Endpoint[] = [
 		requireOneOf: ['prompt', 'lyrics', 'composition_plan'],
 		fields: [
 			prompt(false),
-			{ ...audioDuration('Length of the track'), primary: true },
+			audioDuration('Length of the track'),
 			{ name: 'lyrics', displayName: 'Lyrics', type: 'text', default: '' },
 			{
 				name: 'composition_plan',
@@ -103,7 +103,7 @@ export const audioEndpoints: Endpoint[] = [
 		pricing: { unit: 'per_second' },
 		fields: [
 			prompt(),
-			{ ...audioDuration('Length of the effect'), primary: true },
+			audioDuration('Length of the effect'),
 			{ name: 'loop', displayName: 'Loop', type: 'boolean', default: false, description: 'Whether the effect should loop seamlessly' },
 		],
 	},

@@ -64,8 +64,18 @@ export const referenceImageUrls: FieldSpec = {
 	displayName: 'Reference Images',
 	type: 'mediaList',
 	default: [],
-	description: 'Reference images (URLs or binary properties), bounded by the model',
-	limit: { kind: 'maxItems', keys: ['max_reference_images', 'max_input_images'] },
+	description: "Reference images (URLs or binary fields), up to the model's max_reference_images",
+	limit: { kind: 'maxItems', keys: ['max_reference_images'] },
+};
+
+/** Images a multi-input model works from (edits, compositions), bounded by `max_input_images`. */
+export const inputImageUrls: FieldSpec = {
+	name: 'image_urls',
+	displayName: 'Input Images',
+	type: 'mediaList',
+	default: [],
+	description: "Images the model combines or edits (URLs or binary fields), on models with max_input_images, up to that many",
+	limit: { kind: 'maxItems', keys: ['max_input_images'] },
 };
 
 export const seed: FieldSpec = {
@@ -86,11 +96,24 @@ export const loras: FieldSpec = {
 	max: 3,
 };
 
+/** Influencer mentions (document: Mention object); only `ready` influencers may be referenced. */
 export const mentions: FieldSpec = {
 	name: 'mentions',
 	displayName: 'Mentions',
-	type: 'json',
-	default: '[]',
-	description:
-		'Influencer references: array of {"handle": "ava", "influencer_id": "inf_…"}; only ready influencers',
+	type: 'objectList',
+	itemName: 'Mention',
+	default: [],
+	description: 'Influencers whose identity conditions the image; the handle is the word your prompt uses for them. Only ready influencers are offered and accepted.',
+	items: [
+		{ name: 'handle', displayName: 'Handle', type: 'string', required: true, default: '', placeholder: 'ava', description: 'As written in the prompt, without the @' },
+		{
+			name: 'influencer_id',
+			displayName: 'Influencer',
+			type: 'options',
+			required: true,
+			default: '',
+			loadOptions: 'getReadyInfluencers',
+			description: 'A ready influencer of your account',
+		},
+	],
 };

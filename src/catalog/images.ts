@@ -1,4 +1,4 @@
-import { aspectRatio, imageUrl, loras, mentions, negativePrompt, prompt, quality, referenceImageUrls, resolution } from './fields';
+import { aspectRatio, imageUrl, inputImageUrls, loras, mentions, negativePrompt, prompt, quality, referenceImageUrls, resolution } from './fields';
 import type { Endpoint } from './types';
 
 const imageNode = { node: 'MediaGenImage', resource: 'image' } as const;
@@ -38,6 +38,7 @@ export const imageEndpoints: Endpoint[] = [
 			quality,
 			{ ...imageUrl(false, 'Source Image'), needs: 'image_to_output' },
 			{ ...imageUrl(false, 'Mask'), name: 'mask_url', description: 'Mask for editing: the white region is edited' },
+			inputImageUrls,
 			{ ...referenceImageUrls, needs: 'reference_images' },
 			{
 				name: 'strength',
@@ -124,11 +125,13 @@ export const imageEndpoints: Endpoint[] = [
 				limit: { kind: 'oneOf', keys: ['scale_factors'] },
 			},
 			{
-				name: 'mode',
+				// the document's parameter table names it `modes` ("scale / modes"), like its limit key (README: Assumptions)
+				name: 'modes',
+				param: 'mode',
 				displayName: 'Mode',
 				type: 'options',
 				default: '',
-				description: 'Precise keeps detail, creative invents it; on models that list modes',
+				description: 'Precise keeps detail, creative invents it; on models that list modes (sent as modes)',
 				limit: { kind: 'oneOf', keys: ['modes'] },
 			},
 		],

@@ -36,18 +36,21 @@ export const videoDuration: FieldSpec = {
 	type: 'options',
 	primary: true,
 	default: '',
-	description: 'Choices come from the selected model (duration_seconds). Empty uses the model default.',
+	description: 'Choices come from the selected model. Empty uses the model default.',
 	limit: { kind: 'oneOf', keys: ['duration_seconds'] },
 };
 
-/** Seconds, up to the model's `max_duration_seconds` (music, sound effects). */
+/**
+ * Seconds, up to the model's `max_duration_seconds` (music, sound effects). Optional: the document
+ * has no "0 = model decides", so a length the user did not set is not sent at all.
+ */
 export const audioDuration = (description: string): FieldSpec => ({
 	name: 'duration_seconds',
 	displayName: 'Duration (Seconds)',
 	type: 'integer',
-	default: 0,
-	min: 0,
-	description: `${description}; 0 lets the model decide. Bounded by the model (max_duration_seconds).`,
+	default: 30,
+	min: 1,
+	description: `${description}, up to the model's maximum (max_duration_seconds). Leave it out to let the model decide.`,
 	limit: { kind: 'max', keys: ['max_duration_seconds'] },
 });
 
@@ -58,7 +61,7 @@ export const voiceId = (required: boolean): FieldSpec => ({
 	required,
 	primary: true,
 	default: '',
-	description: 'A voice from GET /audio/voices',
+	description: 'The voice that speaks: search by name, language or style, or enter a voice ID (MediaGen Audio → Voice → List shows them)',
 	optionsFrom: { path: '/audio/voices' },
 });
 

@@ -19,7 +19,6 @@ const CAPABILITIES = [
 	'game_generation',
 	'app_generation',
 	'faceless_reel_generation',
-	'workflow',
 ];
 
 export const runEndpoints: Endpoint[] = [

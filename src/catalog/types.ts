@@ -60,7 +60,9 @@ export type LimitRule =
 	/** array of objects: the summed length of their `property` strings must be <= limits[key] */
 	| { kind: 'maxTotalLength'; keys: string[]; property: string }
 	/** every rule applies (each only when its own key is present) */
-	| { kind: 'all'; rules: LimitRule[] };
+	| { kind: 'all'; rules: LimitRule[] }
+	/** a boolean switched on needs limits[key] true (false there: the model has no such switch) */
+	| { kind: 'switch'; keys: string[] };
 
 export type FieldType =
 	| 'string'
@@ -75,11 +77,15 @@ export type FieldType =
 	/** a URL the service fetches; the node also accepts an input binary property, uploaded first */
 	| 'media'
 	/** a list of such URLs (or binary properties) */
-	| 'mediaList';
+	| 'mediaList'
+	/** a list of objects, each with the fields in `items` (n8n: a fixed collection with multiple values) */
+	| 'objectList';
 
 export interface FieldSpec {
 	/** the API's name for it (body key, query key or path placeholder) */
 	name: string;
+	/** the n8n parameter's name when it is not the camelCase of `name` (kept so saved workflows still load) */
+	param?: string;
 	displayName: string;
 	type: FieldType;
 	/**
@@ -103,6 +109,8 @@ export interface FieldSpec {
 	spread?: boolean;
 	/** a fixed format the value must have (checked before sending) */
 	format?: 'url';
+	/** a pattern a string value must match, and the allowed values in words (checked before sending) */
+	pattern?: { regex: string; allowed: string };
 	/**
 	 * Model `limits` keys bounding a media file's size (MB) and length (seconds). Checked on input
 	 * binaries, whose bytes the node has; a URL's file is the service's to check.
@@ -114,6 +122,11 @@ export interface FieldSpec {
 	requiredBy?: string;
 	/** dropdown loaded from a list endpoint of the API (e.g. voices from GET /audio/voices) */
 	optionsFrom?: { path: string };
+	/** dropdown loaded by a named loadOptions method of the nodes (e.g. only ready influencers) */
+	loadOptions?: string;
+	/** for 'objectList': the fields of one entry, and what one entry is called */
+	items?: FieldSpec[];
+	itemName?: string;
 }
 
 /** How a response is read into n8n items. */

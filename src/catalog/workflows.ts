@@ -67,7 +67,7 @@ export const WORKFLOW_INPUT_FIELDS: Record<WorkflowKey, FieldSpec[]> = {
 	ugc_ad: [],
 	creative_pack: [
 		prompt(false),
-		text('product_url', 'Product URL', 'Page of the product; the workflow reads it'),
+		{ ...text('product_url', 'Product URL', 'Page of the product; the workflow reads it'), format: 'url' },
 		productName,
 		productDescription,
 		text('category', 'Category'),
@@ -78,11 +78,15 @@ export const WORKFLOW_INPUT_FIELDS: Record<WorkflowKey, FieldSpec[]> = {
 		additionalRequirements,
 	],
 	product_ad_variants: [
-		prompt(false),
-		productName,
-		productDescription,
+		{
+			...prompt(false),
+			description: 'The brief the ads follow: offer, channel, season or anything they must say',
+			placeholder: 'e.g. Summer sale: 20% off our trail runner, for Instagram and TikTok',
+		},
+		{ ...productName, primary: true, placeholder: 'e.g. AirStride Runner' },
+		{ ...productDescription, primary: true, description: 'What the product is and why people buy it' },
+		{ ...tone, primary: true },
 		audience,
-		tone,
 		length,
 		{
 			name: 'variant_count',
@@ -101,8 +105,9 @@ export const WORKFLOW_INPUT_FIELDS: Record<WorkflowKey, FieldSpec[]> = {
 			type: 'boolean',
 			in: 'node',
 			primary: true,
-			default: false,
-			description: 'Whether to output each variant as its own item instead of one item with all variants',
+			default: true,
+			description:
+				'Whether to output each variant as its own item (ready for one image per variant) instead of one item with all variants. Each item carries the run’s cost as run_credits; credits is on the first item only, so a sum over the items is the real cost.',
 		},
 	],
 };
@@ -248,7 +253,7 @@ export const workflowEndpoints: Endpoint[] = [
 		action: 'Run a preset',
 		description: 'Generate with a preset; waits and returns its files',
 		output: 'run',
-		projectFiling: true,
+		// their outputs are not known to be an image, video or audio a project can hold (document, Errors: project_filing_unsupported)
 		fields: [
 			id('presetId', 'Preset ID'),
 			{ name: 'prompt', displayName: 'Prompt', type: 'text', primary: true, default: '' },
@@ -270,7 +275,7 @@ export const workflowEndpoints: Endpoint[] = [
 		action: 'Run a user workflow',
 		description: 'Run an editor workflow; waits and returns its files',
 		output: 'run',
-		projectFiling: true,
+		// their outputs are not known to be an image, video or audio a project can hold (document, Errors: project_filing_unsupported)
 		fields: [id('workflowId', 'User Workflow ID'), { ...inputs('Inputs the workflow declares, e.g. {"prompt": "…"}'), primary: true }],
 	},
 	{

@@ -21,13 +21,9 @@ function downloadError(ctx: IExecuteFunctions | IWebhookFunctions, code: string,
 	return error;
 }
 
-/**
- * Downloads a run's output file into n8n binary data. Output URLs are signed: no credential goes
- * with them, redirects are followed by hand so each address is checked (see download-address.ts),
- * and the MIME type is the one the bytes show, else the server's, else the extension's.
- */
-export async function downloadOutput(ctx: IExecuteFunctions | IWebhookFunctions, file: OutputFile, fallbackName: string, baseUrl: string): Promise<IBinaryData> {
-	let url = file.url;
+/** The bytes at an output address, following redirects by hand so each address is checked. */
+async function fetchOutput(ctx: IExecuteFunctions | IWebhookFunctions, address: string, baseUrl: string): Promise<{ url: string; body: Buffer; headers: Record<string, string> }> {
+	let url = address;
 	for (let hop = 0; ; hop++) {
 		const refusal = downloadRefusal(url, baseUrl);
 		if (refusal) throw downloadError(ctx, 'download_refused', `The node does not download this output file: ${refusal}`, url);
@@ -50,14 +46,33 @@ export async function downloadOutput(ctx: IExecuteFunctions | IWebhookFunctions,
 		if (response.statusCode < 200 || response.statusCode >= 300) {
 			throw downloadError(ctx, 'download_failed', `HTTP ${response.statusCode} while downloading an output file`, url);
 		}
-		const buffer = Buffer.isBuffer(response.body) ? response.body : Buffer.from(response.body);
-		const urlName = fileNameFromUrl(url) ?? fileNameFromUrl(file.url);
-		const urlExtension = urlName?.split('.').pop();
-		let mimeType = sniffMimeType(buffer.subarray(0, 16)) ?? baseMimeType(response.headers['content-type']);
-		if (!mimeType || mimeType === 'application/octet-stream') {
-			mimeType = (file.format && mimeTypeForExtension(file.format)) || (urlExtension && mimeTypeForExtension(urlExtension)) || mimeType || 'application/octet-stream';
-		}
-		const extension = file.format ?? urlExtension ?? extensionFor(mimeType) ?? 'bin';
-		return await ctx.helpers.prepareBinaryData(buffer, urlName ?? `${fallbackName}.${extension}`, mimeType);
+		return { url, body: Buffer.isBuffer(response.body) ? response.body : Buffer.from(response.body), headers: response.headers };
+	}
+}
+
+/**
+ * Downloads a run's output file into n8n binary data. Output URLs are signed: no credential goes
+ * with them, redirects are followed by hand so each address is checked (see download-address.ts),
+ * and the MIME type is the one the bytes show, else the server's, else the extension's.
+ */
+export async function downloadOutput(ctx: IExecuteFunctions | IWebhookFunctions, file: OutputFile, fallbackName: string, baseUrl: string): Promise<IBinaryData> {
+	const { url, body, headers } = await fetchOutput(ctx, file.url, baseUrl);
+	const urlName = fileNameFromUrl(url) ?? fileNameFromUrl(file.url);
+	const urlExtension = urlName?.split('.').pop();
+	let mimeType = sniffMimeType(body.subarray(0, 16)) ?? baseMimeType(headers['content-type']);
+	if (!mimeType || mimeType === 'application/octet-stream') {
+		mimeType = (file.format && mimeTypeForExtension(file.format)) || (urlExtension && mimeTypeForExtension(urlExtension)) || mimeType || 'application/octet-stream';
+	}
+	const extension = file.format ?? urlExtension ?? extensionFor(mimeType) ?? 'bin';
+	return await ctx.helpers.prepareBinaryData(body, urlName ?? `${fallbackName}.${extension}`, mimeType);
+}
+
+/** A JSON document at an output address (e.g. a workflow's fields at output_url); undefined when it is not JSON. */
+export async function downloadJson(ctx: IExecuteFunctions | IWebhookFunctions, address: string, baseUrl: string): Promise<unknown> {
+	const { body } = await fetchOutput(ctx, address, baseUrl);
+	try {
+		return JSON.parse(body.toString('utf8'));
+	} catch {
+		return undefined;
 	}
 }

@@ -20,7 +20,7 @@ export interface CustomOperation {
 	/** replaces sending: all items of the operation become one request; outputs by input item index */
 	sendAll?: (ctx: IExecuteFunctions, client: ApiClient, calls: PreparedCall[], memory: SubmitMemory) => Promise<Map<number, INodeExecutionData[]>>;
 	/** turns a completed run into output items (instead of the run JSON plus its files) */
-	completedRun?: (ctx: IExecuteFunctions, call: PreparedCall, run: Run) => Promise<INodeExecutionData[]>;
+	completedRun?: (ctx: IExecuteFunctions, client: ApiClient, call: PreparedCall, run: Run) => Promise<INodeExecutionData[]>;
 }
 
 const customOperations: Record<string, CustomOperation> = {

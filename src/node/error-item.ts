@@ -1,15 +1,21 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
+import { hintFor } from '../transport/hints';
 import { problemOf } from '../transport/problem';
 
-/** The item Continue On Fail emits: the message plus the problem's code, status and request id. */
+/**
+ * The item Continue On Fail emits: the message plus the problem's code, status, request id, what to
+ * do about it (hint) and, after a stale quote, the fresh quote the service offered.
+ */
 export function errorItem(error: unknown, itemIndex: number): INodeExecutionData {
 	const problem = problemOf(error);
 	const json: IDataObject = { error: error instanceof Error ? error.message : String(error) };
 	if (problem) {
-		for (const key of ['code', 'status', 'title', 'detail', 'request_id', 'param', 'required_scope', 'run_id']) {
+		for (const key of ['code', 'status', 'title', 'detail', 'request_id', 'param', 'required_scope', 'run_id', 'batch_id', 'quote']) {
 			if (problem[key] !== undefined) json[key] = problem[key] as IDataObject[string];
 		}
+		const hint = hintFor(problem.code);
+		if (hint) json.hint = hint;
 	}
 	const description = (error as { description?: unknown })?.description;
 	if (typeof description === 'string' && description) json.description = description;

@@ -14,6 +14,7 @@ import { sendRunsAsBatch } from '../runs/batches';
 import type { PreparedCall } from '../runs/call';
 import { validateCall } from '../runs/check-call';
 import { planCost, resolveOperation } from '../runs/cost';
+import { checkMentionsReady, listInfluencers, mentionsOf } from '../runs/mentions';
 import { forEachLimited } from '../runs/pool';
 import { isRun, outputFiles, type Run } from '../runs/run';
 import { submitRun, uploadPending } from '../runs/submit';
@@ -138,6 +139,7 @@ export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName)
 
 	const calls: PreparedCall[] = [];
 	let models: Promise<Model[]> | undefined;
+	let influencers: Promise<IDataObject[]> | undefined;
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
 			const resource = ctx.getNodeParameter('resource', itemIndex) as string;
@@ -148,6 +150,8 @@ export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName)
 			const call = await prepareCall(ctx, endpoint, itemIndex, scope);
 			if (endpoint.capability) models ??= listModels(client);
 			const model = validateCall(ctx, call, endpoint.capability ? await models : undefined);
+			const mentioned = mentionsOf(ctx, call);
+			if (mentioned.length) checkMentionsReady(ctx, call, mentioned, await (influencers ??= listInfluencers(client)));
 			planCost(ctx, call, model, resolved.estimate);
 			calls.push(call);
 		} catch (error) {
@@ -205,7 +209,7 @@ export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName)
 				if (outcome.state !== 'completed') throw outcomeError(ctx, call, outcome);
 				const custom = customOperationFor(call.endpoint);
 				results[call.itemIndex] = custom?.completedRun
-					? await custom.completedRun(ctx, call, outcome.run)
+					? await custom.completedRun(ctx, client, call, outcome.run)
 					: [await completedRunItem(ctx, client, call, outcome.run)];
 			} catch (error) {
 				fail(call.itemIndex, error);

@@ -18,6 +18,7 @@ import type { PreparedCall } from './call';
 import { outputFiles, type Run } from './run';
 import { refusedOutright, uploadPending } from './submit';
 import type { SubmitMemory } from './submit-memory';
+import { checkWorkflowInputs } from './workflow-inputs';
 import { OUTAGE_FIRST_PAUSE_MS, POLL_RETRY_LIMITS } from './wait';
 
 /** A batch as the service returns it (the Batch resource of the API document). */
@@ -219,6 +220,7 @@ export async function createBatchFromItems(ctx: IExecuteFunctions, client: ApiCl
 	}
 	const mode = sameSetting(ctx, calls, 'mode') as string;
 	const target = batchTarget(ctx, calls[0], mode, String(sameSetting(ctx, calls, 'target') ?? ''));
+	if (mode === 'workflow') for (const call of calls) checkWorkflowInputs(ctx, call.itemIndex, target, call.body.item as IDataObject, 'Item Body (item)');
 	const concurrency = sameSetting(ctx, calls, 'concurrency');
 	return await submitBatch(ctx, client, calls, memory, () => ({
 		mode,

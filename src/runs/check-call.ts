@@ -1,22 +1,28 @@
 import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
-import { fieldLocation } from '../catalog';
-import type { PreparedCall } from './call';
+import { fieldLocation, type FieldSpec } from '../catalog';
 import { checkCapability, checkFileLimits, checkLimit, checkStaticBounds, type LimitViolation } from '../models/limits';
-import { defaultModel, modelsForCapability, type Model } from '../models/model-catalog';
+import { defaultModel, modelName, modelsForCapability, type Model } from '../models/model-catalog';
+import type { PreparedCall } from './call';
+import { checkWorkflowInputs } from './workflow-inputs';
 
 function describeValue(value: unknown): string {
 	if (typeof value === 'string') return `"${value}"`;
 	return typeof value === 'number' && !Number.isFinite(value) ? String(value) : JSON.stringify(value);
 }
 
+const NOTHING_SPENT = 'Nothing was sent to the service, so no credits were spent.';
+
+/** The API names behind a message, for people who read the API document. */
+const apiNames = (fields: FieldSpec[], modelLimit?: string) =>
+	`API field ${fields.map((f) => f.name).join(', ')}${modelLimit ? `; model ${modelLimit.startsWith('capability ') ? modelLimit : `limit ${modelLimit}`}` : ''}.`;
+
 function violationError(ctx: IExecuteFunctions, call: PreparedCall, v: LimitViolation, model?: Model): NodeOperationError {
-	const by = model ? ` by model ${model.id}` : '';
-	return new NodeOperationError(
-		ctx.getNode(),
-		`${v.field.displayName} (${v.field.name}): ${describeValue(v.value)} is not allowed${by}; allowed: ${v.allowed}`,
-		{ itemIndex: call.itemIndex, description: 'Nothing was sent to the service, so no credits were spent.' },
-	);
+	const by = model && v.modelLimit ? ` by the model ${modelName(model) === model.id ? model.id : `${modelName(model)} (${model.id})`}` : '';
+	return new NodeOperationError(ctx.getNode(), `${v.field.displayName}: ${describeValue(v.value)} is not allowed${by}; allowed: ${v.allowed}`, {
+		itemIndex: call.itemIndex,
+		description: `${NOTHING_SPENT} ${apiNames([v.field], v.modelLimit)}`,
+	});
 }
 
 /**
@@ -30,11 +36,16 @@ export function validateCall(ctx: IExecuteFunctions, call: PreparedCall, models:
 		const candidates = modelsForCapability(models, endpoint.capability);
 		const requested = call.body.model as string | undefined;
 		model = requested ? candidates.find((m) => m.id === requested) : defaultModel(models, endpoint.capability);
-		if (requested && !model) {
+		// An alias the list does not show may be a superseded one pinned by the user, which the service
+		// still accepts (document, Versioning): it is sent, unchecked. One the list knows for another
+		// capability is refused here.
+		const elsewhere = requested && !model ? models.find((m) => m.id === requested) : undefined;
+		if (elsewhere) {
 			const allowed = candidates.map((m) => m.id).join(', ') || 'none offered to this credential';
-			throw new NodeOperationError(ctx.getNode(), `Model (model): "${requested}" is not a ${endpoint.capability} model; allowed: ${allowed}`, {
+			const kind = endpoint.capability.replace(/_/g, ' ');
+			throw new NodeOperationError(ctx.getNode(), `Model: "${requested}" is a ${elsewhere.capability.replace(/_/g, ' ')} model, not ${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind} model; allowed: ${allowed}`, {
 				itemIndex: call.itemIndex,
-				description: 'Use an alias from GET /models (the dropdown lists them). Nothing was sent.',
+				description: `Choose one from the Model list. ${NOTHING_SPENT} (API field model: an alias from GET /models.)`,
 			});
 		}
 	}
@@ -45,19 +56,21 @@ export function validateCall(ctx: IExecuteFunctions, call: PreparedCall, models:
 			return value !== undefined && value !== null && value !== '' && !(Array.isArray(value) && value.length === 0);
 		});
 		if (!present) {
-			const names = fields.map((f) => `${f.displayName} (${f.name})`).join(' or ');
+			const names = fields.map((f) => f.displayName).join(' or ');
 			throw new NodeOperationError(ctx.getNode(), `${names}: one of them is required`, {
 				itemIndex: call.itemIndex,
-				description: 'Nothing was sent to the service, so no credits were spent.',
+				description: `${NOTHING_SPENT} ${apiNames(fields)}`,
 			});
 		}
 	}
+	const workflowRun = /^\/workflows\/([^/]+)\/runs$/.exec(call.path);
+	if (workflowRun && endpoint.fields.some((f) => f.spread)) checkWorkflowInputs(ctx, call.itemIndex, decodeURIComponent(workflowRun[1]), call.body);
 	for (const field of endpoint.fields) {
 		const location = fieldLocation(endpoint, field);
 		const source: IDataObject = location === 'query' ? call.qs : location === 'node' ? call.settings : call.body;
 		const value = source[field.name];
-		const violation = checkStaticBounds(field, value) ?? checkLimit(field, value, model?.limits) ?? checkCapability(field, value, model?.capabilities);
-		if (violation) throw violationError(ctx, call, violation, /model (limit|capability)/.test(violation.allowed) ? model : undefined);
+		const violation = checkStaticBounds(field, value) ?? checkCapability(field, value, model?.capabilities) ?? checkLimit(field, value, model?.limits);
+		if (violation) throw violationError(ctx, call, violation, model);
 		if (field.fileLimits) {
 			const placeholders = (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string' && v.startsWith('binary:sha256:'));
 			for (const placeholder of placeholders) {

@@ -1,5 +1,6 @@
 import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
 
+import { hintFor } from './hints';
 import { isTransientFailure } from './retry-policy';
 
 /** An RFC 9457 problem document as the service sends it. */
@@ -34,13 +35,17 @@ export function problemError(
 	const code = problem.code ?? `http_${status ?? 'error'}`;
 	const title = problem.title ?? 'The service refused the request';
 	const detail = problem.detail ? `: ${problem.detail}` : '';
-	const extras = SHOWN_EXTRAS.filter((k) => problem[k] !== undefined && typeof problem[k] !== 'object')
-		.map((k) => `${k}: ${String(problem[k])}`)
+	const fresh = problem.quote as { credits?: unknown } | undefined;
+	const extras = [
+		...SHOWN_EXTRAS.filter((k) => problem[k] !== undefined && typeof problem[k] !== 'object').map((k) => `${k}: ${String(problem[k])}`),
+		typeof fresh?.credits === 'number' ? `fresh quote: ${fresh.credits} credits (in the error item's quote field)` : '',
+	]
+		.filter(Boolean)
 		.join(' · ');
 	const message = `${code} — ${title}${detail}`;
 	const error = new NodeApiError(node, { ...problem } as JsonObject, {
 		message,
-		description: [extras, problem.request_id ? `request_id: ${problem.request_id}` : '']
+		description: [hintFor(code), extras, problem.request_id ? `request_id: ${problem.request_id}` : '']
 			.filter(Boolean)
 			.join(' · '),
 		httpCode: status === undefined ? undefined : String(status),

@@ -21,13 +21,29 @@ export interface WebhookEvent extends IDataObject {
 	data: { object: IDataObject };
 }
 
-/** The event kinds as n8n options, sorted by name. */
+/** The event kinds as n8n options, sorted by name; `action` is how n8n's trigger panel lists them. */
 export const EVENT_OPTIONS = [
-	{ name: 'Batch Completed', value: 'batch.completed', description: 'A batch reached completed' },
-	{ name: 'Batch Failed', value: 'batch.failed', description: 'A batch reached failed' },
-	{ name: 'Run Completed', value: 'run.completed', description: 'A run reached completed' },
-	{ name: 'Run Failed', value: 'run.failed', description: 'A run reached failed' },
+	{
+		name: 'Batch Completed',
+		value: 'batch.completed',
+		action: 'When a batch completes',
+		description: 'Every item of a batch finished with a result; the event carries the batch',
+	},
+	{ name: 'Batch Failed', value: 'batch.failed', action: 'When a batch fails', description: 'Every item of a batch failed; the event carries the batch' },
+	{
+		name: 'Run Completed',
+		value: 'run.completed',
+		action: 'When a generation completes',
+		description: 'An image, video, audio or other generation finished: its files are ready (from any workflow, the API or the web app)',
+	},
+	{ name: 'Run Failed', value: 'run.failed', action: 'When a generation fails', description: 'A generation failed; the event carries the run and its error code' },
 ];
+
+/** The trigger's canvas subtitle: the chosen events by name ("Run Completed, Run Failed"). */
+export function eventsSubtitle(): string {
+	const names = Object.fromEntries(EVENT_OPTIONS.map((o) => [o.value, o.name]));
+	return `={{ ($parameter["events"] || []).map(e => (${JSON.stringify(names)})[e] || e).join(", ") }}`;
+}
 
 export function isEventType(value: unknown): value is EventType {
 	return typeof value === 'string' && (EVENT_TYPES as readonly string[]).includes(value);

@@ -73,8 +73,23 @@ export async function endpointExists(ctx: IHookFunctions): Promise<boolean> {
 	// registered for the other URL (test vs production): this activation needs its own endpoint
 	if (endpoint.url !== url) return false;
 	const events = selectedEvents(ctx);
-	if (!sameEvents(endpoint.events, events)) {
-		await apiRequest(client, { method: 'PATCH', path: `/webhooks/${encodeURIComponent(data.endpointId)}`, body: { events } });
+	// A disabled endpoint receives nothing (document, Events rule 1), so an active workflow would wait in
+	// silence: it is enabled again (same id and secret). If the service refuses that, a new one is registered.
+	const patch: IDataObject = {};
+	if (!sameEvents(endpoint.events, events)) patch.events = events;
+	if (endpoint.status === 'disabled') patch.status = 'active';
+	if (Object.keys(patch).length === 0) return true;
+	const patched = await apiRequest<IDataObject>(client, { method: 'PATCH', path: `/webhooks/${encodeURIComponent(data.endpointId)}`, body: patch }).then(
+		({ body }) => body,
+		(error: unknown) => {
+			if (patch.status && refusedByService(error)) return undefined;
+			throw error;
+		},
+	);
+	if (patch.status && patched?.status !== 'active') {
+		await deleteEndpoint(client, data.endpointId);
+		forgetEndpoint(data);
+		return false;
 	}
 	return true;
 }
@@ -98,17 +113,27 @@ export async function registerEndpoint(ctx: IHookFunctions): Promise<boolean> {
 	return true;
 }
 
+/** A refusal the service explains with a code (the request was understood and declined). */
+function refusedByService(error: unknown): boolean {
+	const status = Number(problemOf(error)?.status);
+	return status >= 400 && status < 500 && status !== 401 && status !== 429;
+}
+
+/** Deletes an endpoint at the service; one that is already gone (code not_found) is fine. */
+async function deleteEndpoint(client: ApiClient, endpointId: string): Promise<void> {
+	const failure = await apiRequest(client, { method: 'DELETE', path: `/webhooks/${encodeURIComponent(endpointId)}` }).then(
+		() => undefined,
+		(error: unknown) => error,
+	);
+	// branch on the service's code, never on the HTTP status alone (a proxy's 404 is not "gone")
+	if (failure !== undefined && problemOf(failure)?.code !== 'not_found') throw failure;
+}
+
 /** delete: removes the registered endpoint at the service (an endpoint already gone is fine). */
 export async function removeEndpoint(ctx: IHookFunctions): Promise<boolean> {
 	const data = triggerStaticData(ctx);
 	if (!data.endpointId) return true;
-	const client = await clientOf(ctx);
-	const failure = await apiRequest(client, { method: 'DELETE', path: `/webhooks/${encodeURIComponent(data.endpointId)}` }).then(
-		() => undefined,
-		(error: unknown) => error,
-	);
-	// apiRequest fails with a NodeApiError that keeps the service's code; only "already gone" (404) is fine here
-	if (failure !== undefined && problemOf(failure)?.status !== 404) throw failure;
+	await deleteEndpoint(await clientOf(ctx), data.endpointId);
 	forgetEndpoint(data);
 	return true;
 }

@@ -146,6 +146,8 @@ export interface RunNodeOptions {
 	executionId?: string;
 	workflowId?: string;
 	nodeName?: string;
+	/** the node's version as saved in the workflow (default 1) */
+	typeVersion?: number;
 	/** receives a function that cancels the execution, as the editor's Stop button does */
 	onStarted?: (cancel: () => void) => void;
 }
@@ -160,7 +162,7 @@ function buildWorkflow(options: RunNodeOptions) {
 		id: 'node-1',
 		name,
 		type: typeName,
-		typeVersion: 1,
+		typeVersion: options.typeVersion ?? 1,
 		position: [0, 0],
 		parameters: { authentication: credentialType, ...options.parameters } as INode['parameters'],
 		credentials: { [credentialType]: { id: `cred-${credentialType}`, name: 'MediaGen test credential' } },
@@ -239,12 +241,31 @@ export async function binaryBytes(binary: IBinaryData): Promise<Buffer> {
 	return await Container.get(BinaryDataService).getAsBuffer(binary);
 }
 
-/** Calls one of a node's loadOptions methods through n8n-core's LoadOptionsContext, as the editor does. */
-export async function loadOptions(options: Omit<RunNodeOptions, 'input' | 'settings'> & { method: string }) {
+type EditorMethodOptions = Omit<RunNodeOptions, 'input' | 'settings'> & { method: string };
+
+/** n8n-core's LoadOptionsContext for a node, with the node's parameters as the editor's current ones. */
+function editorContext(options: EditorMethodOptions) {
 	const { workflow, node, additionalData } = buildWorkflow(options);
 	(additionalData as { currentNodeParameters?: unknown }).currentNodeParameters = node.parameters;
-	const ctx = new LoadOptionsContext(workflow, node, additionalData, 'parameters');
+	return new LoadOptionsContext(workflow, node, additionalData, 'parameters');
+}
+
+/** Calls one of a node's loadOptions methods through n8n-core's LoadOptionsContext, as the editor does. */
+export async function loadOptions(options: EditorMethodOptions) {
 	const method = options.nodeType.methods?.loadOptions?.[options.method];
 	if (!method) throw new Error(`no loadOptions method ${options.method}`);
-	return await method.call(ctx);
+	return await method.call(editorContext(options));
+}
+
+/** Evaluates an expression of a node's description (e.g. its subtitle) for a node with these parameters. */
+export function evaluateForNode(options: Pick<RunNodeOptions, 'nodeType' | 'parameters'>, expression: string): unknown {
+	const { workflow, node } = buildWorkflow({ ...options, credentials: undefined as never });
+	return workflow.expression.getSimpleParameterValue(node, expression, 'internal', {});
+}
+
+/** Calls one of a node's listSearch methods (a resource locator's "From List"), as the editor does. */
+export async function listSearch(options: EditorMethodOptions & { filter?: string }) {
+	const method = options.nodeType.methods?.listSearch?.[options.method];
+	if (!method) throw new Error(`no listSearch method ${options.method}`);
+	return await method.call(editorContext(options), options.filter);
 }

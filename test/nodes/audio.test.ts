@@ -40,22 +40,40 @@ describe('MediaGen Audio in n8n-core (against the sandbox)', () => {
 		expect(await kindOf(items[0].binary!.data)).toBe('mp3');
 	});
 
+	it('sends a speaking rate outside 0.5–2: no model reports a speed limit, so the node invents none', async () => {
+		const { items, error } = await run({ resource: 'audio', operation: 'speech', text: 'quick', voiceId: 'voice_aria', additionalFields: { speed: 3 } });
+		expect(error).toBeUndefined();
+		expect(items[0].json.status).toBe('completed');
+	});
+
 	it('requires Text or Dialogue before sending anything', async () => {
+		const before = posts(fx.sandbox, '/audio/speech').length;
 		const { error } = await run({ resource: 'audio', operation: 'speech', text: '' });
-		expect(error?.message).toBe('Text (text) or Dialogue (dialogue): one of them is required');
-		expect(posts(fx.sandbox, '/audio/speech')).toHaveLength(2);
+		expect(error?.message).toBe('Text or Dialogue: one of them is required');
+		expect(error?.description).toContain('API field text, dialogue');
+		expect(posts(fx.sandbox, '/audio/speech')).toHaveLength(before);
 	});
 
 	it('composes music of the asked length as MP3', async () => {
-		const { items, error } = await run({ resource: 'audio', operation: 'music', prompt: 'lo-fi piano', durationSeconds: 30, additionalFields: { forceInstrumental: true } });
+		const { items, error } = await run({ resource: 'audio', operation: 'music', prompt: 'lo-fi piano', additionalFields: { durationSeconds: 30, forceInstrumental: true } });
 		expect(error).toBeUndefined();
 		expect(items[0].json.capability).toBe('music_generation');
 		expect(items[0].binary!.data.mimeType).toBe('audio/mpeg');
 		expect(fx.sandbox.state.chargesFor(String(items[0].json.id))[0].credits).toBe(15);
 	});
 
+	it.each([
+		['music', 'audio/mpeg'],
+		['soundEffect', 'audio/wav'],
+	])('leaves the length to the model when none is set (%s: no duration_seconds is sent)', async (operation, mimeType) => {
+		const { items, error } = await run({ resource: 'audio', operation, prompt: 'rain on a tin roof' });
+		expect(error).toBeUndefined();
+		expect(items[0].binary!.data.mimeType).toBe(mimeType);
+		expect(items[0].json.input_summary).not.toHaveProperty('duration_seconds');
+	});
+
 	it('makes a sound effect as WAV', async () => {
-		const { items, error } = await run({ resource: 'audio', operation: 'soundEffect', prompt: 'door creak', durationSeconds: 3 });
+		const { items, error } = await run({ resource: 'audio', operation: 'soundEffect', prompt: 'door creak', additionalFields: { durationSeconds: 3 } });
 		expect(error).toBeUndefined();
 		expect(items[0].binary!.data.mimeType).toBe('audio/wav');
 		expect(items[0].binary!.data.fileName).toMatch(/\.wav$/);
@@ -103,10 +121,24 @@ describe('MediaGen Audio in n8n-core (against the sandbox)', () => {
 		expect(items[0].json).toMatchObject({ id: 'voice_aria', object: 'voice', name: 'Aria' });
 	});
 
-	it('offers the voices of GET /audio/voices as the Voice dropdown', () => {
+	it('offers the voices of GET /audio/voices as a searchable Voice list (From List / By ID)', () => {
 		const voice = audio.description.properties.find((p) => p.name === 'voiceId');
-		expect(voice?.typeOptions?.loadOptionsMethod).toBe('listFrom_audio_voices');
-		expect(voice?.displayName).toBe('Voice Name or ID');
-		expect(typeof audio.methods.loadOptions.listFrom_audio_voices).toBe('function');
+		expect(voice?.type).toBe('resourceLocator');
+		expect(voice?.displayName).toBe('Voice');
+		expect(voice?.modes?.map((m) => [m.name, m.displayName, m.typeOptions?.searchListMethod])).toEqual([
+			['list', 'From List', 'listFrom_audio_voices'],
+			['id', 'By ID', undefined],
+		]);
+		expect(typeof audio.methods.listSearch.listFrom_audio_voices).toBe('function');
+	});
+
+	it('sends the voice ID whether the Voice was picked from the list or typed by ID (the service checks it)', async () => {
+		for (const mode of ['list', 'id']) {
+			const picked = await run({ resource: 'audio', operation: 'speech', text: 'Hello', voiceId: { __rl: true, mode, value: 'voice_aria' } });
+			expect(picked.error).toBeUndefined();
+			const unknown = await run({ resource: 'audio', operation: 'speech', text: 'Hello', voiceId: { __rl: true, mode, value: 'voice_nobody' } });
+			expect(unknown.error?.message).toMatch(/^invalid_parameter/);
+			expect(unknown.error?.message).toContain('voice_nobody');
+		}
 	});
 });

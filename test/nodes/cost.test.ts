@@ -26,7 +26,7 @@ interface Case {
 const cases: Case[] = [
 	{ node: 'Image', nodeType: new MediaGenImage(), path: '/images/generations', resource: 'image', operation: 'generate', params: { prompt: 'a quoted castle', count: 2 }, model: 'image.aurora-2', credits: 8 },
 	{ node: 'Video', nodeType: new MediaGenVideo(), path: '/videos/generations', resource: 'video', operation: 'generate', params: { prompt: 'waves', duration: 10 }, model: 'video.motion-2', credits: 60 },
-	{ node: 'Audio', nodeType: new MediaGenAudio(), path: '/audio/music', resource: 'audio', operation: 'music', params: { prompt: 'calm synths', durationSeconds: 20 }, model: 'music.compose-1', credits: 10 },
+	{ node: 'Audio', nodeType: new MediaGenAudio(), path: '/audio/music', resource: 'audio', operation: 'music', params: { prompt: 'calm synths', additionalFields: { durationSeconds: 20 } }, model: 'music.compose-1', credits: 10 },
 	{
 		node: 'Lip Sync',
 		nodeType: new MediaGenLipSync(),
@@ -132,6 +132,10 @@ describe('expired quotes', () => {
 			settings: { onError: 'continueRegularOutput' },
 		});
 		expect(unbounded.items[0].json.code).toBe('quote_expired');
+		// the fresh quote of the answer reaches the user: wire it into Quote Token, or set Max Credits
+		expect(unbounded.items[0].json.quote).toEqual(expect.objectContaining({ credits: c.credits, quote_token: expect.any(String) }));
+		expect(unbounded.items[0].json.hint).toContain('Set Max Credits');
+		expect(unbounded.items[0].json.description).toContain(`fresh quote: ${c.credits} credits`);
 		expect(fx.sandbox.state.runs.size).toBe(runsBefore);
 	});
 });

@@ -1,3 +1,4 @@
+import { SANDBOX_API_KEY } from '../../sandbox/options';
 import { MediaGenImage } from '../../nodes/MediaGenImage/MediaGenImage.node';
 import { MediaGenTrigger } from '../../nodes/MediaGenTrigger/MediaGenTrigger.node';
 import type { WebhookDelivery } from '../../sandbox/webhooks';
@@ -98,6 +99,30 @@ describe('MediaGen Trigger with n8n-core hook and webhook contexts (against the 
 		trigger.node.parameters.events = ['run.completed', 'run.failed'];
 		expect(await trigger.hook('checkExists')).toBe(true);
 		expect(endpoints()[0].events).toEqual(['run.completed', 'run.failed']);
+	});
+
+	it('checkExists enables a disabled endpoint again (same id and secret), so an active workflow does not wait in silence', async () => {
+		trigger = await openTrigger({ events: ['run.completed'] });
+		await trigger.hook('create');
+		const { endpointId, signingSecret } = staticData(trigger);
+		const disabled = await fetch(`${fx.sandbox.baseUrl}/webhooks/${endpointId}`, {
+			method: 'PATCH',
+			headers: { authorization: `Bearer ${SANDBOX_API_KEY}`, 'content-type': 'application/json' },
+			body: JSON.stringify({ status: 'disabled' }),
+		});
+		expect(disabled.status).toBe(200);
+		expect(endpoints()[0].status).toBe('disabled');
+		expect(await trigger.hook('checkExists')).toBe(true);
+		expect(endpoints()).toEqual([expect.objectContaining({ id: endpointId, status: 'active' })]);
+		expect(staticData(trigger).signingSecret).toBe(signingSecret);
+	});
+
+	it('takes only the code not_found as "already gone" on delete: a bare 404 (e.g. from a proxy) is reported', async () => {
+		trigger = await openTrigger();
+		await trigger.hook('create');
+		fx.sandbox.injectFault({ method: 'DELETE', path: '/webhooks/', when: 'before', status: 404, count: 1 });
+		await expect(trigger.hook('delete')).rejects.toThrow();
+		expect(staticData(trigger).endpointId).toBeDefined();
 	});
 
 	it('delete removes the endpoint at the service and clears static data; a second delete is harmless', async () => {

@@ -114,7 +114,7 @@ describe('MediaGen Account → Webhook operations in n8n-core (against the sandb
 	it('requires the URL and at least one event to create, before sending anything', async () => {
 		// an expression that yields no events (n8n itself already refuses an empty literal)
 		const result = await runNode({ nodeType: new MediaGenAccount(), credentials: fx.credentials, parameters: { resource: 'webhook', operation: 'create', url: receiver.url, events: '={{ [] }}' } });
-		expect(result.error?.message).toContain('Events (events): is required');
+		expect(result.error?.message).toContain('Events: is required');
 		expect(fx.sandbox.state.countRequests('POST', '/v1/webhooks')).toBe(0);
 	});
 

@@ -1,5 +1,6 @@
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import { NodeHelpers, type IDataObject, type INode, type INodeExecutionData, type INodeProperties } from 'n8n-workflow';
 
+import { MediaGenBatch } from '../../nodes/MediaGenBatch/MediaGenBatch.node';
 import { MediaGenWorkflow } from '../../nodes/MediaGenWorkflow/MediaGenWorkflow.node';
 import { binaryBytes, runNode } from '../helpers/n8n-harness';
 import { posts, startFixture, type Fixture } from '../helpers/sandbox-fixture';
@@ -13,8 +14,9 @@ describe('MediaGen Workflow in n8n-core (against the sandbox)', () => {
 	});
 	afterEach(async () => fx.sandbox.close());
 
-	const run = (parameters: IDataObject, input?: INodeExecutionData[]) =>
-		runNode({ nodeType: new MediaGenWorkflow(), credentials: fx.credentials, parameters, input });
+	const workflow = new MediaGenWorkflow();
+	const run = (parameters: IDataObject, input?: INodeExecutionData[], typeVersion?: number) =>
+		runNode({ nodeType: workflow, credentials: fx.credentials, parameters, input, typeVersion });
 
 	it('runs a hook pack with typed fields, waits and outputs the declared fields as JSON', async () => {
 		const { items, error } = await run({
@@ -39,7 +41,7 @@ describe('MediaGen Workflow in n8n-core (against the sandbox)', () => {
 
 	it('refuses variant_count 6 before sending anything, naming the field and the bound', async () => {
 		const { error } = await run({ resource: 'workflow', operation: 'generateProductAdVariants', variantCount: 6 });
-		expect(error?.message).toContain('Variant Count (variant_count): 6 is not allowed; allowed: at most 5');
+		expect(error?.message).toContain('Variant Count: 6 is not allowed; allowed: at most 5');
 		expect(posts(fx.sandbox, '/workflows/product_ad_variants/runs')).toHaveLength(0);
 	});
 
@@ -63,10 +65,103 @@ describe('MediaGen Workflow in n8n-core (against the sandbox)', () => {
 		expect(whole.items[0].json).toEqual(expect.objectContaining({ variant_count: 2, variants: expect.any(Array) }));
 	});
 
+	it('split items do not read as if each cost the whole run: run_credits on each, credits on the first only', async () => {
+		const split = await run({ resource: 'workflow', operation: 'generateProductAdVariants', variantCount: 3, splitVariants: true });
+		expect(split.error).toBeUndefined();
+		const [runId] = new Set(split.items.map((i) => i.json.run_id));
+		const [charge] = fx.sandbox.state.chargesFor(String(runId));
+		expect(charge.credits).toBeGreaterThan(0);
+		expect(split.items.map((i) => [i.json.variant_index, i.json.variant_count, i.json.run_credits, i.json.credits])).toEqual([
+			[0, 3, charge.credits, charge.credits],
+			[1, 3, charge.credits, undefined],
+			[2, 3, charge.credits, undefined],
+		]);
+		const summed = split.items.reduce((sum, i) => sum + Number(i.json.credits ?? 0), 0);
+		expect(summed).toBe(charge.credits);
+	});
+
+	describe('version 1.1: product details up front, one item per variant by default; version 1 workflows keep their shape', () => {
+		const adVariants = (version: number) => workflow.description.properties.filter((p) => {
+			const show = p.displayOptions?.show;
+			return (show?.operation as string[] | undefined)?.includes('generateProductAdVariants') && NodeHelpers.displayParameter({ resource: 'workflow', operation: 'generateProductAdVariants' }, p, { typeVersion: version } as INode, workflow.description);
+		});
+		const topLevelNames = (version: number) => adVariants(version).map((p) => p.name);
+
+		it('shows Product Name, Product Description and Tone at the top in 1.1, under Additional Fields in 1', () => {
+			expect(workflow.description.defaultVersion).toBe(1.1);
+			expect(topLevelNames(1.1)).toEqual(expect.arrayContaining(['prompt', 'productName', 'productDescription', 'tone', 'variantCount', 'splitVariants']));
+			expect(topLevelNames(1)).not.toContain('productName');
+			const additional = adVariants(1).find((p) => p.name === 'additionalFields')!.options!.map((o) => (o as INodeProperties).name);
+			expect(additional).toEqual(expect.arrayContaining(['productName', 'productDescription', 'tone']));
+			const prompt = adVariants(1.1).find((p) => p.name === 'prompt')!;
+			expect(prompt.placeholder).toMatch(/^e\.g\. /);
+			expect(adVariants(1.1).find((p) => p.name === 'splitVariants')!.default).toBe(true);
+			expect(adVariants(1).find((p) => p.name === 'splitVariants')!.default).toBe(false);
+		});
+
+		it('1.1: one item per variant without asking, and the product name sent from the top-level field', async () => {
+			const { items, error } = await run({ resource: 'workflow', operation: 'generateProductAdVariants', variantCount: 2, productName: 'Lamp', tone: 'humorous' }, undefined, 1.1);
+			expect(error).toBeUndefined();
+			expect(items).toHaveLength(2);
+			expect(items[0].json).toEqual(expect.objectContaining({ headline: expect.stringContaining('Lamp'), variant_index: 0 }));
+			const [runId] = new Set(items.map((i) => String(i.json.run_id)));
+			expect(fx.sandbox.state.runs.get(runId)?.run.input_summary).toEqual(expect.objectContaining({ product_name: 'Lamp', tone: 'humorous' }));
+		});
+
+		it('1: a saved workflow with the product name under Additional Fields and no One Item per Variant still gets one item with that name', async () => {
+			const { items, error } = await run({ resource: 'workflow', operation: 'generateProductAdVariants', variantCount: 2, additionalFields: { productName: 'Desk' } }, undefined, 1);
+			expect(error).toBeUndefined();
+			expect(items).toHaveLength(1);
+			expect(JSON.stringify(items[0].json.variants)).toContain('Desk');
+		});
+	});
+
 	it('runs any workflow by key with JSON inputs, and the storyboard output names its project', async () => {
 		const { items, error } = await run({ resource: 'workflow', operation: 'run', workflowKey: 'storyboard', inputs: '{"prompt": "a heist", "aspect_ratio": "9:16"}' });
 		expect(error).toBeUndefined();
 		expect(items[0].json).toEqual(expect.objectContaining({ workflow: 'storyboard', project_id: expect.stringMatching(/^proj_/), current_stage: expect.any(String), next_action: expect.any(String) }));
+	});
+
+	it.each([
+		['storyboard', { title: 'no prompt' }, 'Inputs: prompt is required by storyboard'],
+		['hook_pack', { prompt: 'x', tone: 'angry' }, 'Inputs: tone: "angry" is not allowed; allowed: one of casual, professional, humorous, educational, persuasive, emotional'],
+		['ugc_ad', { prompt: 'x', length: 'epic' }, 'Inputs: length: "epic" is not allowed; allowed: one of short, medium, long'],
+		['product_ad_variants', { variant_count: 6 }, 'Inputs: variant_count: 6 is not allowed; allowed: at most 5'],
+		['creative_pack', { product_url: 'shop/item-1' }, 'Inputs: product_url: "shop/item-1" is not allowed; allowed: an http:// or https:// URL'],
+		['creative_pack', { image_urls: ['ftp://x/a.png'] }, 'Inputs: image_urls: ["ftp://x/a.png"] is not allowed; allowed: a list of http:// or https:// URLs'],
+		['storyboard', { prompt: 'x', aspect_ratio: '4:3' }, 'Inputs: aspect_ratio: "4:3" is not allowed; allowed: one of 16:9, 9:16, 1:1'],
+		['hook_pack', { prompt: 'x', colour: 'red' }, 'Inputs: "colour" is not an input of hook_pack'],
+	])('Run Any Workflow checks %s inputs given as JSON like the typed operations: %j', async (workflowKey, inputs, message) => {
+		const { error } = await run({ resource: 'workflow', operation: 'run', workflowKey, inputs: JSON.stringify(inputs) });
+		expect(error?.message).toContain(message);
+		expect(fx.sandbox.state.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+	});
+
+	it('checks batch items in workflow mode the same way, before the batch is sent', async () => {
+		const { error } = await runNode({
+			nodeType: new MediaGenBatch(),
+			credentials: fx.credentials,
+			parameters: { resource: 'batch', operation: 'create', mode: 'workflow', target: 'hook_pack', item: '={{ $json }}' },
+			input: [{ json: { prompt: 'a' } }, { json: { prompt: 'b', tone: 'loud' } }],
+		});
+		expect(error?.message).toContain('Item Body (item): tone: "loud" is not allowed');
+		expect(fx.sandbox.state.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+	});
+
+	it('offers no Project ID on preset and user-workflow runs: their outputs are not known to be media a project holds', () => {
+		const runOptions = new MediaGenWorkflow().description.properties.filter(
+			(p) => p.name === 'options' && ['preset', 'userWorkflow'].some((r) => (p.displayOptions?.show?.resource as string[] | undefined)?.includes(r)),
+		);
+		expect(runOptions.length).toBeGreaterThan(0);
+		for (const options of runOptions) expect((options.options ?? []).map((o) => (o as { name: string }).name)).not.toContain('projectId');
+	});
+
+	it('reads a creative pack whose fields live in a JSON document at output_url (run.output holds only the URL)', async () => {
+		const { items, error } = await run({ resource: 'workflow', operation: 'generateCreativePack', prompt: 'a summer ad', additionalFields: { productName: 'Sun Hat' } });
+		expect(error).toBeUndefined();
+		const [record] = [...fx.sandbox.state.runs.values()];
+		expect(Object.keys(record.run.output ?? {})).toEqual(['output_url']);
+		expect(items[0].json).toEqual(expect.objectContaining({ workflow: 'creative_pack', hooks: expect.any(Array), full_script: expect.any(String), product: expect.any(Object) }));
 	});
 
 	it('lists workflows with Return All / Limit and gets one', async () => {

@@ -1,8 +1,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 
 import { withOperationsTable } from '../../src/catalog/operations-table';
+import { documentParameterRows } from './document-parameters';
+import { parameterTableMarkdown } from './parameter-table';
 
-// `npm run docs`: rewrites the README's operations table from the catalog.
+// `npm run docs`: rewrites the README's operations table and docs/parameters.md from the catalog.
 const file = 'README.md';
 writeFileSync(file, withOperationsTable(readFileSync(file, 'utf8')));
-process.stdout.write('README operations table updated\n');
+writeFileSync('docs/parameters.md', parameterTableMarkdown(documentParameterRows(readFileSync('test/fixtures/generation-parameters.md', 'utf8'))));
+process.stdout.write('README operations table and docs/parameters.md updated\n');
