@@ -1,6 +1,6 @@
 import { NodeConnectionTypes, type IExecuteFunctions, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 
-import { methodsOf } from '../../src/models/load-options';
+import { methodsOf } from '../../src/node/load-options';
 import { executeCatalogNode } from '../../src/node/execute';
 import { credentialsOfNodes, nodeProperties, operationSubtitle } from '../../src/node/properties';
 

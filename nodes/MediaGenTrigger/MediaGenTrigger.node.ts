@@ -7,9 +7,9 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { authenticationProperty, credentialsOfNodes } from '../../src/node/properties';
+import { authenticationProperty, credentialsOfNodes } from '../../src/node/authentication';
 import { EVENT_OPTIONS, eventsSubtitle } from '../../src/webhooks/events';
-import { DEFAULT_IGNORE_REPEATED_EVENTS, DEFAULT_MAX_EVENT_AGE_MINUTES, receiveEvent } from '../../src/webhooks/receive';
+import { receiveEvent } from '../../src/webhooks/receive';
 import { endpointExists, registerEndpoint, removeEndpoint } from '../../src/webhooks/registration';
 
 export class MediaGenTrigger implements INodeType {
@@ -60,7 +60,8 @@ export class MediaGenTrigger implements INodeType {
 				displayName: 'Reject Events Older Than (Minutes)',
 				name: 'maxEventAgeMinutes',
 				type: 'number',
-				default: DEFAULT_MAX_EVENT_AGE_MINUTES,
+				// n8n's lint wants a literal here: the same value as DEFAULT_MAX_EVENT_AGE_MINUTES (test/unit/trigger-defaults.test.ts)
+				default: 5,
 				typeOptions: { minValue: 0 },
 				description: 'Refuse (HTTP 401) events whose signed creation time is older than this, so a captured delivery cannot be replayed later; 0 accepts any age',
 			},
@@ -68,7 +69,8 @@ export class MediaGenTrigger implements INodeType {
 				displayName: 'Ignore Repeated Events',
 				name: 'ignoreRepeatedEvents',
 				type: 'boolean',
-				default: DEFAULT_IGNORE_REPEATED_EVENTS,
+				// n8n's lint wants a literal here: the same value as DEFAULT_IGNORE_REPEATED_EVENTS in src/webhooks/receive.ts
+				default: true,
 				description: 'Whether to skip an event whose ID already started this workflow (a retry or replay of the same event)',
 			},
 			{

@@ -7,16 +7,17 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
-import type { NodeName } from '../catalog';
+import { findOperation, type NodeName } from '../catalog';
 import { downloadOutput } from '../media/download';
 import { listModels, type Model } from '../models/model-catalog';
 import { sendRunsAsBatch } from '../runs/batches';
 import type { PreparedCall } from '../runs/call';
 import { validateCall } from '../runs/check-call';
-import { planCost, resolveOperation } from '../runs/cost';
+import { planCost } from '../runs/cost';
 import { checkMentionsReady, listInfluencers, mentionsOf } from '../runs/mentions';
 import { forEachLimited } from '../runs/pool';
-import { isRun, outputFiles, type Run } from '../runs/run';
+import { outputFiles } from '../media/output-files';
+import { isRun, type Run } from '../runs/run';
 import { submitRun, uploadPending } from '../runs/submit';
 import { SubmitMemory } from '../runs/submit-memory';
 import { waitForRuns, type WaitOutcome } from '../runs/wait';
@@ -27,6 +28,7 @@ import { apiRequest, createClient, unexpectedResponse, type ApiClient } from '..
 import { customOperationFor } from './custom-operations';
 import { errorItem } from './error-item';
 import { callScopeOf, prepareCall } from './parameters';
+import { outputFor, toolAnswersFailures } from './tool-output';
 
 const DEFAULT_SUBMIT_CONCURRENCY = 5;
 const DOWNLOAD_CONCURRENCY = 8;
@@ -38,7 +40,7 @@ interface Submitted {
 
 /** Builds the output item of a completed run: the run as JSON, its files as binary (or URLs). */
 async function completedRunItem(ctx: IExecuteFunctions, client: ApiClient, call: PreparedCall, run: Run): Promise<INodeExecutionData> {
-	const files = outputFiles(run);
+	const files = outputFiles(run.output);
 	const settings = call.run!;
 	const json: IDataObject = { ...run, output_urls: files.map((f) => f.url) };
 	if (settings.returnUrlsOnly || files.length === 0) return { json, pairedItem: { item: call.itemIndex } };
@@ -78,7 +80,7 @@ function outcomeError(ctx: IExecuteFunctions, call: PreparedCall, outcome: WaitO
 			description: 'The run goes on at the service. Raise "Wait Timeout" or read it later with MediaGen Run → Get.',
 		},
 	);
-	error.context.problem = { code: outcome.state === 'timeout' ? 'wait_timeout' : 'cancelled', run_id: run.id } as JsonObject;
+	error.context.problem = { code: outcome.state === 'timeout' ? 'wait_timeout' : 'cancelled', run_id: run.id, run_status: run.status } as JsonObject;
 	return error;
 }
 
@@ -127,7 +129,7 @@ export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName)
 	const items = ctx.getInputData();
 	const results: INodeExecutionData[][] = items.map(() => []);
 	const fail = (itemIndex: number, error: unknown) => {
-		if (!ctx.continueOnFail()) throw error;
+		if (!ctx.continueOnFail() && !toolAnswersFailures(ctx)) throw error;
 		failedItems++;
 		results[itemIndex] = [errorItem(error, itemIndex)];
 	};
@@ -144,15 +146,14 @@ export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName)
 		try {
 			const resource = ctx.getNodeParameter('resource', itemIndex) as string;
 			const operation = ctx.getNodeParameter('operation', itemIndex) as string;
-			const resolved = resolveOperation(node, resource, operation);
-			if (!resolved) throw new NodeOperationError(ctx.getNode(), `Unknown operation "${resource}/${operation}"`, { itemIndex });
-			const { endpoint } = resolved;
+			const endpoint = findOperation(node, resource, operation);
+			if (!endpoint) throw new NodeOperationError(ctx.getNode(), `Unknown operation "${resource}/${operation}"`, { itemIndex });
 			const call = await prepareCall(ctx, endpoint, itemIndex, scope);
 			if (endpoint.capability) models ??= listModels(client);
 			const model = validateCall(ctx, call, endpoint.capability ? await models : undefined);
 			const mentioned = mentionsOf(ctx, call);
 			if (mentioned.length) checkMentionsReady(ctx, call, mentioned, await (influencers ??= listInfluencers(client)));
-			planCost(ctx, call, model, resolved.estimate);
+			planCost(ctx, call, model, endpoint.estimates !== undefined);
 			calls.push(call);
 		} catch (error) {
 			fail(itemIndex, error);
@@ -218,5 +219,5 @@ export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName)
 	}
 	// Every item done: a later try of this node run (n8n retries when the first item is an error) has nothing to replay.
 	if (failedItems === 0) memory.clearRun();
-	return [results.flat()];
+	return [outputFor(ctx, results.flat())];
 }

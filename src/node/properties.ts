@@ -1,29 +1,12 @@
 import type { DisplayCondition, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { endpointsOfNode, type Capability, type Endpoint, type FieldSpec, type NodeName } from '../catalog';
-import { estimateOperationOf, estimateOperationOption, offersEstimate } from '../runs/cost';
-import { BEARER_CREDENTIAL_TYPE, CLIENT_CREDENTIALS_TYPE } from '../transport/credentials';
+import { endpointKey, endpointsOfNode, estimateOperation, offersEstimate, type Capability, type Endpoint, type FieldSpec, type NodeName } from '../catalog';
 import { binaryParam, choicesMethod, DYNAMIC_CHOICES_DESCRIPTION, listMethod, MODEL_SEARCH_METHOD, paramName, sourceParam } from './names';
-
-/** The Authentication option every node has: its values are the credential type names. */
-export const authenticationProperty: INodeProperties = {
-	displayName: 'Authentication',
-	name: 'authentication',
-	type: 'options',
-	options: [
-		{ name: 'API Key', value: BEARER_CREDENTIAL_TYPE },
-		{ name: 'OAuth2 (Client Credentials)', value: CLIENT_CREDENTIALS_TYPE },
-	],
-	default: BEARER_CREDENTIAL_TYPE,
-};
-
-export const credentialsOfNodes = [
-	{ name: BEARER_CREDENTIAL_TYPE, required: true, displayOptions: { show: { authentication: [BEARER_CREDENTIAL_TYPE] } } },
-	{ name: CLIENT_CREDENTIALS_TYPE, required: true, displayOptions: { show: { authentication: [CLIENT_CREDENTIALS_TYPE] } } },
-];
+import { authenticationProperty, credentialsOfNodes } from './authentication';
+import { estimateToolDescriptionOf, toolDescriptionOf } from './tool-description';
 
 /** The operations that show an endpoint's fields: its own, and its Estimate Cost where offered. */
-const operationsOf = (e: Endpoint): string[] => (offersEstimate(e) ? [e.operation, estimateOperationOf(e)] : [e.operation]);
+const operationsOf = (e: Endpoint): string[] => (offersEstimate(e) ? [e.operation, estimateOperation(e).operation] : [e.operation]);
 
 const show = (e: Endpoint, extra: Record<string, unknown[]> = {}) => ({
 	show: { resource: [e.resource], operation: operationsOf(e), ...extra },
@@ -387,6 +370,24 @@ function endpointProperties(e: Endpoint): INodeProperties[] {
 	return props;
 }
 
+/**
+ * The description an AI agent reads, per operation, shown only on the node's tool variant
+ * (`@tool`). n8n's own "Set Automatically" text is just the operation's action ("Generate images
+ * from a prompt in MediaGen Image"); with this parameter present n8n adds none of its own.
+ */
+/** What an AI agent reads about the operation as a tool (shown only where the node runs as a tool). */
+function toolDescriptionProperty(e: Endpoint): INodeProperties {
+	return {
+		displayName: 'Tool Description',
+		name: 'toolDescription',
+		type: 'string',
+		typeOptions: { rows: 4 },
+		default: e.estimates ? estimateToolDescriptionOf(e, e) : toolDescriptionOf(e),
+		description: 'What the AI agent reads about this tool: written for the operation (cost, duration, inputs, answer). Edit it to steer the agent.',
+		displayOptions: { show: { '@tool': [true], resource: [e.resource], operation: [e.operation] } },
+	};
+}
+
 interface OperationChoice {
 	option: INodePropertyOptions & { name: string; value: string };
 	endpoint: Endpoint;
@@ -411,11 +412,10 @@ function operationRank(choice: OperationChoice): number {
 }
 
 function operationChoices(endpoints: Endpoint[]): OperationChoice[] {
-	const choices = endpoints.flatMap((e) => [
-		{ option: { name: e.name, value: e.operation, action: e.action, description: e.description }, endpoint: e, estimate: false },
-		...(offersEstimate(e) ? [{ option: estimateOperationOption(e), endpoint: e, estimate: true }] : []),
-	]);
-	const catalogOrder = (c: OperationChoice) => endpoints.indexOf(c.endpoint);
+	const choices = endpoints.map((e) => ({ option: { name: e.name, value: e.operation, action: e.action, description: e.description }, endpoint: e, estimate: e.estimates !== undefined }));
+	// an estimate keeps the place of the operation it prices
+	const priced = (e: Endpoint) => (e.estimates ? (endpoints.find((p) => endpointKey(p) === e.estimates && p.resource === e.resource) ?? e) : e);
+	const catalogOrder = (c: OperationChoice) => endpoints.indexOf(priced(c.endpoint));
 	return choices.sort((a, b) => {
 		const rank = operationRank(a) - operationRank(b);
 		if (rank !== 0) return rank;
@@ -431,6 +431,8 @@ const resourcesOf = (endpoints: Endpoint[]) => [...new Set(endpoints.map((e) => 
  * version; workflows saved with an older one keep their shape (n8n omits parameters at their
  * defaults, so a changed default or a field moved out of Additional Fields would change them).
  */
+export { credentialsOfNodes };
+
 export interface EarlierShape {
 	/** the node version that changed it: versions below it keep this shape */
 	changedIn: number;
@@ -480,7 +482,9 @@ export function nodeProperties(node: NodeName, resourceNames: Record<string, str
 			default: ops[0].operation,
 		});
 	}
-	for (const e of endpoints) props.push(...versionedEndpointProperties(e, earlier));
+	for (const e of endpoints) props.push(toolDescriptionProperty(e));
+	// an Estimate Cost shows the fields of the operation it prices (operationsOf), not fields of its own
+	for (const e of endpoints) if (!e.estimates) props.push(...versionedEndpointProperties(e, earlier));
 	return props;
 }
 

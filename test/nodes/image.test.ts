@@ -193,7 +193,7 @@ describe('MediaGen Image in n8n-core (against the sandbox)', () => {
 			const listed = await runNode({ nodeType: new MediaGenImage(), credentials: fx.credentials, parameters: generate({ model: 'image.fuse-1', aspectRatio: 'auto' }) });
 			expect(listed.error).toBeUndefined();
 			const unlisted = await runNode({ nodeType: new MediaGenImage(), credentials: fx.credentials, parameters: generate({ model: 'image.aurora-1', aspectRatio: 'auto' }) });
-			expect(unlisted.error?.message).toContain('Aspect Ratio (aspect_ratio): "auto" is not allowed by model image.aurora-1; allowed: one of 1:1, 16:9, 9:16');
+			expect(unlisted.error?.message).toContain('Aspect Ratio: "auto" is not allowed by the model Aurora 1 (image.aurora-1); allowed: one of 1:1, 16:9, 9:16');
 		});
 
 		it('sends Input Images as image_urls, bounded by the model\'s max_input_images (not reference_image_urls)', async () => {
@@ -202,9 +202,9 @@ describe('MediaGen Image in n8n-core (against the sandbox)', () => {
 			expect(ok.error).toBeUndefined();
 			expect(ok.items[0].json.status).toBe('completed');
 			const tooMany = await runNode({ nodeType: new MediaGenImage(), credentials: fx.credentials, parameters: generate({ model: 'image.fuse-1', additionalFields: { imageUrls: urls(4) } }) });
-			expect(tooMany.error?.message).toContain('Input Images (image_urls): "4 items" is not allowed by model image.fuse-1; allowed: at most 3 (model limit max_input_images)');
+			expect(tooMany.error?.message).toContain('Input Images: "4 items" is not allowed by the model Fuse (image.fuse-1); allowed: at most 3');
 			const references = await runNode({ nodeType: new MediaGenImage(), credentials: fx.credentials, parameters: generate({ model: 'image.fuse-1', additionalFields: { referenceImageUrls: urls(3) } }) });
-			expect(references.error?.message).toContain('allowed: at most 2 (model limit max_reference_images)');
+			expect(references.error?.message).toContain('allowed: at most 2');
 		});
 
 		it('sends the upscaling mode as `modes`, the document\'s name, and refuses a mode the model does not list', async () => {
@@ -213,7 +213,7 @@ describe('MediaGen Image in n8n-core (against the sandbox)', () => {
 			expect(ok.error).toBeUndefined();
 			expect(ok.items[0].json.status).toBe('completed');
 			const bad = await runNode({ nodeType: new MediaGenImage(), credentials: fx.credentials, parameters: { ...params, model: 'image_upscale.fast', additionalFields: { mode: 'creative' } } });
-			expect(bad.error?.message).toContain('Mode (modes): "creative" is not allowed by model image_upscale.fast; allowed: no value: the model lists no modes');
+			expect(bad.error?.message).toContain('Mode: "creative" is not allowed by the model Fast Upscale (image_upscale.fast); allowed: no value: the model lists no modes');
 		});
 
 		it('upscales with a scale factor from the model and refuses one it does not offer', async () => {

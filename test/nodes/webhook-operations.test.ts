@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
 import { MediaGenAccount } from '../../nodes/MediaGenAccount/MediaGenAccount.node';
 import { MediaGenImage } from '../../nodes/MediaGenImage/MediaGenImage.node';
 import { signPayload } from '../../src/webhooks/signature';
@@ -21,6 +22,7 @@ describe('MediaGen Account → Webhook operations in n8n-core (against the sandb
 	const account = async (parameters: Record<string, unknown>) => {
 		const result = await runNode({ nodeType: new MediaGenAccount(), credentials: fx.credentials, parameters: { resource: 'webhook', ...parameters } });
 		expect(result.error).toBeUndefined();
+		// eslint-disable-next-line @typescript-eslint/no-explicit-any -- service JSON, read by path in assertions
 		return result.items.map((i) => i.json as Record<string, any>);
 	};
 	const generate = () => runNode({ nodeType: new MediaGenImage(), credentials: fx.credentials, parameters: { resource: 'image', operation: 'generate', prompt: 'a kite' } });

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -12,7 +13,7 @@ function actionNodes(): Array<[string, INodeType]> {
 	return readdirSync(dir)
 		.filter((name) => !name.endsWith('Trigger'))
 		.map((name) => {
-			// eslint-disable-next-line @typescript-eslint/no-require-imports
+			// eslint-disable-next-line @typescript-eslint/no-require-imports -- every folder under nodes/ is loaded by name
 			const module = require(join(dir, name, `${name}.node.ts`)) as Record<string, new () => INodeType>;
 			return [name, new module[name]()] as [string, INodeType];
 		});
@@ -72,7 +73,7 @@ const REPO = join(__dirname, '..', '..');
 function allNodes(): Array<[string, INodeType, Codex]> {
 	const dir = join(REPO, 'nodes');
 	return readdirSync(dir).map((name) => {
-		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		// eslint-disable-next-line @typescript-eslint/no-require-imports -- every folder under nodes/ is loaded by name
 		const module = require(join(dir, name, `${name}.node.ts`)) as Record<string, new () => INodeType>;
 		const codex = JSON.parse(readFileSync(join(dir, name, `${name}.node.json`), 'utf8')) as Codex;
 		return [name, new module[name](), codex];
@@ -300,7 +301,7 @@ describe('canvas subtitles read like the panel ("Generate: Image"), not like val
 });
 
 describe('the trigger says what it does, in the panel and on the canvas', () => {
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	// eslint-disable-next-line @typescript-eslint/no-require-imports -- the node file, loaded by path
 	const { MediaGenTrigger } = require(join(REPO, 'nodes', 'MediaGenTrigger', 'MediaGenTrigger.node.ts')) as { MediaGenTrigger: new () => INodeType };
 	const trigger = new MediaGenTrigger();
 	const properties = trigger.description.properties as INodeProperties[];

@@ -1,15 +1,14 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult, INodePropertyOptions } from 'n8n-workflow';
 
-import { endpointsOfNode, type Endpoint, type FieldSpec, type LimitRule, type NodeName } from '../catalog';
-import { choicesMethod, listMethod, MODEL_SEARCH_METHOD, paramName } from '../node/names';
-import { resolveOperation } from '../runs/cost';
+import { endpointsOfNode, findOperation, type Endpoint, type FieldSpec, type LimitRule, type NodeName } from '../catalog';
+import { choicesMethod, listMethod, MODEL_SEARCH_METHOD, paramName } from './names';
 import { BEARER_CREDENTIAL_TYPE, isCredentialType } from '../transport/credentials';
 import { listAll } from '../transport/paginate';
 import { createClient, type ApiClient } from '../transport/request';
-import { choiceLabel } from './choice-labels';
+import { choiceLabel } from '../models/choice-labels';
 import { getReadyInfluencers } from './influencers';
-import { checkLimit, limitChoices } from './limits';
-import { defaultModel, listModels, listPrices, modelAlias, modelLine, modelName, modelsForCapability, priceOf, type Model, type ModelPrice } from './model-catalog';
+import { checkLimit, limitChoices } from '../models/limits';
+import { defaultModel, listModels, listPrices, modelAlias, modelLine, modelName, modelsForCapability, priceOf, type Model, type ModelPrice } from '../models/model-catalog';
 
 type LoadOptionsMethod = (this: ILoadOptionsFunctions) => Promise<INodePropertyOptions[]>;
 type ListSearchMethod = (this: ILoadOptionsFunctions, filter?: string, paginationToken?: string) => Promise<INodeListSearchResult>;
@@ -17,7 +16,7 @@ type ListSearchMethod = (this: ILoadOptionsFunctions, filter?: string, paginatio
 function currentEndpoint(ctx: ILoadOptionsFunctions, node: NodeName): Endpoint | undefined {
 	const resource = String(ctx.getCurrentNodeParameter('resource') ?? '');
 	const operation = String(ctx.getCurrentNodeParameter('operation') ?? '');
-	return resolveOperation(node, resource, operation)?.endpoint;
+	return findOperation(node, resource, operation);
 }
 
 function credentialTypeOf(ctx: ILoadOptionsFunctions) {
