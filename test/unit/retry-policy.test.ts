@@ -197,6 +197,11 @@ describe('parseRetryAfter', () => {
 		['1', 1],
 		['120', 120],
 		['1.5', 1.5],
+		// zero written another way is still zero seconds, not an unreadable header
+		['0.0', 0],
+		// never a negative wait, never an endless one
+		['-5', 0],
+		['Infinity', undefined],
 		[7, 7],
 		[['3', '9'], 3],
 		['', undefined],

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 
-import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
+import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { receiveEvent, REMEMBERED_EVENT_IDS } from '../../src/webhooks/receive';
 
@@ -26,6 +26,11 @@ interface Delivery {
 	signature?: string;
 	/** n8n had not read the body yet: the node has to call readRawBody() */
 	unread?: boolean;
+	/** n8n read the body and also offers readRawBody() (which must not be needed) */
+	readAgain?: () => Promise<void>;
+	/** no body was read and there is no way to read it */
+	noBody?: boolean;
+	headers?: Record<string, string>;
 }
 
 interface Answer {
@@ -38,16 +43,20 @@ interface Answer {
 /** A trigger node: its stored parameters (undefined: the node stores none, n8n gives the default) and static data. */
 function trigger(stored: IDataObject = {}, staticData: IDataObject = { signingSecret: SECRET }) {
 	const parameters: IDataObject = { events: ['run.completed'], ...stored };
+	/** what receiveEvent returned for each delivery, in order */
+	const results: IWebhookResponseData[] = [];
 	const receive = async (delivery: Delivery): Promise<Answer> => {
 		const answer: Answer = { started: [] };
 		const raw = Buffer.from(delivery.body, 'utf8');
-		const req: { rawBody?: Buffer; readRawBody?: () => Promise<void> } = delivery.unread
-			? {
-					readRawBody: async () => {
-						req.rawBody = raw;
-					},
-				}
-			: { rawBody: raw };
+		const req: { rawBody?: Buffer; readRawBody?: () => Promise<void> } = delivery.noBody
+			? {}
+			: delivery.unread
+				? {
+						readRawBody: async () => {
+							req.rawBody = raw;
+						},
+					}
+				: { rawBody: raw, ...(delivery.readAgain ? { readRawBody: delivery.readAgain } : {}) };
 		const res = {
 			status(code: number) {
 				answer.status = code;
@@ -61,17 +70,18 @@ function trigger(stored: IDataObject = {}, staticData: IDataObject = { signingSe
 		const ctx = {
 			getRequestObject: () => req,
 			getResponseObject: () => res,
-			getHeaderData: () => (delivery.signature === undefined ? {} : { 'x-service-signature': delivery.signature }),
+			getHeaderData: () => ({ ...delivery.headers, ...(delivery.signature === undefined ? {} : { 'x-service-signature': delivery.signature }) }),
 			getNodeParameter: (name: string, fallback?: unknown) => (name in parameters ? parameters[name] : fallback),
 			getWorkflowStaticData: () => staticData,
 		} as unknown as IWebhookFunctions;
 		const result = await receiveEvent(ctx);
+		results.push(result);
 		if (result.webhookResponse !== undefined) answer.json = result.webhookResponse;
 		answer.started = (result.workflowData?.[0] ?? []).map((item) => String(item.json.event_id));
 		return answer;
 	};
 	const deliver = (body: string, extra: Partial<Delivery> = {}) => receive({ body, signature: sign(body), ...extra });
-	return { receive, deliver, staticData };
+	return { receive, deliver, staticData, results };
 }
 
 describe('the trigger webhook verifies before it starts anything', () => {
@@ -149,5 +159,76 @@ describe('replay protection', () => {
 		// the newest ids are still refused; only the oldest one fell out of the window
 		expect((await deliver(eventBody(`evt_${REMEMBERED_EVENT_IDS + 1}`))).started).toEqual([]);
 		expect((await deliver(eventBody('evt_1'))).started).toEqual(['evt_1']);
+	});
+});
+
+/** An event of any type and subject, signed like eventBody (mutants that survived test/unit only). */
+const typedBody = (id: string, type: string, subject: IDataObject) =>
+	JSON.stringify({ id, object: 'event', type, created_at: new Date().toISOString(), data: { object: subject } });
+
+describe('what is answered and what n8n is told', () => {
+	it('tells n8n it answered itself, for a refused delivery and for a started one', async () => {
+		const { deliver, receive, results } = trigger();
+		await receive({ body: eventBody('evt_forged'), signature: sign(eventBody('evt_forged'), 'whsec_guessed') });
+		await deliver(eventBody('evt_1'));
+		// without it n8n would answer a second time on a response already sent
+		expect(results.map((r) => r.noWebhookResponse)).toEqual([true, true]);
+	});
+
+	it('answers 401 missing_signature, not a crash, when there is no body and no way to read one', async () => {
+		const { receive } = trigger();
+		const body = eventBody('evt_1');
+		expect(await receive({ body, signature: sign(body), noBody: true })).toEqual({ status: 401, json: { error: 'unauthorized', reason: 'missing_signature' }, started: [] });
+	});
+
+	it('does not read the body again when n8n has read it already', async () => {
+		const readAgain = jest.fn(async () => {});
+		const { deliver } = trigger();
+		expect((await deliver(eventBody('evt_1'), { readAgain })).started).toEqual(['evt_1']);
+		expect(readAgain).not.toHaveBeenCalled();
+	});
+
+	it('passes the delivery id on, and no output fields when downloads are off', async () => {
+		const { deliver, results } = trigger();
+		await deliver(eventBody('evt_1'), { headers: { 'x-service-delivery': 'dlv_7' } });
+		expect(results[0].workflowData?.[0][0].json).toEqual({
+			type: 'run.completed',
+			event_id: 'evt_1',
+			created_at: expect.any(String),
+			delivery_id: 'dlv_7',
+			run: expect.objectContaining({ id: 'run_1' }),
+		});
+	});
+
+	it('remembers exactly the started id on a fresh node, and nothing when Ignore Repeated Events is off', async () => {
+		const fresh = trigger();
+		await fresh.deliver(eventBody('evt_1'));
+		expect(fresh.staticData.recentEventIds).toEqual(['evt_1']);
+		const off = trigger({ ignoreRepeatedEvents: false });
+		await off.deliver(eventBody('evt_1'));
+		expect(off.staticData.recentEventIds).toBeUndefined();
+	});
+});
+
+describe('event and subject filters', () => {
+	it('answers 200 and starts nothing for an event type the node does not listen to', async () => {
+		const { deliver } = trigger({ events: ['run.failed'] });
+		expect(await deliver(eventBody('evt_1'))).toEqual({ status: undefined, json: { received: true, ignored: 'event_not_selected' }, started: [] });
+	});
+
+	it('filters runs by capability and model (a comma list, blanks and empty entries ignored)', async () => {
+		const run = { id: 'run_1', object: 'run', status: 'completed', capability: 'image_generation', model: 'mg-image-2' };
+		const body = (id: string) => typedBody(id, 'run.completed', run);
+		expect((await trigger({ options: { capabilities: 'video_generation' } }).deliver(body('e1'))).json).toEqual({ received: true, ignored: 'capability_filtered' });
+		expect((await trigger({ options: { models: 'mg-image-1' } }).deliver(body('e2'))).json).toEqual({ received: true, ignored: 'model_filtered' });
+		expect((await trigger({ options: { capabilities: ' video_generation , image_generation,', models: 'mg-image-1, mg-image-2' } }).deliver(body('e3'))).started).toEqual(['e3']);
+		// a list of nothing but commas and blanks filters nothing
+		expect((await trigger({ options: { capabilities: ' , ', models: ',' } }).deliver(body('e4'))).started).toEqual(['e4']);
+	});
+
+	it('does not apply the run filters to batch events', async () => {
+		const batch = { id: 'batch_1', object: 'batch', status: 'completed' };
+		const { deliver } = trigger({ events: ['batch.completed'], options: { capabilities: 'image_generation', models: 'mg-image-2' } });
+		expect((await deliver(typedBody('evt_b', 'batch.completed', batch))).started).toEqual(['evt_b']);
 	});
 });
