@@ -45,6 +45,13 @@ function trigger(stored: IDataObject = {}, staticData: IDataObject = { signingSe
 	const parameters: IDataObject = { events: ['run.completed'], ...stored };
 	/** what receiveEvent returned for each delivery, in order */
 	const results: IWebhookResponseData[] = [];
+	/** the credential types asked for and the addresses fetched (output downloads) */
+	const credentialTypes: string[] = [];
+	const downloads: string[] = [];
+	let downloadFails = false;
+	const failDownloads = () => {
+		downloadFails = true;
+	};
 	const receive = async (delivery: Delivery): Promise<Answer> => {
 		const answer: Answer = { started: [] };
 		const raw = Buffer.from(delivery.body, 'utf8');
@@ -73,6 +80,19 @@ function trigger(stored: IDataObject = {}, staticData: IDataObject = { signingSe
 			getHeaderData: () => ({ ...delivery.headers, ...(delivery.signature === undefined ? {} : { 'x-service-signature': delivery.signature }) }),
 			getNodeParameter: (name: string, fallback?: unknown) => (name in parameters ? parameters[name] : fallback),
 			getWorkflowStaticData: () => staticData,
+			getNode: () => ({ name: 'MediaGen Trigger', type: 'n8n-nodes-mediagen.mediaGenTrigger', typeVersion: 1, parameters: {} }),
+			getCredentials: async (type: string) => {
+				credentialTypes.push(type);
+				return { baseUrl: 'https://api.mediagen.example/' };
+			},
+			helpers: {
+				httpRequest: async (request: { url: string }) => {
+					downloads.push(request.url);
+					if (downloadFails) throw new Error('socket hang up');
+					return { statusCode: 200, headers: { 'content-type': 'image/png' }, body: Buffer.from('png bytes') };
+				},
+				prepareBinaryData: async (data: Buffer, fileName: string, mimeType: string) => ({ data: data.toString('base64'), fileName, mimeType }),
+			},
 		} as unknown as IWebhookFunctions;
 		const result = await receiveEvent(ctx);
 		results.push(result);
@@ -81,7 +101,7 @@ function trigger(stored: IDataObject = {}, staticData: IDataObject = { signingSe
 		return answer;
 	};
 	const deliver = (body: string, extra: Partial<Delivery> = {}) => receive({ body, signature: sign(body), ...extra });
-	return { receive, deliver, staticData, results };
+	return { receive, deliver, staticData, results, credentialTypes, downloads, failDownloads };
 }
 
 describe('the trigger webhook verifies before it starts anything', () => {
@@ -230,5 +250,46 @@ describe('event and subject filters', () => {
 		const batch = { id: 'batch_1', object: 'batch', status: 'completed' };
 		const { deliver } = trigger({ events: ['batch.completed'], options: { capabilities: 'image_generation', models: 'mg-image-2' } });
 		expect((await deliver(typedBody('evt_b', 'batch.completed', batch))).started).toEqual(['evt_b']);
+	});
+});
+
+describe('output downloads (Download Outputs on)', () => {
+	const completed = (id: string, urls: string[]) =>
+		typedBody(id, 'run.completed', { id: 'run_9', object: 'run', status: 'completed', capability: 'image_generation', output: { images: urls.map((url) => ({ url })) } });
+	const urls = ['https://cdn.mediagen.example/o/first.png', 'https://cdn.mediagen.example/o/second.png'];
+
+	it('puts every output into binary fields data, data_1, … with the credential the node uses', async () => {
+		const { deliver, results, credentialTypes, downloads } = trigger({ authentication: 'mediaGenOAuth2Api', options: { downloadOutputs: true } });
+		expect((await deliver(completed('evt_1', urls))).started).toEqual(['evt_1']);
+		const item = results[0].workflowData![0][0];
+		expect(item.json.output_urls).toEqual(urls);
+		expect(Object.keys(item.binary ?? {})).toEqual(['data', 'data_1']);
+		expect(item.binary!.data_1.fileName).toBe('second.png');
+		expect(downloads).toEqual(urls);
+		expect(credentialTypes).toEqual(['mediaGenOAuth2Api']);
+	});
+
+	it('names files without a name after the run, and downloads nothing for a run without outputs', async () => {
+		const { deliver, results } = trigger({ options: { downloadOutputs: true, binaryPropertyName: 'image' } });
+		await deliver(completed('evt_1', ['https://cdn.mediagen.example/o/', 'https://cdn.mediagen.example/o/']));
+		expect(Object.values(results[0].workflowData![0][0].binary ?? {}).map((b) => b.fileName)).toEqual(['run_9.png', 'run_9_1.png']);
+		await deliver(completed('evt_2', []));
+		expect(results[1].workflowData![0][0]).toEqual({ json: expect.objectContaining({ output_urls: [] }) });
+	});
+
+	it('still starts the workflow when a download fails, with the URLs and the reason', async () => {
+		const { deliver, results, failDownloads } = trigger({ options: { downloadOutputs: true } });
+		failDownloads();
+		expect((await deliver(completed('evt_1', urls))).started).toEqual(['evt_1']);
+		const item = results[0].workflowData![0][0];
+		expect(item.binary).toBeUndefined();
+		expect(item.json.download_error).toEqual({ code: 'download_failed', message: 'socket hang up' });
+		expect(item.json.output_urls).toEqual(urls);
+	});
+
+	it('downloads only for run.completed', async () => {
+		const { deliver, downloads } = trigger({ events: ['run.failed'], options: { downloadOutputs: true } });
+		await deliver(typedBody('evt_1', 'run.failed', { id: 'run_9', object: 'run', status: 'failed', output: { images: [{ url: urls[0] }] } }));
+		expect(downloads).toEqual([]);
 	});
 });
