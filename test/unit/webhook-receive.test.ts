@@ -287,6 +287,12 @@ describe('output downloads (Download Outputs on)', () => {
 		expect(item.json.output_urls).toEqual(urls);
 	});
 
+	it('downloads nothing for a completed run without an id (the files would have no name)', async () => {
+		const { deliver, downloads } = trigger({ options: { downloadOutputs: true } });
+		await deliver(typedBody('evt_1', 'run.completed', { object: 'run', status: 'completed', output: { images: [{ url: urls[0] }] } }));
+		expect(downloads).toEqual([]);
+	});
+
 	it('downloads only for run.completed', async () => {
 		const { deliver, downloads } = trigger({ events: ['run.failed'], options: { downloadOutputs: true } });
 		await deliver(typedBody('evt_1', 'run.failed', { id: 'run_9', object: 'run', status: 'failed', output: { images: [{ url: urls[0] }] } }));
