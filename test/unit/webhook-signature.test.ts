@@ -120,3 +120,30 @@ describe('webhook signatures', () => {
 		expect(verifyDelivery({ secret: SECRET, rawBody: notJson, signatureHeader: signPayload(SECRET, notJson) })).toEqual({ ok: false, reason: 'invalid_event' });
 	});
 });
+
+describe('a signed body that is not an event', () => {
+	const valid = event(new Date().toISOString()) as unknown as Record<string, unknown>;
+	const verdict = (value: unknown) => {
+		const raw = JSON.stringify(value);
+		return verifyDelivery({ secret: SECRET, rawBody: raw, signatureHeader: signPayload(SECRET, raw) });
+	};
+
+	it.each<[string, unknown]>([
+		['null', null],
+		['an array', [valid]],
+		['a string', 'run.completed'],
+		['no id', { ...valid, id: undefined }],
+		['an unknown type', { ...valid, type: 'run.deleted' }],
+		['a type that is not text', { ...valid, type: 7 }],
+		['no created_at', { ...valid, created_at: undefined }],
+		['no data.object', { ...valid, data: {} }],
+		['data.object null', { ...valid, data: { object: null } }],
+		['data.object a list', { ...valid, data: { object: [] } }],
+	])('is refused as invalid_event: %s', (_name, value) => {
+		expect(verdict(value)).toEqual({ ok: false, reason: 'invalid_event' });
+	});
+
+	it('is accepted when it is one', () => {
+		expect(verdict(valid).ok).toBe(true);
+	});
+});
