@@ -2,6 +2,7 @@ import {
 	decideRetry,
 	DEFAULT_RETRY_LIMITS,
 	isSafeToResend,
+	isTransientFailure,
 	parseRetryAfter,
 	withJitter,
 	type FailedAttempt,
@@ -123,6 +124,31 @@ describe('decideRetry: 5xx and network failures', () => {
 	});
 });
 
+describe('decideRetry: nothing listening (ECONNREFUSED)', () => {
+	it('tries twice more, not the full budget: a refused connection is rarely over in seconds', () => {
+		const refused = (n: number) => decideRetry(attempt({ method: 'GET', networkCode: 'ECONNREFUSED', attempt: n }), undefined, noJitter);
+		expect(refused(2).retry).toBe(true);
+		expect(refused(3)).toEqual({ retry: false });
+		// any other network failure keeps the whole default budget
+		expect(decideRetry(attempt({ method: 'GET', networkCode: 'ECONNRESET', attempt: 3 }), undefined, noJitter).retry).toBe(true);
+	});
+
+	it('never gets more tries than the budget allows', () => {
+		const one = { ...limits, maxTransientRetries: 1 };
+		expect(decideRetry(attempt({ method: 'GET', networkCode: 'ECONNREFUSED', attempt: 2 }), one, noJitter)).toEqual({ retry: false });
+	});
+});
+
+describe('isTransientFailure (a wait goes on after it)', () => {
+	it.each([undefined, 429, 500, 502, 503, 504])('%s is transient', (status) => {
+		expect(isTransientFailure(status)).toBe(true);
+	});
+
+	it.each([200, 400, 401, 404, 408, 409, 422, 501])('%s is not', (status) => {
+		expect(isTransientFailure(status)).toBe(false);
+	});
+});
+
 describe('decideRetry: other statuses', () => {
 	it.each([400, 401, 403, 404, 409, 410, 422, 501])('never retries %s, even for a GET with a key', (status) => {
 		expect(decideRetry(attempt({ method: 'GET', hasIdempotencyKey: true, status }), limits, noJitter)).toEqual({ retry: false });
@@ -171,6 +197,11 @@ describe('parseRetryAfter', () => {
 		['1', 1],
 		['120', 120],
 		['1.5', 1.5],
+		// zero written another way is still zero seconds, not an unreadable header
+		['0.0', 0],
+		// never a negative wait, never an endless one
+		['-5', 0],
+		['Infinity', undefined],
 		[7, 7],
 		[['3', '9'], 3],
 		['', undefined],

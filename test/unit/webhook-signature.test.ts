@@ -64,10 +64,32 @@ describe('webhook signatures', () => {
 	it('rejects a signature of the wrong length or alphabet before comparing', () => {
 		const raw = body();
 		const header = signPayload(SECRET, raw);
+		expect(signatureMatches(SECRET, raw, `x${header}`)).toBe('malformed_signature');
 		expect(signatureMatches(SECRET, raw, header.slice(0, -1))).toBe('malformed_signature');
 		expect(signatureMatches(SECRET, raw, `${header}0`)).toBe('malformed_signature');
 		expect(signatureMatches(SECRET, raw, header.toUpperCase().replace('SHA256=', 'sha256='))).toBe('malformed_signature');
 		expect(signatureMatches(SECRET, raw, header)).toBe(true);
+	});
+
+	it('takes the first of repeated signature headers, and tolerates blanks around the value', () => {
+		const raw = body();
+		const header = signPayload(SECRET, raw);
+		expect(verifyDelivery({ secret: SECRET, rawBody: raw, signatureHeader: [header, signPayload('whsec_other', raw)] }).ok).toBe(true);
+		expect(verifyDelivery({ secret: SECRET, rawBody: raw, signatureHeader: [signPayload('whsec_other', raw), header] })).toEqual({ ok: false, reason: 'signature_mismatch' });
+		expect(verifyDelivery({ secret: SECRET, rawBody: raw, signatureHeader: ` ${header}\t` }).ok).toBe(true);
+	});
+
+	it('answers missing_signature, not a crash, when there is no body to check', () => {
+		const header = signPayload(SECRET, '');
+		expect(signatureMatches(SECRET, undefined as unknown as string, header)).toBe('missing_signature');
+		expect(signatureMatches(SECRET, null as unknown as string, header)).toBe('missing_signature');
+		expect(verifyDelivery({ secret: SECRET, rawBody: undefined, signatureHeader: header })).toEqual({ ok: false, reason: 'missing_signature' });
+	});
+
+	it('verifies a body given as text like the same bytes as a Buffer', () => {
+		const raw = body();
+		const text = raw.toString('utf8');
+		expect(verifyDelivery({ secret: SECRET, rawBody: text, signatureHeader: signPayload(SECRET, raw) })).toEqual({ ok: true, event: expect.objectContaining({ id: 'evt_1' }) });
 	});
 
 	it('rejects a stale created_at only when the age option is on', () => {
@@ -77,12 +99,16 @@ describe('webhook signatures', () => {
 		expect(verifyDelivery({ secret: SECRET, rawBody: raw, signatureHeader: header, maxAgeMinutes: 5 })).toEqual({ ok: false, reason: 'stale_event' });
 		expect(verifyDelivery({ secret: SECRET, rawBody: raw, signatureHeader: header, maxAgeMinutes: 15 }).ok).toBe(true);
 		expect(verifyDelivery({ secret: SECRET, rawBody: raw, signatureHeader: header, maxAgeMinutes: 0 }).ok).toBe(true);
+		// a negative age is no check, like 0 (the trigger itself never passes one: it falls back to 5)
+		expect(verifyDelivery({ secret: SECRET, rawBody: raw, signatureHeader: header, maxAgeMinutes: -1 }).ok).toBe(true);
 		expect(verifyDelivery({ secret: SECRET, rawBody: raw, signatureHeader: header }).ok).toBe(true);
 	});
 
 	it('judges staleness by the signed created_at, and treats an unreadable one as stale', () => {
 		const now = Date.parse('2026-01-01T12:00:00Z');
 		expect(isStale('2026-01-01T11:56:00Z', 5, now)).toBe(false);
+		// "older than 5 minutes": exactly 5 minutes old is still accepted
+		expect(isStale('2026-01-01T11:55:00Z', 5, now)).toBe(false);
 		expect(isStale('2026-01-01T11:54:59Z', 5, now)).toBe(true);
 		expect(isStale('yesterday', 5, now)).toBe(true);
 	});
@@ -92,5 +118,32 @@ describe('webhook signatures', () => {
 		expect(verifyDelivery({ secret: SECRET, rawBody: raw, signatureHeader: signPayload(SECRET, raw) })).toEqual({ ok: false, reason: 'invalid_event' });
 		const notJson = Buffer.from('not json');
 		expect(verifyDelivery({ secret: SECRET, rawBody: notJson, signatureHeader: signPayload(SECRET, notJson) })).toEqual({ ok: false, reason: 'invalid_event' });
+	});
+});
+
+describe('a signed body that is not an event', () => {
+	const valid = event(new Date().toISOString()) as unknown as Record<string, unknown>;
+	const verdict = (value: unknown) => {
+		const raw = JSON.stringify(value);
+		return verifyDelivery({ secret: SECRET, rawBody: raw, signatureHeader: signPayload(SECRET, raw) });
+	};
+
+	it.each<[string, unknown]>([
+		['null', null],
+		['an array', [valid]],
+		['a string', 'run.completed'],
+		['no id', { ...valid, id: undefined }],
+		['an unknown type', { ...valid, type: 'run.deleted' }],
+		['a type that is not text', { ...valid, type: 7 }],
+		['no created_at', { ...valid, created_at: undefined }],
+		['no data.object', { ...valid, data: {} }],
+		['data.object null', { ...valid, data: { object: null } }],
+		['data.object a list', { ...valid, data: { object: [] } }],
+	])('is refused as invalid_event: %s', (_name, value) => {
+		expect(verdict(value)).toEqual({ ok: false, reason: 'invalid_event' });
+	});
+
+	it('is accepted when it is one', () => {
+		expect(verdict(valid).ok).toBe(true);
 	});
 });
