@@ -1,8 +1,16 @@
-import { NodeConnectionTypes, type IExecuteFunctions, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+import {
+	NodeConnectionTypes,
+	type IExecuteFunctions,
+	type INodeType,
+	type INodeTypeDescription,
+	type IWebhookFunctions,
+	type IWebhookResponseData,
+} from 'n8n-workflow';
 
 import { loadOptionsFor } from '../../src/models/load-options';
 import { executeCatalogNode } from '../../src/node/execute';
 import { credentialsOfNodes, nodeProperties } from '../../src/node/properties';
+import { resumePausedExecution, resumeWebhooks } from '../../src/node/resume';
 
 export class MediaGenVideo implements INodeType {
 	description: INodeTypeDescription = {
@@ -18,6 +26,7 @@ export class MediaGenVideo implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		usableAsTool: true,
 		credentials: credentialsOfNodes,
+		webhooks: resumeWebhooks,
 		properties: nodeProperties('MediaGenVideo', { video: 'Video', timeline: 'Timeline', motion: 'Motion Preset' }),
 	};
 
@@ -25,5 +34,10 @@ export class MediaGenVideo implements INodeType {
 
 	async execute(this: IExecuteFunctions) {
 		return await executeCatalogNode(this, 'MediaGenVideo');
+	}
+
+	/** Deliveries of the service's events to a paused execution of this node (Wait Mode). */
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await resumePausedExecution(this, 'MediaGenVideo');
 	}
 }

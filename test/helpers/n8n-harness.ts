@@ -162,7 +162,9 @@ function buildWorkflow(options: RunNodeOptions) {
 		type: typeName,
 		typeVersion: 1,
 		position: [0, 0],
-		parameters: { authentication: credentialType, ...options.parameters } as INode['parameters'],
+		// Waits happen in the execution unless a test asks for a paused one (test/nodes/paused-wait.test.ts):
+		// the harness runs one execution and cannot resume a paused one by itself.
+		parameters: { authentication: credentialType, waitMode: 'inExecution', ...options.parameters } as INode['parameters'],
 		credentials: { [credentialType]: { id: `cred-${credentialType}`, name: 'MediaGen test credential' } },
 		...options.settings,
 	};

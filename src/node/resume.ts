@@ -1,0 +1,144 @@
+import type { IDataObject, INodeExecutionData, IWebhookDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+
+import type { NodeName } from '../catalog';
+import { isBatchFinished, readBatch, type Batch } from '../runs/batches';
+import { readRunsOnce } from '../runs/read-runs';
+import { isTerminal, type Run } from '../runs/run';
+import type { WaitOutcome } from '../runs/wait';
+import { BEARER_CREDENTIAL_TYPE, isCredentialType } from '../transport/credentials';
+import { createClient, type ApiClient } from '../transport/request';
+import { SIGNATURE_HEADER, subjectKind, type WebhookEvent } from '../webhooks/events';
+import { removePausedEndpoint } from '../webhooks/paused-endpoint';
+import { openSecret } from '../webhooks/sealed-secret';
+import { verifyDelivery } from '../webhooks/signature';
+import { resolveOperation } from '../runs/cost';
+import { errorItem } from './error-item';
+import { collectBatchOutputs, type Held } from './held-waits';
+import { sealKeyOf } from './pause';
+import { decodeState, heldFromStored, stateKey } from './pause-state';
+import { collectRunOutputs } from './run-outputs';
+
+/**
+ * The webhook every action node declares for its paused executions: n8n calls it with the
+ * deliveries the service sends to the execution's resume URL (`restartWebhook`: it answers on
+ * `$execution.resumeUrl`, never on a URL of its own).
+ */
+export const resumeWebhooks: IWebhookDescription[] = [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: '', restartWebhook: true }];
+
+type Answer = IWebhookResponseData;
+
+function answer(ctx: IWebhookFunctions, status: number, body: IDataObject): Answer {
+	ctx.getResponseObject().status(status).json(body);
+	return { noWebhookResponse: true };
+}
+
+/** When it finished, for ordering: the service's completed_at, else its last update. */
+const finishedAt = (subject: IDataObject) => Date.parse(String(subject.completed_at ?? subject.updated_at ?? '')) || 0;
+
+/** The id of the subject that finished last (ties: the greatest id), so that one delivery resumes, not each of a burst. */
+function lastToFinish(subjects: IDataObject[]): string | undefined {
+	let last: IDataObject | undefined;
+	for (const subject of subjects) {
+		if (!last || finishedAt(subject) > finishedAt(last) || (finishedAt(subject) === finishedAt(last) && String(subject.id) > String(last.id))) last = subject;
+	}
+	return last ? String(last.id) : undefined;
+}
+
+/** Whether an event can be about what this execution waits for. */
+function concerns(held: Held, event: WebhookEvent): boolean {
+	const id = event.data.object.id;
+	if (subjectKind(event.type) === 'batch') return held.batches.some((b) => b.batch.id === id);
+	// a run event may also be a batch item's: a batch that ends partial sends no batch event
+	return held.runs.some((r) => r.run.id === id) || held.batches.length > 0;
+}
+
+/** Reads what is held once; true when all of it finished and this event is the one to resume on. */
+async function readyToResume(client: ApiClient, held: Held, event: WebhookEvent): Promise<{ ready: boolean; waitingFor: number }> {
+	const runs = held.runs.length
+		? await readRunsOnce(
+				client,
+				held.runs.map((r) => r.run.id),
+			)
+		: new Map<string, Run>();
+	for (const entry of held.runs) entry.run = runs.get(entry.run.id) ?? entry.run;
+	for (const entry of held.batches) entry.batch = await readBatch(client, entry.batch.id);
+	const waitingFor = held.runs.filter((r) => !isTerminal(r.run)).length + held.batches.filter((b) => !isBatchFinished(b.batch)).length;
+	if (waitingFor > 0) return { ready: false, waitingFor };
+	const subjectId = event.data.object.id;
+	if (held.runs.length) return { ready: lastToFinish(held.runs.map((r) => r.run)) === subjectId, waitingFor };
+	const batches: Batch[] = held.batches.map((b) => b.batch);
+	const last = batches.find((b) => b.id === lastToFinish(batches))!;
+	// a partial batch announces nothing: the run event that follows its end resumes
+	return { ready: subjectKind(event.type) === 'batch' ? last.id === subjectId : last.status === 'partial', waitingFor };
+}
+
+/** The outputs of everything held, into the stored items' places. Never throws: what fails becomes its error item. */
+async function resumedItems(ctx: IWebhookFunctions, client: ApiClient, held: Held, stored: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	const results: INodeExecutionData[][] = stored.map((item) => [item]);
+	// A resumed node cannot stop the workflow (n8n runs no node code then, it passes the returned
+	// items on), so every failure is an error item, as with Continue On Fail.
+	const fail = (itemIndex: number, error: unknown) => (results[itemIndex] = [errorItem(error, itemIndex)]);
+	const outcomes = new Map<string, WaitOutcome>(held.runs.map(({ run }) => [run.id, { state: run.status === 'completed' ? 'completed' : 'failed', run }]));
+	await collectRunOutputs(ctx, client, held.runs, outcomes, results, fail);
+	for (const entry of held.batches) {
+		await collectBatchOutputs(ctx, client, entry, results).catch((error: unknown) => {
+			for (const call of entry.calls) fail(call.itemIndex, error);
+		});
+	}
+	return results.flat();
+}
+
+function header(ctx: IWebhookFunctions, name: string): string | undefined {
+	const value = ctx.getHeaderData()[name.toLowerCase()];
+	return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * A delivery to a paused execution's resume URL. Verified like the trigger's (signature over the
+ * exact raw body, 401 and still paused when it fails; no age limit: a replayed delivery is how a
+ * person resumes an execution whose events were lost, and an event only makes the node read the
+ * runs from the service). An event about other runs is answered 200 and changes nothing. Once
+ * every held run or batch finished (one read of the runs list), the delivery of the one that
+ * finished last deletes the endpoint and resumes the execution with the outputs the in-execution
+ * wait gives; the others are answered 200 and wait for it.
+ */
+export async function resumePausedExecution(ctx: IWebhookFunctions, node: NodeName): Promise<IWebhookResponseData> {
+	const reject = (reason: string) => answer(ctx, 401, { error: 'unauthorized', reason });
+	let answered = false;
+	let stored: INodeExecutionData[] = [];
+	try {
+		const nodeName = ctx.getNode().name;
+		const state = decodeState(ctx.customData.get(stateKey(nodeName)));
+		if (!state) return reject('not_paused');
+		const auth = ctx.getNodeParameter('authentication', BEARER_CREDENTIAL_TYPE);
+		const credentialType = isCredentialType(auth) ? auth : BEARER_CREDENTIAL_TYPE;
+		const key = sealKeyOf(await ctx.getCredentials(credentialType), ctx.getExecutionId(), nodeName);
+		const secret = key && openSecret(state.sealedSecret, key);
+		if (!secret) return reject('no_signing_secret');
+		const req = ctx.getRequestObject();
+		if (!req.rawBody && typeof req.readRawBody === 'function') await req.readRawBody();
+		const verification = verifyDelivery({ secret, rawBody: req.rawBody, signatureHeader: header(ctx, SIGNATURE_HEADER) });
+		if (!verification.ok) return reject(verification.reason);
+		const { event } = verification;
+
+		const operation = resolveOperation(node, String(ctx.getNodeParameter('resource', '')), String(ctx.getNodeParameter('operation', '')));
+		if (!operation) return answer(ctx, 500, { error: 'not_resumed', reason: 'unknown_operation' });
+		stored = (ctx.evaluateExpression('{{ $input.all() }}', 0) as unknown as INodeExecutionData[]) ?? [];
+		const held = heldFromStored(stored, state, operation.endpoint);
+		if (!concerns(held, event)) return answer(ctx, 200, { received: true, ignored: 'not_this_execution' });
+		const client = await createClient(ctx, credentialType);
+		const { ready, waitingFor } = await readyToResume(client, held, event);
+		if (!ready) return answer(ctx, 200, { received: true, waiting_for: waitingFor });
+
+		// answered before the outputs are downloaded: the service waits 10 s at most
+		answer(ctx, 200, { received: true, resumed: true });
+		answered = true;
+		await removePausedEndpoint(client, state.endpointId).catch(() => undefined);
+		return { noWebhookResponse: true, workflowData: [await resumedItems(ctx, client, held, stored)] };
+	} catch (error) {
+		// Before answering: the service retries the delivery later and the execution stays paused.
+		// After: resume with the error on every item that waited (the endpoint is gone already).
+		if (!answered) return answer(ctx, 500, { error: 'not_resumed', message: error instanceof Error ? error.message : String(error) });
+		return { noWebhookResponse: true, workflowData: [stored.map((item, index) => (item.json?.code === 'wait_timeout' ? errorItem(error, index) : item))] };
+	}
+}
