@@ -94,7 +94,6 @@ async function refresh(client: ApiClient, held: Held): Promise<void> {
 export async function pauseExecution(ctx: IExecuteFunctions, client: ApiClient, held: Held, results: INodeExecutionData[][]): Promise<INodeExecutionData[] | undefined> {
 	if (!hasWaitsLeft(held)) return undefined;
 	const node = ctx.getNode();
-	const items = deadlineItems(ctx, held);
 	const calls = new Map([...held.runs.map((r) => r.call), ...held.batches.flatMap((b) => b.calls)].map((c) => [c.itemIndex, c]));
 	const shapes: CallShape[] = [...calls.keys()].sort((a, b) => a - b).map((index) => shapeOf(calls.get(index)!));
 	const timeoutMs = Math.max(...[...calls.values()].map((c) => c.run!.waitTimeoutMs));
@@ -140,6 +139,7 @@ export async function pauseExecution(ctx: IExecuteFunctions, client: ApiClient, 
 	}
 
 	// n8n saves this very array as the node's input and outputs it unchanged at the deadline
+	const items = deadlineItems(ctx, held);
 	const stored = results.map((outputs, index) => items.get(index) ?? outputs[0]);
 	const input = ctx.getExecuteData().data.main[0]!;
 	input.splice(0, input.length, ...stored);

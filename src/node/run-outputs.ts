@@ -65,10 +65,11 @@ export function outcomeError(ctx: OutputContext, call: PreparedCall, outcome: Wa
 		);
 	}
 	const seconds = Math.round(call.run!.waitTimeoutMs / 1000);
+	// no status in the message: a paused execution reaches its deadline without reading the run
 	const error = new NodeOperationError(
 		ctx.getNode(),
 		outcome.state === 'timeout'
-			? `Run ${run.id} is still ${run.status} after ${seconds} s`
+			? `Run ${run.id} did not finish within ${seconds} s`
 			: `Waiting for run ${run.id} stopped: the execution was cancelled`,
 		{
 			itemIndex: call.itemIndex,

@@ -54,7 +54,7 @@ function isBatch(value: unknown): value is Batch {
 export function batchWaitError(ctx: Pick<IExecuteFunctions, 'getNode'>, batch: Batch, itemIndex: number, cancelled: boolean): NodeOperationError {
 	const error = new NodeOperationError(
 		ctx.getNode(),
-		cancelled ? `Waiting for batch ${batch.id} stopped: the execution was cancelled` : `Batch ${batch.id} is still ${batch.status} when the wait timed out`,
+		cancelled ? `Waiting for batch ${batch.id} stopped: the execution was cancelled` : `Batch ${batch.id} did not finish before the wait timed out`,
 		{ itemIndex, description: 'The batch goes on at the service. Raise "Wait Timeout" or use MediaGen Batch → Wait for Completion later.' },
 	);
 	error.context.problem = { code: cancelled ? 'cancelled' : 'wait_timeout', batch_id: batch.id } as JsonObject;

@@ -16,6 +16,7 @@ import {
 	type IRun,
 	type IRunExecutionData,
 	type IWorkflowExecuteAdditionalData,
+	type WorkflowExecuteMode,
 } from 'n8n-workflow';
 
 import { MediaGenApi } from '../../credentials/MediaGenApi.credentials';
@@ -148,11 +149,15 @@ export interface RunNodeOptions {
 	nodeName?: string;
 	/** receives a function that cancels the execution, as the editor's Stop button does */
 	onStarted?: (cancel: () => void) => void;
+	/** n8n's waiting-webhook base URL (where `$execution.resumeUrl` points); default an address nothing listens on */
+	webhookWaitingBaseUrl?: string;
+	/** the execution mode (default manual; `n8n execute` runs in cli) */
+	mode?: WorkflowExecuteMode;
 }
 
 let executionCounter = 0;
 
-function buildWorkflow(options: RunNodeOptions) {
+export function buildWorkflow(options: RunNodeOptions) {
 	const name = options.nodeName ?? 'MediaGen';
 	const typeName = `CUSTOM.${options.nodeType.description.name}`;
 	const credentialType = options.credentialType ?? 'mediaGenApi';
@@ -190,7 +195,7 @@ function buildWorkflow(options: RunNodeOptions) {
 		formWaitingBaseUrl: 'http://127.0.0.1:5678/form-waiting',
 		formTestBaseUrl: 'http://127.0.0.1:5678/form-test',
 		webhookBaseUrl: 'http://127.0.0.1:5678/webhook',
-		webhookWaitingBaseUrl: 'http://127.0.0.1:5678/webhook-waiting',
+		webhookWaitingBaseUrl: options.webhookWaitingBaseUrl ?? 'http://127.0.0.1:5678/webhook-waiting',
 		webhookTestBaseUrl: 'http://127.0.0.1:5678/webhook-test',
 		mcpBaseUrl: 'http://127.0.0.1:5678/mcp',
 		mcpTestBaseUrl: 'http://127.0.0.1:5678/mcp-test',
@@ -227,7 +232,7 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 			waitingExecutionSource: {},
 		},
 	} as unknown as IRunExecutionData;
-	const execute = new WorkflowExecute(additionalData, 'manual', runExecutionData);
+	const execute = new WorkflowExecute(additionalData, options.mode ?? 'manual', runExecutionData);
 	const running = execute.processRunExecutionData(workflow);
 	options.onStarted?.(() => running.cancel());
 	const run = await running;
