@@ -16,6 +16,8 @@ export interface Delivery {
 	resumed: boolean;
 	/** when it arrived (ms since epoch) */
 	at: number;
+	/** its X-Service-Event header */
+	event?: string;
 }
 
 interface Execution {
@@ -72,9 +74,13 @@ export class PausedExecutionHost {
 		await new Promise((resolve) => this.server.close(resolve));
 	}
 
-	/** Runs the node as the harness's runNode does, with `$execution.resumeUrl` pointing at this host. */
+	/**
+	 * Runs the node as the harness's runNode does, with `$execution.resumeUrl` pointing at this host
+	 * and the operation's own Wait Mode default (not the harness's in-execution one).
+	 */
 	async run(options: RunNodeOptions): Promise<NodeRun & { executionId: string }> {
-		const { workflow, node, additionalData, name } = buildWorkflow({ ...options, webhookWaitingBaseUrl: this.baseUrl });
+		const parameters = { waitMode: undefined, ...options.parameters };
+		const { workflow, node, additionalData, name } = buildWorkflow({ ...options, parameters, webhookWaitingBaseUrl: this.baseUrl });
 		const executionId = String(additionalData.executionId);
 		const mode = options.mode ?? 'manual';
 		const data = {
@@ -142,7 +148,8 @@ export class PausedExecutionHost {
 		const at = Date.now();
 		const executionId = String(req.params.executionId);
 		const execution = this.executions.get(executionId);
-		const record = (status: number, body: unknown, resumed = false) => this.deliveries.push({ executionId, status, body, resumed, at });
+		const event = req.get('x-service-event');
+		const record = (status: number, body: unknown, resumed = false) => this.deliveries.push({ executionId, status, body, resumed, at, event });
 		if (!execution || execution.status !== 'waiting') {
 			const body = { code: 409, message: `The execution "${executionId}" is ${execution?.status ?? 'unknown'}` };
 			res.status(409).json(body);
