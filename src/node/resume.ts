@@ -1,11 +1,12 @@
-import type { IDataObject, INodeExecutionData, IWebhookDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, INodeExecutionData, IWebhookDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import type { NodeName } from '../catalog';
 import { isBatchFinished, readBatch, type Batch } from '../runs/batches';
 import { readRunsOnce } from '../runs/read-runs';
 import { isTerminal, type Run } from '../runs/run';
 import type { WaitOutcome } from '../runs/wait';
-import { BEARER_CREDENTIAL_TYPE, isCredentialType } from '../transport/credentials';
+import { BEARER_CREDENTIAL_TYPE, isCredentialType, type CredentialType } from '../transport/credentials';
+import { pause } from '../transport/pause';
 import { createClient, type ApiClient } from '../transport/request';
 import { SIGNATURE_HEADER, subjectKind, type WebhookEvent } from '../webhooks/events';
 import { removePausedEndpoint } from '../webhooks/paused-endpoint';
@@ -52,16 +53,52 @@ function concerns(held: Held, event: WebhookEvent): boolean {
 	return held.runs.some((r) => r.run.id === id) || held.batches.length > 0;
 }
 
-/** Reads what is held once; true when all of it finished and this event is the one to resume on. */
-async function readyToResume(client: ApiClient, held: Held, event: WebhookEvent): Promise<{ ready: boolean; waitingFor: number }> {
+/** The state of what a paused execution waits for, as one read showed it. */
+interface Progress {
+	runs: Map<string, Run>;
+	batches: Map<string, Batch>;
+}
+
+async function readProgress(client: ApiClient, held: Held): Promise<Progress> {
 	const runs = held.runs.length
 		? await readRunsOnce(
 				client,
 				held.runs.map((r) => r.run.id),
 			)
 		: new Map<string, Run>();
-	for (const entry of held.runs) entry.run = runs.get(entry.run.id) ?? entry.run;
-	for (const entry of held.batches) entry.batch = await readBatch(client, entry.batch.id);
+	const batches = new Map<string, Batch>();
+	for (const entry of held.batches) batches.set(entry.batch.id, await readBatch(client, entry.batch.id));
+	return { runs, batches };
+}
+
+/**
+ * Reads of the paused executions this process is answering deliveries for, by execution and node.
+ * The runs of one execution finish together, so their events arrive as a burst: deliveries that
+ * arrive while a read is scheduled share it (a read scheduled before a delivery arrived could miss
+ * the run its event announces, so that one schedules its own). Each read is an authenticated
+ * request, for which n8n resolves the credential in an expression isolate; 20 reads at once kept a
+ * busy 2-core n8n 6–9 s behind.
+ */
+const scheduledReads = new Map<string, { startsAt: number; progress: Promise<Progress> }>();
+const READ_AFTER_MS = 200;
+
+function sharedProgress(place: string, arrivedAt: number, read: () => Promise<Progress>): Promise<Progress> {
+	const scheduled = scheduledReads.get(place);
+	if (scheduled && scheduled.startsAt >= arrivedAt) return scheduled.progress;
+	const progress = pause(READ_AFTER_MS).then(read);
+	const entry = { startsAt: Date.now() + READ_AFTER_MS, progress };
+	scheduledReads.set(place, entry);
+	const forget = () => {
+		if (scheduledReads.get(place) === entry) scheduledReads.delete(place);
+	};
+	progress.then(forget, forget);
+	return progress;
+}
+
+/** Applies a read to what is held; ready when all of it finished and this event is the one to resume on. */
+function readyToResume(held: Held, progress: Progress, event: WebhookEvent): { ready: boolean; waitingFor: number } {
+	for (const entry of held.runs) entry.run = progress.runs.get(entry.run.id) ?? entry.run;
+	for (const entry of held.batches) entry.batch = progress.batches.get(entry.batch.id) ?? entry.batch;
 	const waitingFor = held.runs.filter((r) => !isTerminal(r.run)).length + held.batches.filter((b) => !isBatchFinished(b.batch)).length;
 	if (waitingFor > 0) return { ready: false, waitingFor };
 	const subjectId = event.data.object.id;
@@ -88,6 +125,29 @@ async function resumedItems(ctx: IWebhookFunctions, client: ApiClient, held: Hel
 	return results.flat();
 }
 
+/**
+ * Signing secrets opened in this process, by execution, node and sealed value (unique per pause),
+ * with the credential's base URL. A burst of deliveries to one paused execution then reads the
+ * credential once: n8n resolves a credential in an expression isolate each time, which costs
+ * 0.1–1 s of CPU on a busy 2-core machine.
+ */
+const openedSecrets = new Map<string, { secret: string; baseUrl: unknown }>();
+const OPENED_SECRETS_KEPT = 100;
+
+async function openedSecret(ctx: IWebhookFunctions, credentialType: CredentialType, sealed: string): Promise<{ secret: string; baseUrl: unknown } | undefined> {
+	const place = `${ctx.getExecutionId()}\u0000${ctx.getNode().name}\u0000${sealed}`;
+	const known = openedSecrets.get(place);
+	if (known) return known;
+	const credentials = await ctx.getCredentials<ICredentialDataDecryptedObject>(credentialType);
+	const key = sealKeyOf(credentials, ctx.getExecutionId(), ctx.getNode().name);
+	const secret = key && openSecret(sealed, key);
+	if (!secret) return undefined;
+	if (openedSecrets.size >= OPENED_SECRETS_KEPT) openedSecrets.delete(openedSecrets.keys().next().value!);
+	const opened = { secret, baseUrl: credentials.baseUrl };
+	openedSecrets.set(place, opened);
+	return opened;
+}
+
 function header(ctx: IWebhookFunctions, name: string): string | undefined {
 	const value = ctx.getHeaderData()[name.toLowerCase()];
 	return Array.isArray(value) ? value[0] : value;
@@ -104,6 +164,7 @@ function header(ctx: IWebhookFunctions, name: string): string | undefined {
  */
 export async function resumePausedExecution(ctx: IWebhookFunctions, node: NodeName): Promise<IWebhookResponseData> {
 	const reject = (reason: string) => answer(ctx, 401, { error: 'unauthorized', reason });
+	const arrivedAt = Date.now();
 	let answered = false;
 	let stored: INodeExecutionData[] = [];
 	try {
@@ -112,9 +173,9 @@ export async function resumePausedExecution(ctx: IWebhookFunctions, node: NodeNa
 		if (!state) return reject('not_paused');
 		const auth = ctx.getNodeParameter('authentication', BEARER_CREDENTIAL_TYPE);
 		const credentialType = isCredentialType(auth) ? auth : BEARER_CREDENTIAL_TYPE;
-		const key = sealKeyOf(await ctx.getCredentials(credentialType), ctx.getExecutionId(), nodeName);
-		const secret = key && openSecret(state.sealedSecret, key);
-		if (!secret) return reject('no_signing_secret');
+		const opened = await openedSecret(ctx, credentialType, state.sealedSecret);
+		if (!opened) return reject('no_signing_secret');
+		const { secret } = opened;
 		const req = ctx.getRequestObject();
 		if (!req.rawBody && typeof req.readRawBody === 'function') await req.readRawBody();
 		const verification = verifyDelivery({ secret, rawBody: req.rawBody, signatureHeader: header(ctx, SIGNATURE_HEADER) });
@@ -126,8 +187,9 @@ export async function resumePausedExecution(ctx: IWebhookFunctions, node: NodeNa
 		stored = (ctx.evaluateExpression('{{ $input.all() }}', 0) as unknown as INodeExecutionData[]) ?? [];
 		const held = heldFromStored(stored, state, operation.endpoint);
 		if (!concerns(held, event)) return answer(ctx, 200, { received: true, ignored: 'not_this_execution' });
-		const client = await createClient(ctx, credentialType);
-		const { ready, waitingFor } = await readyToResume(client, held, event);
+		const client = await createClient(ctx, credentialType, { baseUrl: opened.baseUrl } as ICredentialDataDecryptedObject);
+		const place = `${ctx.getExecutionId()}\u0000${nodeName}`;
+		const { ready, waitingFor } = readyToResume(held, await sharedProgress(place, arrivedAt, async () => await readProgress(client, held)), event);
 		if (!ready) return answer(ctx, 200, { received: true, waiting_for: waitingFor });
 
 		// answered before the outputs are downloaded: the service waits 10 s at most

@@ -2,6 +2,7 @@ import {
 	NodeApiError,
 	type IDataObject,
 	type IExecuteFunctions,
+	type ICredentialDataDecryptedObject,
 	type IHookFunctions,
 	type IHttpRequestMethods,
 	type IHttpRequestOptions,
@@ -31,13 +32,14 @@ export interface ApiClient {
 	onAttempt?: (method: string, path: string) => void;
 }
 
-export async function createClient(ctx: RequestContext, credentialType: CredentialType): Promise<ApiClient> {
-	const credentials = await ctx.getCredentials(credentialType);
+/** `credentials`: when the caller has read them already (n8n resolves a credential in an expression isolate each time). */
+export async function createClient(ctx: RequestContext, credentialType: CredentialType, credentials?: ICredentialDataDecryptedObject): Promise<ApiClient> {
+	const read = credentials ?? (await ctx.getCredentials<ICredentialDataDecryptedObject>(credentialType));
 	const signal = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
 	return {
 		ctx,
 		credentialType,
-		baseUrl: normalizeBaseUrl(credentials.baseUrl),
+		baseUrl: normalizeBaseUrl(read.baseUrl),
 		retryLimits: DEFAULT_RETRY_LIMITS,
 		requestTimeoutMs: 30_000,
 		signal,

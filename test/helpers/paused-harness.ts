@@ -18,6 +18,8 @@ export interface Delivery {
 	at: number;
 	/** its X-Service-Event header */
 	event?: string;
+	/** how long the node's webhook took (what the delivery held n8n's main for) */
+	webhookMs: number;
 }
 
 interface Execution {
@@ -31,6 +33,8 @@ interface Execution {
 	onDone: Array<(run: NodeRun) => void>;
 	/** when the node's webhook returned the items it resumes with */
 	resumedAt?: number;
+	/** how long WorkflowExecute ran: until the node paused, and after it resumed (what a worker is held for) */
+	runMs: number[];
 }
 
 function nodeRunOf(run: IRun, name: string): NodeRun {
@@ -95,8 +99,9 @@ export class PausedExecutionHost {
 				waitingExecutionSource: {},
 			},
 		} as unknown as IRunExecutionData;
+		const started = Date.now();
 		const run = await new WorkflowExecute(additionalData, mode, data).processRunExecutionData(workflow);
-		const execution: Execution = { workflow, additionalData, nodeType: options.nodeType, nodeName: name, mode, run, status: run.waitTill ? 'waiting' : 'done', onDone: [] };
+		const execution: Execution = { workflow, additionalData, nodeType: options.nodeType, nodeName: name, mode, run, status: run.waitTill ? 'waiting' : 'done', onDone: [], runMs: [Date.now() - started] };
 		this.executions.set(executionId, execution);
 		return { ...nodeRunOf(run, name), executionId };
 	}
@@ -108,6 +113,11 @@ export class PausedExecutionHost {
 	/** When the node's webhook returned its outputs (the execution resumed), in ms since epoch. */
 	resumedAt(executionId: string): number | undefined {
 		return this.executions.get(executionId)?.resumedAt;
+	}
+
+	/** How long each WorkflowExecute of the execution ran (ms): before the pause, after the resume. */
+	runTimes(executionId: string): number[] {
+		return [...(this.executions.get(executionId)?.runMs ?? [])];
 	}
 
 	/** The execution's run once it is done (resumed by a delivery or at its deadline). */
@@ -137,7 +147,9 @@ export class PausedExecutionHost {
 	}
 
 	private async runOn(execution: Execution, data: IRunExecutionData): Promise<NodeRun> {
+		const started = Date.now();
 		execution.run = await new WorkflowExecute(execution.additionalData, execution.mode, data).processRunExecutionData(execution.workflow);
+		execution.runMs.push(Date.now() - started);
 		execution.status = execution.run.waitTill ? 'waiting' : 'done';
 		const result = nodeRunOf(execution.run, execution.nodeName);
 		if (execution.status === 'done') for (const done of execution.onDone.splice(0)) done(result);
@@ -149,7 +161,7 @@ export class PausedExecutionHost {
 		const executionId = String(req.params.executionId);
 		const execution = this.executions.get(executionId);
 		const event = req.get('x-service-event');
-		const record = (status: number, body: unknown, resumed = false) => this.deliveries.push({ executionId, status, body, resumed, at, event });
+		const record = (status: number, body: unknown, resumed = false) => this.deliveries.push({ executionId, status, body, resumed, at, event, webhookMs: Date.now() - at });
 		if (!execution || execution.status !== 'waiting') {
 			const body = { code: 409, message: `The execution "${executionId}" is ${execution?.status ?? 'unknown'}` };
 			res.status(409).json(body);
