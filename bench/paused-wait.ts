@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console -- benchmark tool: runs in Node, never shipped (CONTRIBUTING.md, Linting) */
 /**
  * Benchmark row "100 long runs: worker time held while waiting, in the execution vs paused".
  * `measurePausedWait()` is meant to be called by the benchmark (bench/run.ts); on its own:

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- the local sandbox service: runs in Node, never shipped (CONTRIBUTING.md, Linting) */
 import { newId, nowIso } from './ids';
 import { MONEY_FAILURE_MESSAGES } from './money';
 import type { SandboxModel } from './models';

@@ -1,11 +1,11 @@
 import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
 
-import type { NodeName } from '../catalog';
+import { findOperation, type NodeName } from '../catalog';
 import { listModels, type Model } from '../models/model-catalog';
 import { sendRunsAsBatch } from '../runs/batches';
 import type { PreparedCall, WaitHolder } from '../runs/call';
 import { validateCall } from '../runs/check-call';
-import { planCost, resolveOperation } from '../runs/cost';
+import { planCost } from '../runs/cost';
 import { checkMentionsReady, listInfluencers, mentionsOf } from '../runs/mentions';
 import { forEachLimited } from '../runs/pool';
 import { isRun, type Run } from '../runs/run';
@@ -18,6 +18,7 @@ import { customOperationFor } from './custom-operations';
 import { errorItem } from './error-item';
 import { HeldWaits } from './held-waits';
 import { callScopeOf, prepareCall } from './parameters';
+import { outputFor, toolAnswersFailures } from './tool-output';
 
 const DEFAULT_SUBMIT_CONCURRENCY = 5;
 
@@ -66,7 +67,7 @@ export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName)
 	const items = ctx.getInputData();
 	const results: INodeExecutionData[][] = items.map(() => []);
 	const fail = (itemIndex: number, error: unknown) => {
-		if (!ctx.continueOnFail()) throw error;
+		if (!ctx.continueOnFail() && !toolAnswersFailures(ctx)) throw error;
 		failedItems++;
 		results[itemIndex] = [errorItem(error, itemIndex)];
 	};
@@ -84,15 +85,14 @@ export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName)
 		try {
 			const resource = ctx.getNodeParameter('resource', itemIndex) as string;
 			const operation = ctx.getNodeParameter('operation', itemIndex) as string;
-			const resolved = resolveOperation(node, resource, operation);
-			if (!resolved) throw new NodeOperationError(ctx.getNode(), `Unknown operation "${resource}/${operation}"`, { itemIndex });
-			const { endpoint } = resolved;
+			const endpoint = findOperation(node, resource, operation);
+			if (!endpoint) throw new NodeOperationError(ctx.getNode(), `Unknown operation "${resource}/${operation}"`, { itemIndex });
 			const call = await prepareCall(ctx, endpoint, itemIndex, scope);
 			if (endpoint.capability) models ??= listModels(client);
 			const model = validateCall(ctx, call, endpoint.capability ? await models : undefined);
 			const mentioned = mentionsOf(ctx, call);
 			if (mentioned.length) checkMentionsReady(ctx, call, mentioned, await (influencers ??= listInfluencers(client)));
-			planCost(ctx, call, model, resolved.estimate);
+			planCost(ctx, call, model, endpoint.estimates !== undefined);
 			calls.push(call);
 		} catch (error) {
 			fail(itemIndex, error);
@@ -135,5 +135,5 @@ export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName)
 	const paused = await waits.settle(ctx, client, results, fail);
 	// Every item done: a later try of this node run (n8n retries when the first item is an error) has nothing to replay.
 	if (failedItems === 0) memory.clearRun();
-	return [paused ?? results.flat()];
+	return [paused ?? outputFor(ctx, results.flat())];
 }

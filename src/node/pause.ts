@@ -12,6 +12,7 @@ import { errorItem } from './error-item';
 import type { Held } from './held-waits';
 import { encodeState, shapeOf, STATE_MAX_LENGTH, stateKey, type CallShape } from './pause-state';
 import { outcomeError } from './run-outputs';
+import { runsAsTool } from './tool-output';
 
 /** n8n keeps at most this many custom data keys per execution (n8n-core's KV_LIMIT); further ones are dropped. */
 const CUSTOM_DATA_KEYS = 10;
@@ -50,7 +51,7 @@ function deadlineItems(ctx: IExecuteFunctions, held: Held): Map<number, INodeExe
 /** Why this execution cannot pause here (it then waits in the execution), or undefined. */
 function whyNotPause(ctx: IExecuteFunctions, client: ApiClient, results: INodeExecutionData[][], heldIndexes: Set<number>, resumeUrl: string, stateLength: number): string | undefined {
 	if (ctx.getMode() === 'cli') return 'n8n execute (the command line) ends when the workflow stops, so nothing would resume it';
-	if (typeof ctx.isToolExecution === 'function' && ctx.isToolExecution()) return 'an AI agent waits for its tools to answer';
+	if (runsAsTool(ctx)) return 'an AI agent waits for its tools to answer';
 	if (results.some((items, index) => !heldIndexes.has(index) && items.length !== 1)) {
 		return 'a paused node resumes with one item per input item, and some input items have several outputs or none';
 	}

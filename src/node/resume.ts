@@ -1,6 +1,6 @@
 import type { ICredentialDataDecryptedObject, IDataObject, INodeExecutionData, IWebhookDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import type { NodeName } from '../catalog';
+import { findOperation, type NodeName } from '../catalog';
 import { isBatchFinished, readBatch, type Batch } from '../runs/batches';
 import { readRunsOnce } from '../runs/read-runs';
 import { isTerminal, type Run } from '../runs/run';
@@ -12,7 +12,6 @@ import { SIGNATURE_HEADER, subjectKind, type WebhookEvent } from '../webhooks/ev
 import { removePausedEndpoint } from '../webhooks/paused-endpoint';
 import { openSecret } from '../webhooks/sealed-secret';
 import { verifyDelivery } from '../webhooks/signature';
-import { resolveOperation } from '../runs/cost';
 import { errorItem } from './error-item';
 import { collectBatchOutputs, type Held } from './held-waits';
 import { sealKeyOf } from './pause';
@@ -182,10 +181,10 @@ export async function resumePausedExecution(ctx: IWebhookFunctions, node: NodeNa
 		if (!verification.ok) return reject(verification.reason);
 		const { event } = verification;
 
-		const operation = resolveOperation(node, String(ctx.getNodeParameter('resource', '')), String(ctx.getNodeParameter('operation', '')));
-		if (!operation) return answer(ctx, 500, { error: 'not_resumed', reason: 'unknown_operation' });
+		const endpoint = findOperation(node, String(ctx.getNodeParameter('resource', '')), String(ctx.getNodeParameter('operation', '')));
+		if (!endpoint) return answer(ctx, 500, { error: 'not_resumed', reason: 'unknown_operation' });
 		stored = (ctx.evaluateExpression('{{ $input.all() }}', 0) as unknown as INodeExecutionData[]) ?? [];
-		const held = heldFromStored(stored, state, operation.endpoint);
+		const held = heldFromStored(stored, state, endpoint);
 		if (!concerns(held, event)) return answer(ctx, 200, { received: true, ignored: 'not_this_execution' });
 		const client = await createClient(ctx, credentialType, { baseUrl: opened.baseUrl } as ICredentialDataDecryptedObject);
 		const place = `${ctx.getExecutionId()}\u0000${nodeName}`;

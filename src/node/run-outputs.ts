@@ -11,7 +11,8 @@ import {
 import { downloadOutput } from '../media/download';
 import type { PreparedCall } from '../runs/call';
 import { forEachLimited } from '../runs/pool';
-import { outputFiles, type Run } from '../runs/run';
+import { outputFiles } from '../media/output-files';
+import type { Run } from '../runs/run';
 import type { WaitOutcome } from '../runs/wait';
 import { problemError } from '../transport/problem';
 import type { ApiClient } from '../transport/request';
@@ -34,7 +35,7 @@ const DOWNLOAD_CONCURRENCY = 8;
 
 /** Builds the output item of a completed run: the run as JSON, its files as binary (or URLs). */
 async function completedRunItem(ctx: OutputContext, client: ApiClient, call: PreparedCall, run: Run): Promise<INodeExecutionData> {
-	const files = outputFiles(run);
+	const files = outputFiles(run.output);
 	const settings = call.run!;
 	const json: IDataObject = { ...run, output_urls: files.map((f) => f.url) };
 	if (settings.returnUrlsOnly || files.length === 0) return { json, pairedItem: { item: call.itemIndex } };
@@ -76,7 +77,7 @@ export function outcomeError(ctx: OutputContext, call: PreparedCall, outcome: Wa
 			description: 'The run goes on at the service. Raise "Wait Timeout" or read it later with MediaGen Run → Get.',
 		},
 	);
-	error.context.problem = { code: outcome.state === 'timeout' ? 'wait_timeout' : 'cancelled', run_id: run.id } as JsonObject;
+	error.context.problem = { code: outcome.state === 'timeout' ? 'wait_timeout' : 'cancelled', run_id: run.id, run_status: run.status } as JsonObject;
 	return error;
 }
 

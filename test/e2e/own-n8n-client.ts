@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
 // An n8n of a test's own (stopped and started again by the test) and its public API, for e2e test
 // files: through test/e2e/own-n8n.mjs, since ESM host modules cannot be imported here.
 import { spawn } from 'node:child_process';

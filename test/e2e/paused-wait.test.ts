@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
 // Wait Mode "Pause the Execution" in real n8n: an n8n and a sandbox of this test's own (n8n is
 // stopped and started again while executions are paused; the sandbox's runs last 90 s). Events are
 // delivered by the sandbox to n8n's resume URLs; forged ones are signed here with node:crypto.

@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { HOST_DIR, N8N_UNAVAILABLE, ensureN8nInstalled, isN8nInstalled } from './install.mjs';
 import { OWNER_EMAIL, OWNER_PASSWORD, createApiKey, freePort, publicApi, setupOwner, startN8n } from './n8n.mjs';
-import { builtNodeNames, createMediaGenCredential, forExtensions, loadExamples, missingNodes } from './examples.mjs';
+import { builtNodeNames, createMediaGenCredential, createOpenAiCredential, forExtensions, loadExamples, missingNodes } from './examples.mjs';
 
 const REPO = resolve(HOST_DIR, '..', '..');
 const DIST = join(REPO, 'dist');
@@ -24,6 +24,11 @@ const N8N_LOG = join(PLAYGROUND, 'n8n.log');
 // The sandbox's ready-made full-access key (sandbox/options.ts SANDBOX_API_KEY).
 const SANDBOX_API_KEY = 'mg_sandbox_full_access_key';
 const CREDENTIAL_NAME = 'MediaGen API (sandbox)';
+// The AI agent example's chat model. No model runs here, so its credential takes OPENAI_API_KEY (and
+// OPENAI_BASE_URL for any OpenAI-compatible server) when set, otherwise a placeholder to replace in n8n.
+const OPENAI_CREDENTIAL_NAME = 'OpenAI';
+const OPENAI_PLACEHOLDER_KEY = 'sk-replace-with-your-key';
+const openAiSettings = { key: process.env.OPENAI_API_KEY ?? '', baseUrl: process.env.OPENAI_BASE_URL || 'https://api.openai.com/v1' };
 
 const { values } = parseArgs({
   options: {
@@ -133,6 +138,16 @@ async function seed(url, state, sandboxBaseUrl) {
     state.credential = { ...created, baseUrl: sandboxBaseUrl };
     state.workflows = {}; // point every example at the new credential
   }
+  const openAiKeyHash = openAiSettings.key ? hash(openAiSettings.key) : null;
+  const openAiStale = !state.openAi || state.openAi.baseUrl !== openAiSettings.baseUrl || (openAiKeyHash && state.openAi.keyHash !== openAiKeyHash);
+  if (openAiStale) {
+    const created = await createOpenAiCredential(url, state.apiKey, {
+      name: OPENAI_CREDENTIAL_NAME,
+      baseUrl: openAiSettings.baseUrl,
+      key: openAiSettings.key || OPENAI_PLACEHOLDER_KEY,
+    });
+    state.openAi = { ...created, baseUrl: openAiSettings.baseUrl, keyHash: openAiKeyHash };
+  }
   const built = builtNodeNames(DIST);
   const report = [];
   for (const { file, slug, workflow } of loadExamples(join(REPO, 'examples'))) {
@@ -141,7 +156,7 @@ async function seed(url, state, sandboxBaseUrl) {
       report.push({ file, skipped: `needs ${missing.join(', ')} (not in this build)` });
       continue;
     }
-    const body = forExtensions(workflow, state.credential);
+    const body = forExtensions(workflow, state.credential, { openAiCredential: state.openAi });
     const digest = hash(body);
     const known = state.workflows[slug];
     if (known?.hash === digest) {
@@ -182,6 +197,8 @@ async function seed(url, state, sandboxBaseUrl) {
 }
 
 async function main() {
+  const started = Date.now();
+  const elapsed = (since) => `${Math.round((Date.now() - since) / 1000)} s`;
   if (!existsSync(join(DIST, 'credentials', 'MediaGenApi.credentials.js')) || !existsSync(SANDBOX_CLI)) {
     fail('The package is not built: run `npm start` (it builds first), or `npm run build && npm run build:dev`.');
   }
@@ -189,7 +206,7 @@ async function main() {
   mkdirSync(PLAYGROUND, { recursive: true });
 
   if (!isN8nInstalled()) {
-    say('First run: installing n8n into test/n8n-host (about 4-5 minutes and 2.4 GB, only once).');
+    say('First run: installing n8n into test/n8n-host: 5–15 minutes and 2.4 GB, only once.');
     say('Progress is printed every 10 s; the full npm output goes to test/n8n-host/.runtime/install.log.');
   }
   let n8nVersion;
@@ -210,7 +227,7 @@ async function main() {
     say(`Port ${taken} is taken; n8n gets port ${port} instead.`);
   }
   const firstStart = !existsSync(join(USER_FOLDER, '.n8n', 'database.sqlite'));
-  say(`Starting n8n ${n8nVersion}${firstStart ? ' (first start creates its database: ~15 s)' : ' (~10 s)'} ...`);
+  say(`Starting n8n ${n8nVersion}${firstStart ? ' (the first start creates its database: 15 s to 1 min)' : ' (10–30 s)'} ...`);
   writeFileSync(N8N_LOG, '');
   let n8n;
   try {
@@ -253,11 +270,14 @@ async function main() {
 
   const lines = [
     '',
-    `n8n ${n8nVersion} is running with the MediaGen nodes (ready in ${(n8n.startupMs / 1000).toFixed(1)} s).`,
+    `n8n ${n8nVersion} is running with the MediaGen nodes (n8n ready in ${(n8n.startupMs / 1000).toFixed(1)} s; all set up in ${elapsed(started)}).`,
     '',
     `  Open      ${n8n.url}`,
     `  Log in    ${OWNER_EMAIL} / ${OWNER_PASSWORD}`,
     `  Credential "${CREDENTIAL_NAME}" → ${sandboxBaseUrl} (key ${SANDBOX_API_KEY})`,
+    `  Credential "${OPENAI_CREDENTIAL_NAME}" → ${openAiSettings.baseUrl} (${
+      openAiSettings.key ? 'key from OPENAI_API_KEY' : 'placeholder key: put your key in it, or start with OPENAI_API_KEY=…'
+    }), for the AI agent example`,
     '  Example workflows (open one, then "Execute workflow"):',
   ];
   for (const r of report) {
