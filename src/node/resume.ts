@@ -1,7 +1,7 @@
 import type { ICredentialDataDecryptedObject, IDataObject, INodeExecutionData, IWebhookDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { findOperation, type NodeName } from '../catalog';
-import { isBatchFinished, readBatch, type Batch } from '../runs/batches';
+import { isBatchFinished, listBatchItems, readBatch, type Batch, type BatchItem } from '../runs/batches';
 import { readRunsOnce } from '../runs/read-runs';
 import { isTerminal, type Run } from '../runs/run';
 import type { WaitOutcome } from '../runs/wait';
@@ -56,6 +56,18 @@ function concerns(held: Held, event: WebhookEvent): boolean {
 interface Progress {
 	runs: Map<string, Run>;
 	batches: Map<string, Batch>;
+	/**
+	 * For each batch that ended partial (it sends no batch event): the run of its item that finished
+	 * last, whose event resumes. Every run event after the batch's end would otherwise resume, and a
+	 * burst of them resumed the execution several times at once.
+	 */
+	lastRunOfPartial: Map<string, string | undefined>;
+}
+
+function lastRunOf(items: BatchItem[]): string | undefined {
+	const withRuns = items.filter((item) => typeof item.run_id === 'string');
+	const last = lastToFinish(withRuns);
+	return withRuns.find((item) => item.id === last)?.run_id as string | undefined;
 }
 
 async function readProgress(client: ApiClient, held: Held): Promise<Progress> {
@@ -66,8 +78,13 @@ async function readProgress(client: ApiClient, held: Held): Promise<Progress> {
 			)
 		: new Map<string, Run>();
 	const batches = new Map<string, Batch>();
-	for (const entry of held.batches) batches.set(entry.batch.id, await readBatch(client, entry.batch.id));
-	return { runs, batches };
+	const lastRunOfPartial = new Map<string, string | undefined>();
+	for (const entry of held.batches) {
+		const batch = await readBatch(client, entry.batch.id);
+		batches.set(batch.id, batch);
+		if (batch.status === 'partial') lastRunOfPartial.set(batch.id, lastRunOf(await listBatchItems(client, batch.id, entry.calls[0].itemIndex)));
+	}
+	return { runs, batches, lastRunOfPartial };
 }
 
 /**
@@ -104,8 +121,8 @@ function readyToResume(held: Held, progress: Progress, event: WebhookEvent): { r
 	if (held.runs.length) return { ready: lastToFinish(held.runs.map((r) => r.run)) === subjectId, waitingFor };
 	const batches: Batch[] = held.batches.map((b) => b.batch);
 	const last = batches.find((b) => b.id === lastToFinish(batches))!;
-	// a partial batch announces nothing: the run event that follows its end resumes
-	return { ready: subjectKind(event.type) === 'batch' ? last.id === subjectId : last.status === 'partial', waitingFor };
+	// a partial batch announces nothing: the event of the run that ended it resumes
+	return { ready: subjectKind(event.type) === 'batch' ? last.id === subjectId : last.status === 'partial' && progress.lastRunOfPartial.get(last.id) === subjectId, waitingFor };
 }
 
 /** The outputs of everything held, into the stored items' places. Never throws: what fails becomes its error item. */
