@@ -28,7 +28,9 @@ interface Execution {
 	};
 }
 
-function workflow(name: string, credential: { id: string; name: string }, path: string, items: number, make: Record<string, unknown>) {
+/** Webhook → Code (`items` prompts, or the items a code gives) → Make → Done. */
+function workflow(name: string, credential: { id: string; name: string }, path: string, items: number | string, make: Record<string, unknown>) {
+	const jsCode = typeof items === 'string' ? items : `return Array.from({ length: ${items} }, (_, i) => ({ json: { prompt: 'shot ' + i } }));`;
 	return {
 		name,
 		nodes: [
@@ -39,7 +41,7 @@ function workflow(name: string, credential: { id: string; name: string }, path: 
 				type: 'n8n-nodes-base.code',
 				typeVersion: 2,
 				position: [200, 0],
-				parameters: { jsCode: `return Array.from({ length: ${items} }, (_, i) => ({ json: { prompt: 'shot ' + i } }));` },
+				parameters: { jsCode },
 			},
 			{ id: 'make', name: 'Make', position: [400, 0], typeVersion: 1, credentials: { mediaGenApi: credential }, ...make },
 			{ id: 'done', name: 'Done', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [600, 0], parameters: {} },
@@ -82,6 +84,13 @@ describeWithN8n('Wait Mode "Pause the Execution" in real n8n (90 s runs, restart
 	beforeAll(async () => {
 		sandbox = await startSandbox({ latencyMs: RUN_SECONDS * 1000, webhookBackoffScale: 0.2 });
 		userFolder = mkdtempSync(join(tmpdir(), 'mediagen-e2e-paused-'));
+		n8n = await startOwnN8n(userFolder, state.extensionsDir, { setup: true });
+		apiKey = n8n.apiKey!;
+		credentialRef = await api<{ id: string; name: string }>('/credentials', 'POST', {
+			name: 'MediaGen sandbox',
+			type: 'mediaGenApi',
+			data: { baseUrl: sandbox.baseUrl, apiKey: SANDBOX_API_KEY, allowedHttpRequestDomains: 'all' },
+		});
 	});
 	afterAll(async () => {
 		await n8n?.stop();
@@ -90,15 +99,7 @@ describeWithN8n('Wait Mode "Pause the Execution" in real n8n (90 s runs, restart
 	});
 
 	it('pauses 20 items for their 90 s runs without polling, survives a restart, ignores forged and foreign events, resumes within 2 s of the last event', async () => {
-		n8n = await startOwnN8n(userFolder, state.extensionsDir, { setup: true });
-		apiKey = n8n.apiKey!;
-		const credential = await api<{ id: string; name: string }>('/credentials', 'POST', {
-			name: 'MediaGen sandbox',
-			type: 'mediaGenApi',
-			data: { baseUrl: sandbox.baseUrl, apiKey: SANDBOX_API_KEY, allowedHttpRequestDomains: 'all' },
-		});
-		credentialRef = credential;
-		const main = await api<{ id: string }>('/workflows', 'POST', workflow('Paused videos', credential, 'paused-videos', ITEMS, videos()));
+		const main = await api<{ id: string }>('/workflows', 'POST', workflow('Paused videos', credentialRef, 'paused-videos', ITEMS, videos()));
 		await api(`/workflows/${main.id}/activate`, 'POST');
 		await start('paused-videos');
 		const paused = await waiting(main.id);
@@ -112,7 +113,7 @@ describeWithN8n('Wait Mode "Pause the Execution" in real n8n (90 s runs, restart
 		const secret = (sandbox.services.webhooks as unknown as { endpoints: Map<string, { secret: string }> }).endpoints.get(endpoint.id)!.secret;
 		expect(JSON.stringify(paused)).not.toContain(secret);
 
-		// n8n stopped and started again while both executions are paused
+		// n8n stopped and started again while the execution is paused
 		await n8n.stop();
 		n8n = await startOwnN8n(userFolder, state.extensionsDir, { port: n8n.port });
 		expect((await executionOf(main.id)).status).toBe('waiting');
@@ -157,10 +158,14 @@ describeWithN8n('Wait Mode "Pause the Execution" in real n8n (90 s runs, restart
 		expect(reads.length).toBeLessThanOrEqual(ours.reduce((sum, d) => sum + d.attempt_count, 0));
 		// resumed within 2 s of the event of the run that finished last
 		const last = runIds.map((id) => sandbox.state.runs.get(id)!.run).sort((a, b) => Date.parse(String(b.completed_at)) - Date.parse(String(a.completed_at)))[0];
-		const lastEvent = Date.parse(ours.find((d) => d.run_id === last.id)!.created_at);
+		const lastDelivery = ours.find((d) => d.run_id === last.id)!;
+		const lastEvent = Date.parse(lastDelivery.created_at);
 		const resumedAfterMs = done.data!.resultData.runData.Make[0].startTime - lastEvent;
 		const attempts = ours.reduce((sum, d) => sum + d.attempt_count, 0);
-		process.stderr.write(`[paused-wait] resumed ${resumedAfterMs} ms after the last run's event; ${reads.length} list reads for ${ours.length} deliveries (${attempts} attempts)\n`);
+		const answeredAfterMs = Date.parse(lastDelivery.last_attempt_at!) + lastDelivery.duration_ms! - lastEvent;
+		process.stderr.write(
+			`[paused-wait] resumed ${resumedAfterMs} ms after the last run's event (its delivery answered after ${answeredAfterMs} ms, attempt ${lastDelivery.attempt_count}); ${reads.length} list reads for ${ours.length} deliveries (${attempts} attempts)\n`,
+		);
 		expect(resumedAfterMs).toBeGreaterThanOrEqual(0);
 		expect(resumedAfterMs).toBeLessThan(2000);
 	});
@@ -185,15 +190,22 @@ describeWithN8n('Wait Mode "Pause the Execution" in real n8n (90 s runs, restart
 		expect(Date.parse(/resumes by (\S+Z)/.exec(left!.description!)![1])).toBeLessThan(Date.now());
 	});
 
-	it('pauses Create From Items and resumes on batch.completed, and on the run event that ends a partial batch', async () => {
+	it('pauses Create From Items and resumes on batch.completed, on batch.failed, and on the run event that ends a partial batch', async () => {
 		sandbox.state.options.latencyMs = 3000;
+		// the sandbox-only body flag sandbox_fail fails an item's run (docs/request-fields.md)
 		const batch = (path: string, failing: number[]) =>
-			workflow(`Paused batch ${path}`, credentialRef, path, 4, {
+			workflow(`Paused batch ${path}`, credentialRef, path, `return Array.from({ length: 4 }, (_, i) => ({ json: { prompt: 'tile ' + i, ...(${JSON.stringify(failing)}.includes(i) ? { sandbox_fail: 'provider_error' } : {}) } }));`, {
 				type: 'CUSTOM.mediaGenBatch',
-				parameters: { resource: 'batch', operation: 'create', mode: 'operation', target: 'images/generations', itemBody: `={{ ${JSON.stringify(failing)}.includes($itemIndex) ? { prompt: $json.prompt, sandbox_fail: 'provider_error' } : { prompt: $json.prompt } }}` },
+				parameters: { resource: 'batch', operation: 'create', mode: 'operation', target: 'images/generations', itemBody: '={{ $json }}' },
 			});
-		for (const [path, failing] of [['paused-batch', []], ['paused-partial', [1]]] as const) {
-			const created = await api<{ id: string }>('/workflows', 'POST', batch(path, [...failing]));
+		const cases = [
+			{ path: 'paused-batch', failing: [], batchStatus: 'completed', resumedOn: 'batch.completed' },
+			{ path: 'paused-failed', failing: [0, 1, 2, 3], batchStatus: 'failed', resumedOn: 'batch.failed' },
+			// a partial batch sends no batch event: the run event that ends it resumes
+			{ path: 'paused-partial', failing: [1], batchStatus: 'partial', resumedOn: expect.stringMatching(/^run\./) },
+		];
+		for (const { path, failing, batchStatus, resumedOn } of cases) {
+			const created = await api<{ id: string }>('/workflows', 'POST', batch(path, failing));
 			await api(`/workflows/${created.id}/activate`, 'POST');
 			await start(path);
 			const paused = await waiting(created.id);
@@ -202,12 +214,39 @@ describeWithN8n('Wait Mode "Pause the Execution" in real n8n (90 s runs, restart
 			expect(endpoint.events).toEqual(['batch.completed', 'batch.failed', 'run.completed', 'run.failed']);
 			const done = await finished(created.id, 60_000);
 			const items = done.data!.resultData.runData.Make[0].data!.main[0];
-			expect(items.map((i) => [i.json.batch_id, i.json.index, i.json.status])).toEqual([0, 1, 2, 3].map((index) => [batchId, index, failing.includes(index as never) ? 'failed' : 'completed']));
-			expect(new Set(items.map((i) => i.json.batch_status))).toEqual(new Set([failing.length ? 'partial' : 'completed']));
+			expect(items.map((i) => [i.json.batch_id, i.json.index, i.json.status])).toEqual([0, 1, 2, 3].map((index) => [batchId, index, failing.includes(index) ? 'failed' : 'completed']));
+			expect(new Set(items.map((i) => i.json.batch_status))).toEqual(new Set([batchStatus]));
 			expect(items.filter((i) => i.json.status === 'completed').every((i) => i.binary?.data.mimeType === 'image/png')).toBe(true);
 			const resumedBy = sandbox.services.webhooks.listDeliveries(SANDBOX_ACCOUNT_ID).filter((d) => d.endpoint_id === endpoint.id && d.response_body?.includes('"resumed":true'));
-			expect(resumedBy.map((d) => d.event_type)).toEqual([failing.length ? expect.stringMatching(/^run\./) : 'batch.completed']);
+			expect(resumedBy.map((d) => d.event_type)).toEqual([resumedOn]);
 			expect(endpoints().find((e) => e.id === endpoint.id)).toBeUndefined();
 		}
+	});
+
+	it('pauses the Use Batch API option of a generating operation and resumes on batch.completed with one image per item', async () => {
+		sandbox.state.options.latencyMs = 3000;
+		const created = await api<{ id: string }>(
+			'/workflows',
+			'POST',
+			workflow('Paused Use Batch API', credentialRef, 'paused-batch-api', 3, {
+				type: 'CUSTOM.mediaGenImage',
+				parameters: { resource: 'image', operation: 'generate', prompt: '={{ $json.prompt }}', waitMode: 'parked', options: { useBatchApi: true } },
+			}),
+		);
+		await api(`/workflows/${created.id}/activate`, 'POST');
+		await start('paused-batch-api');
+		const paused = await waiting(created.id);
+		const stored = paused.data!.executionData!.nodeExecutionStack[0].data.main[0];
+		expect(stored.map((i) => i.json.code)).toEqual(['wait_timeout', 'wait_timeout', 'wait_timeout']);
+		const batchId = String(stored[0].json.batch_id);
+		expect(batchId).toMatch(/^batch_/);
+		const endpoint = endpoints().find((e) => e.description?.includes(`n8n execution ${paused.id} `))!;
+		const done = await finished(created.id, 60_000);
+		const items = done.data!.resultData.runData.Make[0].data!.main[0];
+		expect(items.map((i) => [i.json.batch_id, i.json.index, i.json.status, i.binary?.data.mimeType])).toEqual([0, 1, 2].map((index) => [batchId, index, 'completed', 'image/png']));
+		expect(items.map((i) => i.pairedItem)).toEqual([0, 1, 2].map((item) => expect.objectContaining({ item })));
+		const resumedBy = sandbox.services.webhooks.listDeliveries(SANDBOX_ACCOUNT_ID).filter((d) => d.endpoint_id === endpoint.id && d.response_body?.includes('"resumed":true'));
+		expect(resumedBy.map((d) => d.event_type)).toEqual(['batch.completed']);
+		expect(endpoints().find((e) => e.id === endpoint.id)).toBeUndefined();
 	});
 });
