@@ -108,14 +108,14 @@ describeWithN8n('Wait Mode "Pause the Execution" in real n8n (90 s runs, restart
 		expect(runIds).toHaveLength(ITEMS);
 		expect(new Set(runIds).size).toBe(ITEMS);
 		const endpoint = endpoints().find((e) => e.description?.includes(`n8n execution ${paused.id} of workflow "Paused videos"`))!;
-		expect(endpoint.url).toMatch(new RegExp(`^${n8n.url}/webhook-waiting/${paused.id}\\?signature=`));
+		expect(endpoint.url).toMatch(new RegExp(`^${n8n!.url}/webhook-waiting/${paused.id}\\?signature=`));
 		// n8n keeps the node's state sealed: the endpoint's secret is nowhere in the execution
 		const secret = (sandbox.services.webhooks as unknown as { endpoints: Map<string, { secret: string }> }).endpoints.get(endpoint.id)!.secret;
 		expect(JSON.stringify(paused)).not.toContain(secret);
 
 		// n8n stopped and started again while the execution is paused
-		await n8n.stop();
-		n8n = await startOwnN8n(userFolder, state.extensionsDir, { port: n8n.port });
+		await n8n!.stop();
+		n8n = await startOwnN8n(userFolder, state.extensionsDir, { port: n8n!.port });
 		expect((await executionOf(main.id)).status).toBe('waiting');
 
 		// a forged event: 401, still waiting

@@ -237,6 +237,22 @@ export function buildWorkflow(options: RunNodeOptions) {
 	return { workflow, node, additionalData, name };
 }
 
+/** A new execution's data: the node first on the stack, with the given input items. */
+export function startingData(node: INode, input: INodeExecutionData[] = [{ json: {} }]): IRunExecutionData {
+	return {
+		version: 1,
+		startData: {},
+		resultData: { runData: {} },
+		executionData: {
+			contextData: {},
+			metadata: {},
+			nodeExecutionStack: [{ node, data: { main: [input] }, source: null }],
+			waitingExecution: {},
+			waitingExecutionSource: {},
+		},
+	} as unknown as IRunExecutionData;
+}
+
 /**
  * Runs one of our nodes with n8n-core's real WorkflowExecute (Retry On Fail, Continue On Fail,
  * binary data and credential helpers as in n8n), starting from the given input items.
@@ -244,18 +260,7 @@ export function buildWorkflow(options: RunNodeOptions) {
 export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 	await ensureBinaryData();
 	const { workflow, node, additionalData, name } = buildWorkflow(options);
-	const runExecutionData: IRunExecutionData = {
-		version: 1,
-		startData: {},
-		resultData: { runData: {} },
-		executionData: {
-			contextData: {},
-			metadata: {},
-			nodeExecutionStack: [{ node, data: { main: [options.input ?? [{ json: {} }]] }, source: null }],
-			waitingExecution: {},
-			waitingExecutionSource: {},
-		},
-	} as unknown as IRunExecutionData;
+	const runExecutionData = startingData(node, options.input);
 	const execute = new WorkflowExecute(additionalData, options.mode ?? 'manual', runExecutionData);
 	const running = execute.processRunExecutionData(workflow);
 	options.onStarted?.(() => running.cancel());

@@ -6,7 +6,7 @@ import express, { type Request, type Response } from 'express';
 import { WebhookContext, WorkflowExecute } from 'n8n-core';
 import type { INodeType, IRun, IRunExecutionData, IWebhookData, IWorkflowExecuteAdditionalData, Workflow, WorkflowExecuteMode } from 'n8n-workflow';
 
-import { buildWorkflow, ensureBinaryData, type NodeRun, type RunNodeOptions } from './n8n-harness';
+import { buildWorkflow, ensureBinaryData, startingData, type NodeRun, type RunNodeOptions } from './n8n-harness';
 
 /** One delivery the waiting-webhook endpoint received. */
 export interface Delivery {
@@ -88,18 +88,7 @@ export class PausedExecutionHost {
 		const { workflow, node, additionalData, name } = buildWorkflow({ ...options, parameters, webhookWaitingBaseUrl: this.baseUrl });
 		const executionId = String(additionalData.executionId);
 		const mode = options.mode ?? 'manual';
-		const data = {
-			version: 1,
-			startData: {},
-			resultData: { runData: {} },
-			executionData: {
-				contextData: {},
-				metadata: {},
-				nodeExecutionStack: [{ node, data: { main: [options.input ?? [{ json: {} }]] }, source: null }],
-				waitingExecution: {},
-				waitingExecutionSource: {},
-			},
-		} as unknown as IRunExecutionData;
+		const data = startingData(node, options.input);
 		const started = Date.now();
 		const run = await new WorkflowExecute(additionalData, mode, data).processRunExecutionData(workflow);
 		const execution: Execution = { workflow, additionalData, nodeType: options.nodeType, nodeName: name, mode, run, status: run.waitTill ? 'waiting' : 'done', onDone: [], runMs: [Date.now() - started] };
