@@ -38,8 +38,7 @@ export interface PausedWaitRow {
 
 /** Measures `items` video generations of `latencyMs` each, waited for in the execution and with the execution paused. */
 export async function measurePausedWait(items = 100, latencyMs = 30_000): Promise<PausedWaitRow[]> {
-	// the published bundle, as n8n loads it
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	// eslint-disable-next-line @typescript-eslint/no-require-imports -- the published bundle, loaded by path as n8n does
 	const { MediaGenVideo } = require(join(process.cwd(), 'dist/nodes/MediaGenVideo/MediaGenVideo.node.js')) as { MediaGenVideo: typeof MediaGenVideoType };
 	const sandbox = await startSandbox({ latencyMs, concurrencyPerAccount: items, rateLimitPerSecond: 10_000 });
 	const host = await PausedExecutionHost.start();

@@ -14,7 +14,7 @@ function nodeClasses(): Record<string, INodeType> {
 	const dir = join(__dirname, '..', '..', 'nodes');
 	const nodes: Record<string, INodeType> = {};
 	for (const name of readdirSync(dir).filter((n) => !n.endsWith('Trigger'))) {
-		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		// eslint-disable-next-line @typescript-eslint/no-require-imports -- every folder under nodes/ is loaded by name
 		nodes[name] = new (require(join(dir, name, `${name}.node.ts`)) as Record<string, new () => INodeType>)[name]();
 	}
 	return nodes;
