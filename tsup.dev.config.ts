@@ -2,7 +2,7 @@ import { defineConfig } from 'tsup';
 
 // Dev-only build of the sandbox service (never part of the published package: files = ["dist"]).
 export default defineConfig({
-	entry: { 'sandbox/cli': 'sandbox/cli.ts', 'tools/update-readme': 'test/tools/update-readme.ts', 'bench/run': 'bench/run.ts' },
+	entry: { 'sandbox/cli': 'sandbox/cli.ts', 'tools/update-readme': 'test/tools/update-readme.ts', 'bench/run': 'bench/run.ts', 'bench/paused-wait': 'bench/paused-wait.ts' },
 	outDir: 'build',
 	format: ['cjs'],
 	target: 'node20',

@@ -1,8 +1,16 @@
-import { NodeConnectionTypes, type IExecuteFunctions, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+import {
+	NodeConnectionTypes,
+	type IExecuteFunctions,
+	type INodeType,
+	type INodeTypeDescription,
+	type IWebhookFunctions,
+	type IWebhookResponseData,
+} from 'n8n-workflow';
 
 import { methodsOf } from '../../src/node/load-options';
 import { executeCatalogNode } from '../../src/node/execute';
 import { credentialsOfNodes, nodeProperties, operationSubtitle } from '../../src/node/properties';
+import { resumePausedExecution, resumeWebhooks } from '../../src/node/resume';
 
 const RESOURCES = { audio: 'Audio', voice: 'Voice' };
 
@@ -21,6 +29,7 @@ export class MediaGenAudio implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		usableAsTool: true,
 		credentials: credentialsOfNodes,
+		webhooks: resumeWebhooks,
 		properties: nodeProperties('MediaGenAudio', RESOURCES),
 	};
 
@@ -28,5 +37,10 @@ export class MediaGenAudio implements INodeType {
 
 	async execute(this: IExecuteFunctions) {
 		return await executeCatalogNode(this, 'MediaGenAudio');
+	}
+
+	/** Deliveries of the service's events to a paused execution of this node (Wait Mode). */
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await resumePausedExecution(this, 'MediaGenAudio');
 	}
 }

@@ -1,8 +1,16 @@
-import { NodeConnectionTypes, type IExecuteFunctions, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+import {
+	NodeConnectionTypes,
+	type IExecuteFunctions,
+	type INodeType,
+	type INodeTypeDescription,
+	type IWebhookFunctions,
+	type IWebhookResponseData,
+} from 'n8n-workflow';
 
 import { methodsOf } from '../../src/node/load-options';
 import { executeCatalogNode } from '../../src/node/execute';
 import { credentialsOfNodes, nodeProperties, operationSubtitle } from '../../src/node/properties';
+import { resumePausedExecution, resumeWebhooks } from '../../src/node/resume';
 
 const RESOURCES = {
 	influencer: 'Influencer',
@@ -31,6 +39,7 @@ export class MediaGenLibrary implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		usableAsTool: true,
 		credentials: credentialsOfNodes,
+		webhooks: resumeWebhooks,
 		properties: nodeProperties('MediaGenLibrary', RESOURCES),
 	};
 
@@ -38,5 +47,10 @@ export class MediaGenLibrary implements INodeType {
 
 	async execute(this: IExecuteFunctions) {
 		return await executeCatalogNode(this, 'MediaGenLibrary');
+	}
+
+	/** Deliveries of the service's events to a paused execution of this node (Wait Mode). */
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await resumePausedExecution(this, 'MediaGenLibrary');
 	}
 }

@@ -1,8 +1,16 @@
-import { NodeConnectionTypes, type IExecuteFunctions, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+import {
+	NodeConnectionTypes,
+	type IExecuteFunctions,
+	type INodeType,
+	type INodeTypeDescription,
+	type IWebhookFunctions,
+	type IWebhookResponseData,
+} from 'n8n-workflow';
 
 import { methodsOf } from '../../src/node/load-options';
 import { executeCatalogNode } from '../../src/node/execute';
 import { credentialsOfNodes, nodeProperties, operationSubtitle } from '../../src/node/properties';
+import { resumePausedExecution, resumeWebhooks } from '../../src/node/resume';
 
 const RESOURCES = {
 	facelessReel: 'Faceless Reel',
@@ -32,6 +40,7 @@ export class MediaGenProducer implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		usableAsTool: true,
 		credentials: credentialsOfNodes,
+		webhooks: resumeWebhooks,
 		properties: nodeProperties('MediaGenProducer', RESOURCES),
 	};
 
@@ -39,5 +48,10 @@ export class MediaGenProducer implements INodeType {
 
 	async execute(this: IExecuteFunctions) {
 		return await executeCatalogNode(this, 'MediaGenProducer');
+	}
+
+	/** Deliveries of the service's events to a paused execution of this node (Wait Mode). */
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await resumePausedExecution(this, 'MediaGenProducer');
 	}
 }

@@ -1,8 +1,16 @@
-import { NodeConnectionTypes, type IExecuteFunctions, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+import {
+	NodeConnectionTypes,
+	type IExecuteFunctions,
+	type INodeType,
+	type INodeTypeDescription,
+	type IWebhookFunctions,
+	type IWebhookResponseData,
+} from 'n8n-workflow';
 
 import { methodsOf } from '../../src/node/load-options';
 import { executeCatalogNode } from '../../src/node/execute';
 import { credentialsOfNodes, nodeProperties, operationSubtitle, type EarlierShape } from '../../src/node/properties';
+import { resumePausedExecution, resumeWebhooks } from '../../src/node/resume';
 
 const RESOURCES = { workflow: 'Workflow', preset: 'Preset', userWorkflow: 'User Workflow', ad: 'Ad', marketing: 'Marketing' };
 
@@ -33,6 +41,7 @@ export class MediaGenWorkflow implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		usableAsTool: true,
 		credentials: credentialsOfNodes,
+		webhooks: resumeWebhooks,
 		properties: nodeProperties('MediaGenWorkflow', RESOURCES, [BEFORE_1_1]),
 	};
 
@@ -40,5 +49,10 @@ export class MediaGenWorkflow implements INodeType {
 
 	async execute(this: IExecuteFunctions) {
 		return await executeCatalogNode(this, 'MediaGenWorkflow');
+	}
+
+	/** Deliveries of the service's events to a paused execution of this node (Wait Mode). */
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await resumePausedExecution(this, 'MediaGenWorkflow');
 	}
 }

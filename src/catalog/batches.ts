@@ -29,6 +29,7 @@ export const batchEndpoints: Endpoint[] = [
 		action: 'Create a batch from the input items',
 		description: 'One batch item per input item; waits for the batch and outputs one item per batch item',
 		output: 'batch',
+		defaultWait: 'parked',
 		custom: 'batchFromItems',
 		fields: [
 			{
@@ -153,6 +154,7 @@ export const batchExtraOperations: Endpoint[] = [
 		action: 'Wait for a batch to finish',
 		description: 'Waits until the batch is completed, failed or partial; outputs one item per batch item',
 		output: 'batch',
+		defaultWait: 'parked',
 		alwaysWaits: true,
 		custom: 'waitForBatch',
 		fields: [batchId, onlyFailed],

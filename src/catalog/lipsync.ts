@@ -17,6 +17,7 @@ export const lipSyncEndpoints: Endpoint[] = [
 		description: 'Makes the face in a video or image speak the given audio (MP4)',
 		capability: 'lipsync_generation',
 		output: 'run',
+		defaultWait: 'parked',
 		teamBilling: true,
 		projectFiling: true,
 		pricing: { unit: 'per_second' },

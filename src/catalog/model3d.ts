@@ -17,6 +17,7 @@ export const model3dEndpoints: Endpoint[] = [
 		description: 'A textured 3D model from 1 to 4 images, in every requested format (a model is not a file a project can hold)',
 		capability: 'model_3d_generation',
 		output: 'run',
+		defaultWait: 'parked',
 		teamBilling: true,
 		projectFiling: false,
 		pricing: { unit: 'per_image', countField: 'image_urls' },

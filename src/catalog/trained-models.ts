@@ -46,6 +46,7 @@ export const trainedModelEndpoints: Endpoint[] = [
 		action: 'Train a LoRA',
 		description: 'Train a model on photos; the run completes when the LoRA is ready (its ID is the run resource_id)',
 		output: 'run',
+		defaultWait: 'parked',
 		fields: loraFields,
 	},
 	{
@@ -60,6 +61,7 @@ export const trainedModelEndpoints: Endpoint[] = [
 		action: 'Continue training a LoRA',
 		description: 'Train a completed LoRA further, optionally on more images',
 		output: 'run',
+		defaultWait: 'parked',
 		fields: [
 			loraId,
 			{ name: 'steps', displayName: 'Additional Steps', type: 'integer', primary: true, default: 500, min: 100, max: 4000 },
@@ -156,6 +158,7 @@ export const trainedModelEndpoints: Endpoint[] = [
 		action: 'Train a style skill',
 		description: 'Train an image style on example images; the trained style then appears among the image styles',
 		output: 'run',
+		defaultWait: 'parked',
 		fields: [
 			{ name: 'skillId', displayName: 'Skill ID', type: 'string', required: true, default: '', description: 'Name of the style skill (letters, digits, - and _)' },
 			{ ...trainingImages, description: 'Example images of the style (URLs or input binary fields); 4 to 50 images' },

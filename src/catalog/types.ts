@@ -129,6 +129,9 @@ export interface FieldSpec {
 	itemName?: string;
 }
 
+/** Where a wait happens: in the running execution (polling), or with the execution paused until the service calls back. */
+export type WaitMode = 'inExecution' | 'parked';
+
 /** How a response is read into n8n items. */
 export type OutputKind =
 	/** a generating submit: 202 + Run; the node may wait for it and download its files */
@@ -186,6 +189,12 @@ export interface Endpoint {
 	estimates?: string;
 	/** the operation is itself a wait (e.g. Run → Wait for Completion): no "Wait for Completion" toggle */
 	alwaysWaits?: boolean;
+	/**
+	 * How the node waits for this operation's runs unless the user picks otherwise (Wait Mode):
+	 * 'parked' pauses the execution until the service's events say they finished (jobs of minutes to
+	 * hours: producers, training, video); absent: the node waits in the execution (quick jobs).
+	 */
+	defaultWait?: WaitMode;
 	/** for 'run' outputs: how the service prices it (the sandbox's ledger) */
 	pricing?: { unit: 'per_image' | 'per_second' | 'per_character' | 'per_run'; countField?: string };
 }

@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
 
 import type { Endpoint } from '../catalog';
 import { describeBinary, uploadBinaryAsset } from '../media/upload';
@@ -6,7 +6,7 @@ import { createBatchFromItems, waitForBatchItems } from '../runs/batches';
 import type { Run } from '../runs/run';
 import { workflowOutputItems } from '../runs/workflow-output';
 import type { ApiClient } from '../transport/request';
-import type { PreparedCall } from '../runs/call';
+import type { PreparedCall, WaitHolder } from '../runs/call';
 import type { SubmitMemory } from '../runs/submit-memory';
 import { startPkceSession } from './pkce';
 
@@ -15,12 +15,12 @@ import { startPkceSession } from './pkce';
  * key. Each hook replaces one step of `executeCatalogNode` for that operation only.
  */
 export interface CustomOperation {
-	/** replaces sending one item's call: its output items, or a run for the shared waiter */
-	send?: (ctx: IExecuteFunctions, client: ApiClient, call: PreparedCall) => Promise<INodeExecutionData[] | Run>;
+	/** replaces sending one item's call: its output items, or a run for the shared waiter (what it gives `waits` is waited for later) */
+	send?: (ctx: IExecuteFunctions, client: ApiClient, call: PreparedCall, waits: WaitHolder) => Promise<INodeExecutionData[] | Run>;
 	/** replaces sending: all items of the operation become one request; outputs by input item index */
-	sendAll?: (ctx: IExecuteFunctions, client: ApiClient, calls: PreparedCall[], memory: SubmitMemory) => Promise<Map<number, INodeExecutionData[]>>;
-	/** turns a completed run into output items (instead of the run JSON plus its files) */
-	completedRun?: (ctx: IExecuteFunctions, client: ApiClient, call: PreparedCall, run: Run) => Promise<INodeExecutionData[]>;
+	sendAll?: (ctx: IExecuteFunctions, client: ApiClient, calls: PreparedCall[], memory: SubmitMemory, waits: WaitHolder) => Promise<Map<number, INodeExecutionData[]>>;
+	/** turns a completed run into output items (instead of the run JSON plus its files), also when a paused execution resumes */
+	completedRun?: (ctx: IExecuteFunctions | IWebhookFunctions, client: ApiClient, call: PreparedCall, run: Run) => Promise<INodeExecutionData[]>;
 }
 
 const customOperations: Record<string, CustomOperation> = {

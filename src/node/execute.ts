@@ -1,98 +1,36 @@
-import {
-	NodeOperationError,
-	type IBinaryKeyData,
-	type IDataObject,
-	type IExecuteFunctions,
-	type INodeExecutionData,
-	type JsonObject,
-} from 'n8n-workflow';
+import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
 
 import { findOperation, type NodeName } from '../catalog';
-import { downloadOutput } from '../media/download';
 import { listModels, type Model } from '../models/model-catalog';
 import { sendRunsAsBatch } from '../runs/batches';
-import type { PreparedCall } from '../runs/call';
+import type { PreparedCall, WaitHolder } from '../runs/call';
 import { validateCall } from '../runs/check-call';
 import { planCost } from '../runs/cost';
 import { checkMentionsReady, listInfluencers, mentionsOf } from '../runs/mentions';
 import { forEachLimited } from '../runs/pool';
-import { outputFiles } from '../media/output-files';
 import { isRun, type Run } from '../runs/run';
 import { submitRun, uploadPending } from '../runs/submit';
 import { SubmitMemory } from '../runs/submit-memory';
-import { waitForRuns, type WaitOutcome } from '../runs/wait';
 import { BEARER_CREDENTIAL_TYPE, isCredentialType } from '../transport/credentials';
 import { listAll } from '../transport/paginate';
-import { problemError } from '../transport/problem';
 import { apiRequest, createClient, unexpectedResponse, type ApiClient } from '../transport/request';
 import { customOperationFor } from './custom-operations';
 import { errorItem } from './error-item';
+import { HeldWaits } from './held-waits';
 import { callScopeOf, prepareCall } from './parameters';
 import { outputFor, toolAnswersFailures } from './tool-output';
 
 const DEFAULT_SUBMIT_CONCURRENCY = 5;
-const DOWNLOAD_CONCURRENCY = 8;
-
-interface Submitted {
-	call: PreparedCall;
-	run: Run;
-}
-
-/** Builds the output item of a completed run: the run as JSON, its files as binary (or URLs). */
-async function completedRunItem(ctx: IExecuteFunctions, client: ApiClient, call: PreparedCall, run: Run): Promise<INodeExecutionData> {
-	const files = outputFiles(run.output);
-	const settings = call.run!;
-	const json: IDataObject = { ...run, output_urls: files.map((f) => f.url) };
-	if (settings.returnUrlsOnly || files.length === 0) return { json, pairedItem: { item: call.itemIndex } };
-	const binary: IBinaryKeyData = {};
-	for (const [index, file] of files.entries()) {
-		const key = index === 0 ? settings.binaryPropertyName : `${settings.binaryPropertyName}_${index}`;
-		binary[key] = await downloadOutput(ctx, file, `${run.id}${index ? `_${index}` : ''}`, client.baseUrl);
-	}
-	return { json, binary, pairedItem: { item: call.itemIndex } };
-}
-
-function outcomeError(ctx: IExecuteFunctions, call: PreparedCall, outcome: WaitOutcome): Error {
-	const run = outcome.run;
-	if (outcome.state === 'error') return outcome.error;
-	if (outcome.state === 'failed') {
-		return problemError(
-			ctx.getNode(),
-			{
-				code: run.error?.code ?? 'run_failed',
-				title: `Run ${run.id} failed`,
-				detail: run.error?.message,
-				run_id: run.id,
-				request_id: run.request_id as string | undefined,
-			},
-			undefined,
-			call.itemIndex,
-		);
-	}
-	const seconds = Math.round(call.run!.waitTimeoutMs / 1000);
-	const error = new NodeOperationError(
-		ctx.getNode(),
-		outcome.state === 'timeout'
-			? `Run ${run.id} is still ${run.status} after ${seconds} s`
-			: `Waiting for run ${run.id} stopped: the execution was cancelled`,
-		{
-			itemIndex: call.itemIndex,
-			description: 'The run goes on at the service. Raise "Wait Timeout" or read it later with MediaGen Run → Get.',
-		},
-	);
-	error.context.problem = { code: outcome.state === 'timeout' ? 'wait_timeout' : 'cancelled', run_id: run.id, run_status: run.status } as JsonObject;
-	return error;
-}
 
 /** Sends one prepared call and returns its items, or a run to wait for. */
-async function send(ctx: IExecuteFunctions, client: ApiClient, call: PreparedCall, memory: SubmitMemory): Promise<INodeExecutionData[] | Run> {
+async function send(ctx: IExecuteFunctions, client: ApiClient, call: PreparedCall, memory: SubmitMemory, waits: WaitHolder): Promise<INodeExecutionData[] | Run> {
 	const custom = customOperationFor(call.endpoint);
 	if (!custom?.send && call.endpoint.output === 'run') {
 		const run = await submitRun(ctx, client, call, memory);
 		return call.run!.wait ? run : [{ json: run, pairedItem: { item: call.itemIndex } }];
 	}
 	await uploadPending(ctx, client, call);
-	if (custom?.send) return await custom.send(ctx, client, call);
+	if (custom?.send) return await custom.send(ctx, client, call, waits);
 	const { endpoint, itemIndex } = call;
 	const pairedItem = { item: itemIndex };
 	if (call.list) {
@@ -122,8 +60,8 @@ async function send(ctx: IExecuteFunctions, client: ApiClient, call: PreparedCal
 /**
  * The shared executor of every action node: resource/operation → catalog entry, then
  * 1) read and check every item (nothing is sent if an item is invalid, unless Continue On Fail),
- * 2) send with bounded concurrency, 3) wait for all submitted runs in one loop,
- * 4) emit outputs in input order, each with pairedItem.
+ * 2) send with bounded concurrency, 3) wait for all submitted runs and batches together (in the
+ * execution, or with it paused: Wait Mode), 4) emit outputs in input order, each with pairedItem.
  */
 export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName): Promise<INodeExecutionData[][]> {
 	const items = ctx.getInputData();
@@ -137,6 +75,7 @@ export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName)
 	const client = await createClient(ctx, isCredentialType(auth) ? auth : BEARER_CREDENTIAL_TYPE);
 	const scope = callScopeOf(ctx);
 	const memory = new SubmitMemory(ctx, scope.runIndex);
+	const waits = new HeldWaits();
 	let failedItems = 0;
 
 	const calls: PreparedCall[] = [];
@@ -173,7 +112,7 @@ export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName)
 	}
 	for (const group of grouped.values()) {
 		try {
-			const outputs = await sendAllOf(group[0])!(ctx, client, group, memory);
+			const outputs = await sendAllOf(group[0])!(ctx, client, group, memory, waits);
 			for (const call of group) results[call.itemIndex] = outputs.get(call.itemIndex) ?? [];
 		} catch (error) {
 			for (const call of group) fail(call.itemIndex, error);
@@ -183,41 +122,18 @@ export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName)
 	// Execution-wide settings come from the first item (expressions per item make no sense here).
 	const settings = calls.find((c) => c.run)?.run;
 	if (settings) client.requestTimeoutMs = settings.requestTimeoutMs;
-	const submitted: Submitted[] = [];
 	await forEachLimited(perItem, settings?.concurrency ?? DEFAULT_SUBMIT_CONCURRENCY, async (call) => {
 		try {
-			const sent = await send(ctx, client, call, memory);
+			const sent = await send(ctx, client, call, memory, waits);
 			if (Array.isArray(sent)) results[call.itemIndex] = sent;
-			else submitted.push({ call, run: sent });
+			else waits.holdRun(call, sent);
 		} catch (error) {
 			fail(call.itemIndex, error);
 		}
 	});
 
-	if (submitted.length) {
-		let timeout = 0;
-		for (const s of submitted) timeout = Math.max(timeout, s.call.run!.waitTimeoutMs);
-		const outcomes = await waitForRuns(
-			client,
-			submitted.map((s) => s.run),
-			{ deadline: Date.now() + timeout },
-		);
-		// Outputs are downloaded several at a time; results stay in input order (indexed by item).
-		const ordered = submitted.sort((a, b) => a.call.itemIndex - b.call.itemIndex);
-		await forEachLimited(ordered, DOWNLOAD_CONCURRENCY, async ({ call, run }) => {
-			const outcome = outcomes.get(run.id)!;
-			try {
-				if (outcome.state !== 'completed') throw outcomeError(ctx, call, outcome);
-				const custom = customOperationFor(call.endpoint);
-				results[call.itemIndex] = custom?.completedRun
-					? await custom.completedRun(ctx, client, call, outcome.run)
-					: [await completedRunItem(ctx, client, call, outcome.run)];
-			} catch (error) {
-				fail(call.itemIndex, error);
-			}
-		});
-	}
+	const paused = await waits.settle(ctx, client, results, fail);
 	// Every item done: a later try of this node run (n8n retries when the first item is an error) has nothing to replay.
 	if (failedItems === 0) memory.clearRun();
-	return [outputFor(ctx, results.flat())];
+	return [paused ?? outputFor(ctx, results.flat())];
 }

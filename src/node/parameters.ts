@@ -1,6 +1,6 @@
 import { isResourceLocatorValue, NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
-import { endpointKey, fieldLocation, type Endpoint, type FieldSpec } from '../catalog';
+import { endpointKey, fieldLocation, type Endpoint, type FieldSpec, type WaitMode } from '../catalog';
 import { describeBinary } from '../media/upload';
 import { modelAlias } from '../models/model-catalog';
 import type { PendingUpload, PreparedCall } from '../runs/call';
@@ -143,6 +143,16 @@ function checkPathId(ctx: IExecuteFunctions, itemIndex: number, field: FieldSpec
 	return id;
 }
 
+/** Wait Mode as set, else the operation's default (catalog `defaultWait`). */
+function waitModeOf(ctx: IExecuteFunctions, endpoint: Endpoint, itemIndex: number): WaitMode {
+	const value = ctx.getNodeParameter('waitMode', itemIndex, endpoint.defaultWait ?? 'inExecution') as unknown;
+	if (value === 'parked' || value === 'inExecution') return value;
+	throw new NodeOperationError(ctx.getNode(), `Wait Mode (waitMode): ${JSON.stringify(value)} is not allowed; allowed: parked, inExecution`, {
+		itemIndex,
+		description: 'Nothing was sent to the service.',
+	});
+}
+
 /** Longest wait the node accepts, in seconds (7 days, the service's draft and asset windows). */
 export const MAX_WAIT_SECONDS = 7 * 24 * 3600;
 
@@ -203,6 +213,7 @@ export async function prepareCall(ctx: IExecuteFunctions, endpoint: Endpoint, it
 		if (options.quoteToken) body.quote_token = String(options.quoteToken);
 		call.run = {
 			wait: endpoint.alwaysWaits === true || (ctx.getNodeParameter('waitForCompletion', itemIndex, true) as boolean),
+			waitMode: waitModeOf(ctx, endpoint, itemIndex),
 			concurrency: Math.round(numberOption(ctx, itemIndex, options, 'concurrency', 'Max Parallel Submits', 5, 1, 50)),
 			requestTimeoutMs: numberOption(ctx, itemIndex, options, 'requestTimeout', 'Request Timeout (Seconds)', 30, 1, 600) * 1000,
 			useBatchApi: options.useBatchApi === true,

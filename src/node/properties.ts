@@ -208,6 +208,32 @@ function modelProperty(e: Endpoint): INodeProperties {
 	};
 }
 
+/** How to wait: in this execution, or with the execution paused until the service's events arrive. */
+function waitModeProperty(e: Endpoint, displayOptions: INodeProperties['displayOptions']): INodeProperties {
+	return {
+		displayName: 'Wait Mode',
+		name: 'waitMode',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'In This Execution',
+				value: 'inExecution',
+				description: 'The execution keeps running (and holds its worker) and polls until the runs finish',
+			},
+			{
+				name: 'Pause the Execution Until They Finish',
+				value: 'parked',
+				description:
+					"Frees the worker while the runs go on; the service's signed event resumes the execution. Needs n8n reachable from the service at its webhook URL and the webhooks:write scope.",
+			},
+		],
+		default: e.defaultWait ?? 'inExecution',
+		description: 'How to wait for the runs. Waits longer than a minute or two are better paused.',
+		displayOptions,
+	};
+}
+
 function runOptions(e: Endpoint): INodeProperties[] {
 	const options: INodeProperties[] = [
 		{
@@ -296,7 +322,7 @@ function runOptions(e: Endpoint): INodeProperties[] {
 		options.push({ displayName: 'Project ID', name: 'projectId', type: 'string', default: '', description: 'File the output in this project; the key also needs projects:read' });
 	}
 	const wait: INodeProperties[] = e.alwaysWaits
-		? []
+		? [waitModeProperty(e, showOwn(e))]
 		: [
 				{
 					displayName: 'Wait for Completion',
@@ -306,6 +332,7 @@ function runOptions(e: Endpoint): INodeProperties[] {
 					description: `Whether to wait until the ${e.output === 'batch' ? 'batch finishes and return one item per batch item' : 'run completes and return its output'}; otherwise the queued ${e.output === 'batch' ? 'batch' : 'run'} is returned`,
 					displayOptions: showOwn(e),
 				},
+				waitModeProperty(e, showOwn(e, { waitForCompletion: [true] })),
 			];
 	return [
 		...wait,

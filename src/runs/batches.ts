@@ -4,6 +4,7 @@ import {
 	type IDataObject,
 	type IExecuteFunctions,
 	type INodeExecutionData,
+	type IWebhookFunctions,
 	type JsonObject,
 } from 'n8n-workflow';
 
@@ -14,7 +15,7 @@ import { listAll } from '../transport/paginate';
 import { pause } from '../transport/pause';
 import { isOutage } from '../transport/problem';
 import { apiRequest, unexpectedResponse, type ApiClient } from '../transport/request';
-import type { PreparedCall } from './call';
+import type { BatchPairing, PreparedCall, WaitHolder } from './call';
 import { outputFiles } from '../media/output-files';
 import { refusedOutright, uploadPending } from './submit';
 import type { SubmitMemory } from './submit-memory';
@@ -49,6 +50,17 @@ function isBatch(value: unknown): value is Batch {
 	return typeof value === 'object' && value !== null && typeof (value as Batch).id === 'string' && typeof (value as Batch).status === 'string';
 }
 
+/** The error of a batch still running when the wait ended (at its deadline, or cancelled). */
+export function batchWaitError(ctx: Pick<IExecuteFunctions, 'getNode'>, batch: Batch, itemIndex: number, cancelled: boolean): NodeOperationError {
+	const error = new NodeOperationError(
+		ctx.getNode(),
+		cancelled ? `Waiting for batch ${batch.id} stopped: the execution was cancelled` : `Batch ${batch.id} did not finish before the wait timed out`,
+		{ itemIndex, description: 'The batch goes on at the service. Raise "Wait Timeout" or use MediaGen Batch → Wait for Completion later.' },
+	);
+	error.context.problem = { code: cancelled ? 'cancelled' : 'wait_timeout', batch_id: batch.id } as JsonObject;
+	return error;
+}
+
 /**
  * Polls GET /batches/{id} until the batch is completed, failed or partial (back-off from 1 s to
  * 10 s, honouring Retry-After), stopping at the deadline or when the execution is cancelled.
@@ -60,14 +72,7 @@ export async function waitForBatch(ctx: IExecuteFunctions, client: ApiClient, ba
 	while (!isBatchFinished(current)) {
 		const wake = Math.min(Date.now() + interval, deadline);
 		if (!(await pause(Math.max(0, wake - Date.now()), client.signal)) || Date.now() >= deadline) {
-			const cancelled = client.signal?.aborted === true;
-			const error = new NodeOperationError(
-				ctx.getNode(),
-				cancelled ? `Waiting for batch ${current.id} stopped: the execution was cancelled` : `Batch ${current.id} is still ${current.status} when the wait timed out`,
-				{ itemIndex, description: 'The batch goes on at the service. Raise "Wait Timeout" or use MediaGen Batch → Wait for Completion later.' },
-			);
-			error.context.problem = { code: cancelled ? 'cancelled' : 'wait_timeout', batch_id: current.id } as JsonObject;
-			throw error;
+			throw batchWaitError(ctx, current, itemIndex, client.signal?.aborted === true);
 		}
 		const read = await apiRequest<unknown>(client, { method: 'GET', path: `/batches/${encodeURIComponent(current.id)}`, itemIndex, retryLimits: POLL_RETRY_LIMITS }).catch(
 			(error: unknown) => {
@@ -90,13 +95,19 @@ export async function waitForBatch(ctx: IExecuteFunctions, client: ApiClient, ba
 	return current;
 }
 
+export async function readBatch(client: ApiClient, batchId: string, itemIndex?: number): Promise<Batch> {
+	const { body } = await apiRequest<unknown>(client, { method: 'GET', path: `/batches/${encodeURIComponent(batchId)}`, itemIndex });
+	if (!isBatch(body)) throw unexpectedResponse(client, `GET /batches/${batchId} did not return a batch`, body, itemIndex);
+	return body;
+}
+
 export async function listBatchItems(client: ApiClient, batchId: string, itemIndex: number): Promise<BatchItem[]> {
 	const rows = await listAll(client, { path: `/batches/${encodeURIComponent(batchId)}/items`, itemIndex }, { returnAll: true, limit: 0 });
 	return (rows as BatchItem[]).sort((a, b) => a.index - b.index);
 }
 
 /** One output item per batch item: the item as JSON (with output_urls), its files as binary when asked. */
-async function batchItemOutput(ctx: IExecuteFunctions, client: ApiClient, call: PreparedCall, batch: Batch, item: BatchItem, pairedTo: number): Promise<INodeExecutionData> {
+async function batchItemOutput(ctx: IExecuteFunctions | IWebhookFunctions, client: ApiClient, call: PreparedCall, batch: Batch, item: BatchItem, pairedTo: number): Promise<INodeExecutionData> {
 	const settings = call.run!;
 	const files = item.status === 'completed' ? outputFiles(item.output) : [];
 	const json: IDataObject = { ...item, batch_id: item.batch_id ?? batch.id, batch_status: batch.status, output_urls: files.map((f) => f.url) };
@@ -109,8 +120,24 @@ async function batchItemOutput(ctx: IExecuteFunctions, client: ApiClient, call: 
 	return { json, binary, pairedItem: { item: pairedTo } };
 }
 
+/**
+ * The outputs of a finished batch by input item: batch item i goes to `calls[i]`'s input item
+ * (a batch made from the items), or every batch item to `calls[0]`'s (a batch the item named).
+ */
+export async function batchOutputs(
+	ctx: IExecuteFunctions | IWebhookFunctions,
+	client: ApiClient,
+	calls: PreparedCall[],
+	batch: Batch,
+	pairing: BatchPairing,
+): Promise<Map<number, INodeExecutionData[]>> {
+	const [first] = calls;
+	const items = await listBatchItems(client, batch.id, first.itemIndex);
+	return await outputsOf(ctx, client, first, batch, items, pairing === 'byIndex' ? (item) => calls[item.index]?.itemIndex ?? first.itemIndex : () => first.itemIndex);
+}
+
 async function outputsOf(
-	ctx: IExecuteFunctions,
+	ctx: IExecuteFunctions | IWebhookFunctions,
 	client: ApiClient,
 	call: PreparedCall,
 	batch: Batch,
@@ -149,6 +176,7 @@ async function submitBatch(
 	client: ApiClient,
 	calls: PreparedCall[],
 	memory: SubmitMemory,
+	waits: WaitHolder,
 	makeBody: () => IDataObject,
 ): Promise<Map<number, INodeExecutionData[]>> {
 	const first = calls[0];
@@ -156,9 +184,7 @@ async function submitBatch(
 	const earlier = memory.recall(route, first.itemIndex);
 	let created: Batch;
 	if (earlier?.createdId) {
-		const { body } = await apiRequest<unknown>(client, { method: 'GET', path: `/batches/${encodeURIComponent(earlier.createdId)}`, itemIndex: first.itemIndex });
-		if (!isBatch(body)) throw unexpectedResponse(client, `GET /batches/${earlier.createdId} did not return a batch`, body, first.itemIndex);
-		created = body;
+		created = await readBatch(client, earlier.createdId, first.itemIndex);
 	} else {
 		let body: IDataObject;
 		const idempotencyKey = earlier?.key ?? first.idempotencyKey!;
@@ -176,13 +202,13 @@ async function submitBatch(
 		created = answer.body;
 		memory.created(route, first.itemIndex, created.id);
 	}
-	const byIndex = (item: BatchItem) => calls[item.index]?.itemIndex ?? first.itemIndex;
 	if (!first.run!.wait) {
+		const byIndex = (item: BatchItem) => calls[item.index]?.itemIndex ?? first.itemIndex;
 		const items = Array.isArray(created.items) ? (created.items as BatchItem[]) : await listBatchItems(client, created.id, first.itemIndex);
 		return await outputsOf(ctx, client, first, created, items, byIndex);
 	}
-	const finished = await waitForBatch(ctx, client, created, Date.now() + first.run!.waitTimeoutMs, first.itemIndex);
-	return await outputsOf(ctx, client, first, finished, await listBatchItems(client, finished.id, first.itemIndex), byIndex);
+	waits.holdBatch(calls, created, 'byIndex');
+	return new Map();
 }
 
 /** Operation names a batch can target: the generating submits, as the document's tables write them. */
@@ -211,7 +237,13 @@ function batchTarget(ctx: IExecuteFunctions, call: PreparedCall, mode: string, r
 }
 
 /** MediaGen Batch → Create From Items: each input item's "Item Body" becomes one batch item. */
-export async function createBatchFromItems(ctx: IExecuteFunctions, client: ApiClient, calls: PreparedCall[], memory: SubmitMemory): Promise<Map<number, INodeExecutionData[]>> {
+export async function createBatchFromItems(
+	ctx: IExecuteFunctions,
+	client: ApiClient,
+	calls: PreparedCall[],
+	memory: SubmitMemory,
+	waits: WaitHolder,
+): Promise<Map<number, INodeExecutionData[]>> {
 	for (const call of calls) {
 		const item = call.body.item;
 		if (typeof item !== 'object' || item === null || Array.isArray(item)) {
@@ -222,7 +254,7 @@ export async function createBatchFromItems(ctx: IExecuteFunctions, client: ApiCl
 	const target = batchTarget(ctx, calls[0], mode, String(sameSetting(ctx, calls, 'target') ?? ''));
 	if (mode === 'workflow') for (const call of calls) checkWorkflowInputs(ctx, call.itemIndex, target, call.body.item as IDataObject, 'Item Body (item)');
 	const concurrency = sameSetting(ctx, calls, 'concurrency');
-	return await submitBatch(ctx, client, calls, memory, () => ({
+	return await submitBatch(ctx, client, calls, memory, waits, () => ({
 		mode,
 		target,
 		items: calls.map((c) => c.body.item as IDataObject),
@@ -234,9 +266,15 @@ export async function createBatchFromItems(ctx: IExecuteFunctions, client: ApiCl
  * The "Use Batch API" option of generating operations: the items' requests (already checked
  * against the model) go as one operation batch instead of one submit each.
  */
-export async function sendRunsAsBatch(ctx: IExecuteFunctions, client: ApiClient, calls: PreparedCall[], memory: SubmitMemory): Promise<Map<number, INodeExecutionData[]>> {
+export async function sendRunsAsBatch(
+	ctx: IExecuteFunctions,
+	client: ApiClient,
+	calls: PreparedCall[],
+	memory: SubmitMemory,
+	waits: WaitHolder,
+): Promise<Map<number, INodeExecutionData[]>> {
 	const { endpoint } = calls[0];
-	return await submitBatch(ctx, client, calls, memory, () => ({
+	return await submitBatch(ctx, client, calls, memory, waits, () => ({
 		mode: 'operation',
 		// an operation name as the document's endpoint tables write it (README: Assumptions)
 		target: endpointKey(endpoint),
@@ -245,11 +283,10 @@ export async function sendRunsAsBatch(ctx: IExecuteFunctions, client: ApiClient,
 	}));
 }
 
-/** MediaGen Batch → Wait for Completion: waits for a batch, then one item per batch item. */
-export async function waitForBatchItems(ctx: IExecuteFunctions, client: ApiClient, call: PreparedCall): Promise<INodeExecutionData[]> {
+/** MediaGen Batch → Wait for Completion: reads the batch and holds it; its outputs are one item per batch item. */
+export async function waitForBatchItems(_ctx: IExecuteFunctions, client: ApiClient, call: PreparedCall, waits: WaitHolder): Promise<INodeExecutionData[]> {
 	const { body } = await apiRequest<unknown>(client, { method: 'GET', path: call.path, itemIndex: call.itemIndex });
 	if (!isBatch(body)) throw unexpectedResponse(client, `GET ${call.path} did not return a batch`, body, call.itemIndex);
-	const finished = await waitForBatch(ctx, client, body, Date.now() + call.run!.waitTimeoutMs, call.itemIndex);
-	const outputs = await outputsOf(ctx, client, call, finished, await listBatchItems(client, finished.id, call.itemIndex), () => call.itemIndex);
-	return outputs.get(call.itemIndex) ?? [];
+	waits.holdBatch([call], body, 'one');
+	return [];
 }

@@ -1,7 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Endpoint } from '../catalog';
+import type { Endpoint, WaitMode } from '../catalog';
 import type { BinaryInput } from '../media/upload';
+import type { Batch } from './batches';
+import type { Run } from './run';
 
 /** A binary that must be uploaded before the call; `assign` puts its asset URL into the body. */
 export interface PendingUpload {
@@ -11,6 +13,8 @@ export interface PendingUpload {
 
 export interface RunSettings {
 	wait: boolean;
+	/** where the wait happens when `wait` is on (Wait Mode) */
+	waitMode: WaitMode;
 	concurrency: number;
 	requestTimeoutMs: number;
 	/** send all items as one POST /batches instead of one submit each */
@@ -43,4 +47,16 @@ export interface PreparedCall {
 	run?: RunSettings;
 	list?: { returnAll: boolean; limit: number };
 	cost?: CostLimit;
+}
+
+/** How a batch's items map to input items: item i to `calls[i]` (a batch made from the items), or all to `calls[0]`. */
+export type BatchPairing = 'byIndex' | 'one';
+
+/**
+ * Takes the runs and batches a node execution sent and is to wait for. They are waited for once
+ * everything is sent: in the execution, or with the execution paused (src/node/held-waits.ts).
+ */
+export interface WaitHolder {
+	holdRun(call: PreparedCall, run: Run): void;
+	holdBatch(calls: PreparedCall[], batch: Batch, pairing: BatchPairing): void;
 }

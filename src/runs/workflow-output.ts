@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
 
 import { WORKFLOW_OUTPUT_FIELDS, type WorkflowKey } from '../catalog/workflows';
 import { downloadJson } from '../media/download';
@@ -20,7 +20,7 @@ function workflowKeyOf(path: string): WorkflowKey | undefined {
  * Where a workflow's fields live is not in the API document: in `run.output`, or — when that lacks
  * them — in a JSON document at `output.output_url` (README: Assumptions). Both are read.
  */
-async function workflowFields(ctx: IExecuteFunctions, client: ApiClient, run: Run, declared: string[] | undefined): Promise<IDataObject> {
+async function workflowFields(ctx: IExecuteFunctions | IWebhookFunctions, client: ApiClient, run: Run, declared: string[] | undefined): Promise<IDataObject> {
 	const output: IDataObject = run.output ?? {};
 	const missing = declared ? declared.some((name) => output[name] === undefined) : false;
 	if (!missing || typeof output.output_url !== 'string') return output;
@@ -28,7 +28,7 @@ async function workflowFields(ctx: IExecuteFunctions, client: ApiClient, run: Ru
 	return document && typeof document === 'object' && !Array.isArray(document) ? { ...(document as IDataObject), ...output } : output;
 }
 
-export async function workflowOutputItems(ctx: IExecuteFunctions, client: ApiClient, call: PreparedCall, run: Run): Promise<INodeExecutionData[]> {
+export async function workflowOutputItems(ctx: IExecuteFunctions | IWebhookFunctions, client: ApiClient, call: PreparedCall, run: Run): Promise<INodeExecutionData[]> {
 	const key = workflowKeyOf(call.path);
 	const output = await workflowFields(ctx, client, run, key ? WORKFLOW_OUTPUT_FIELDS[key] : undefined);
 	const declared = key ? WORKFLOW_OUTPUT_FIELDS[key] : Object.keys(output);

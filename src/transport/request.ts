@@ -3,6 +3,7 @@ import {
 	NodeOperationError,
 	type IDataObject,
 	type IExecuteFunctions,
+	type ICredentialDataDecryptedObject,
 	type IHookFunctions,
 	type IHttpRequestMethods,
 	type IHttpRequestOptions,
@@ -32,8 +33,9 @@ export interface ApiClient {
 	onAttempt?: (method: string, path: string) => void;
 }
 
-export async function createClient(ctx: RequestContext, credentialType: CredentialType): Promise<ApiClient> {
-	const credentials = await ctx.getCredentials(credentialType);
+/** `known`: the credential when the caller has read it already (n8n resolves a credential in an expression isolate each time). */
+export async function createClient(ctx: RequestContext, credentialType: CredentialType, known?: ICredentialDataDecryptedObject): Promise<ApiClient> {
+	const credentials = known ?? (await ctx.getCredentials<ICredentialDataDecryptedObject>(credentialType));
 	const baseUrl = normalizeBaseUrl(credentials.baseUrl);
 	if (!baseUrl) {
 		throw new NodeOperationError(ctx.getNode(), 'The MediaGen credential has no Base URL', {

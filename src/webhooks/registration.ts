@@ -120,7 +120,7 @@ function refusedByService(error: unknown): boolean {
 }
 
 /** Deletes an endpoint at the service; one that is already gone (code not_found) is fine. */
-async function deleteEndpoint(client: ApiClient, endpointId: string): Promise<void> {
+export async function deleteEndpoint(client: ApiClient, endpointId: string): Promise<void> {
 	const failure = await apiRequest(client, { method: 'DELETE', path: `/webhooks/${encodeURIComponent(endpointId)}` }).then(
 		() => undefined,
 		(error: unknown) => error,

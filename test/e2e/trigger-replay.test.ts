@@ -1,58 +1,19 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
 // Replay protection of the MediaGen Trigger in real n8n, on an n8n of this test's own (it is
 // stopped and started again). Deliveries are signed here with node:crypto from the secret n8n keeps
 // in the workflow's static data — an implementation of the signature that shares no code with the
 // package.
-import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 
 import { SANDBOX_API_KEY } from '../../sandbox/options';
 import { makePng } from '../../sandbox/png';
+import { eventually, publicApi, startOwnN8n, type OwnN8n } from './own-n8n-client';
 import { describeWithN8n, readE2eState } from './state';
-
-interface N8n {
-	url: string;
-	port: number;
-	apiKey?: string;
-	stop(): Promise<void>;
-}
-
-/** An n8n of this test's own, through test/e2e/own-n8n.mjs (ESM host modules cannot be imported here). */
-async function startOwnN8n(userFolder: string, extensionsDir: string, options: { setup?: boolean; port?: number }): Promise<N8n> {
-	const args = ['--user-folder', userFolder, '--extensions', extensionsDir, ...(options.setup ? ['--setup'] : []), ...(options.port ? ['--port', String(options.port)] : [])];
-	const child = spawn(process.execPath, [join(__dirname, 'own-n8n.mjs'), ...args], {
-		stdio: ['ignore', 'pipe', 'inherit'],
-	});
-	const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-	const ready = await new Promise<{ url: string; port: number; apiKey?: string }>((resolve, reject) => {
-		const lines = createInterface({ input: child.stdout! });
-		lines.on('line', (line) => line.startsWith('{') && resolve(JSON.parse(line)));
-		child.once('exit', (code) => reject(new Error(`n8n exited with code ${code} before it was ready`)));
-	});
-	return {
-		...ready,
-		stop: async () => {
-			child.kill('SIGTERM');
-			await exited;
-		},
-	};
-}
-
-async function publicApi<T>(n8n: N8n, apiKey: string, path: string, method = 'GET', body?: unknown): Promise<T> {
-	const res = await fetch(`${n8n.url}/api/v1${path}`, {
-		method,
-		headers: { 'X-N8N-API-KEY': apiKey, accept: 'application/json', ...(body ? { 'content-type': 'application/json' } : {}) },
-		body: body ? JSON.stringify(body) : undefined,
-	});
-	if (!res.ok) throw new Error(`${method} ${path}: HTTP ${res.status} ${await res.text()}`);
-	return (await res.json()) as T;
-}
 
 const TRIGGER = 'Run Completed';
 
@@ -94,19 +55,9 @@ function runCompleted(id: string, createdAt: Date, outputUrl: string) {
 	};
 }
 
-async function eventually<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const value = await check().catch(() => undefined);
-		if (value !== undefined) return value;
-		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-		await new Promise((r) => setTimeout(r, 300));
-	}
-}
-
 describeWithN8n('MediaGen Trigger replay protection in real n8n (defaults, repeats, restarts, slow downloads)', () => {
 	const state = readE2eState();
-	let n8n: N8n | undefined;
+	let n8n: OwnN8n | undefined;
 	const afterAllCleanups: Array<() => void> = [];
 	let slowFiles: Server;
 	let slowFilesUrl = '';

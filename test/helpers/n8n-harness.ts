@@ -18,6 +18,7 @@ import {
 	type IRun,
 	type IRunExecutionData,
 	type IWorkflowExecuteAdditionalData,
+	type WorkflowExecuteMode,
 } from 'n8n-workflow';
 
 import { MediaGenApi } from '../../credentials/MediaGenApi.credentials';
@@ -172,11 +173,15 @@ export interface RunNodeOptions {
 	typeVersion?: number;
 	/** receives a function that cancels the execution, as the editor's Stop button does */
 	onStarted?: (cancel: () => void) => void;
+	/** n8n's waiting-webhook base URL (where `$execution.resumeUrl` points); default an address nothing listens on */
+	webhookWaitingBaseUrl?: string;
+	/** the execution mode (default manual; `n8n execute` runs in cli) */
+	mode?: WorkflowExecuteMode;
 }
 
 let executionCounter = 0;
 
-function buildWorkflow(options: RunNodeOptions) {
+export function buildWorkflow(options: RunNodeOptions) {
 	const name = options.nodeName ?? 'MediaGen';
 	const typeName = `CUSTOM.${options.nodeType.description.name}`;
 	const credentialType = options.credentialType ?? 'mediaGenApi';
@@ -186,7 +191,9 @@ function buildWorkflow(options: RunNodeOptions) {
 		type: typeName,
 		typeVersion: options.typeVersion ?? 1,
 		position: [0, 0],
-		parameters: { authentication: credentialType, ...options.parameters } as INode['parameters'],
+		// Waits happen in the execution unless a test asks for a paused one (test/nodes/paused-wait.test.ts):
+		// the harness runs one execution and cannot resume a paused one by itself.
+		parameters: { authentication: credentialType, waitMode: 'inExecution', ...options.parameters } as INode['parameters'],
 		credentials: { [credentialType]: { id: `cred-${credentialType}`, name: 'MediaGen test credential' } },
 		...options.settings,
 	};
@@ -212,7 +219,7 @@ function buildWorkflow(options: RunNodeOptions) {
 		formWaitingBaseUrl: 'http://127.0.0.1:5678/form-waiting',
 		formTestBaseUrl: 'http://127.0.0.1:5678/form-test',
 		webhookBaseUrl: 'http://127.0.0.1:5678/webhook',
-		webhookWaitingBaseUrl: 'http://127.0.0.1:5678/webhook-waiting',
+		webhookWaitingBaseUrl: options.webhookWaitingBaseUrl ?? 'http://127.0.0.1:5678/webhook-waiting',
 		webhookTestBaseUrl: 'http://127.0.0.1:5678/webhook-test',
 		mcpBaseUrl: 'http://127.0.0.1:5678/mcp',
 		mcpTestBaseUrl: 'http://127.0.0.1:5678/mcp-test',
@@ -230,6 +237,22 @@ function buildWorkflow(options: RunNodeOptions) {
 	return { workflow, node, additionalData, name };
 }
 
+/** A new execution's data: the node first on the stack, with the given input items. */
+export function startingData(node: INode, input: INodeExecutionData[] = [{ json: {} }]): IRunExecutionData {
+	return {
+		version: 1,
+		startData: {},
+		resultData: { runData: {} },
+		executionData: {
+			contextData: {},
+			metadata: {},
+			nodeExecutionStack: [{ node, data: { main: [input] }, source: null }],
+			waitingExecution: {},
+			waitingExecutionSource: {},
+		},
+	} as unknown as IRunExecutionData;
+}
+
 /**
  * Runs one of our nodes with n8n-core's real WorkflowExecute (Retry On Fail, Continue On Fail,
  * binary data and credential helpers as in n8n), starting from the given input items.
@@ -237,19 +260,8 @@ function buildWorkflow(options: RunNodeOptions) {
 export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 	await ensureBinaryData();
 	const { workflow, node, additionalData, name } = buildWorkflow(options);
-	const runExecutionData: IRunExecutionData = {
-		version: 1,
-		startData: {},
-		resultData: { runData: {} },
-		executionData: {
-			contextData: {},
-			metadata: {},
-			nodeExecutionStack: [{ node, data: { main: [options.input ?? [{ json: {} }]] }, source: null }],
-			waitingExecution: {},
-			waitingExecutionSource: {},
-		},
-	} as unknown as IRunExecutionData;
-	const execute = new WorkflowExecute(additionalData, 'manual', runExecutionData);
+	const runExecutionData = startingData(node, options.input);
+	const execute = new WorkflowExecute(additionalData, options.mode ?? 'manual', runExecutionData);
 	const running = execute.processRunExecutionData(workflow);
 	options.onStarted?.(() => running.cancel());
 	const run = await running;

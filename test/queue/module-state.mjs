@@ -18,6 +18,10 @@ export const KNOWN = {
   'src/catalog/index.ts:byKey': 'read-only lookup built once from the static catalog',
   'src/catalog/workflows.ts:WORKFLOW_INPUT_FIELDS': 'static catalog data (field lists of the five workflows), filled once at load and only read',
   'src/runs/cost.ts:plans': 'WeakMap keyed by the PreparedCall objects of one execution: nothing outlives the execution or is shared between them',
+  'src/node/resume.ts:openedSecrets':
+    'per-process cache of the signing secrets of paused executions this process opened (by sealed value, at most 100): another process opens its own from the execution data',
+  'src/node/resume.ts:latestReads':
+    'the latest read of each paused execution this process answers deliveries for (dropped when it resumes, at most 100): deliveries arriving at the same process share one; another process reads for itself',
 };
 
 function entryPoints() {

@@ -10,7 +10,9 @@
 //   3. SIGKILL of the worker while its 100-item execution waits for its runs: what n8n does with the
 //      execution, what n8n's retry (POST /api/v1/executions/:id/retry) does, then a re-run of the same
 //      input — items and charges at each stage, for the node's derived Idempotency-Key and for the
-//      Idempotency Key option set from a stable item key (with and without saveExecutionProgress).
+//      Idempotency Key option set from a stable item key (with and without saveExecutionProgress);
+//   4. Wait Mode "Pause the Execution": paused on a worker, that worker killed while paused, resumed
+//      through the main by the runs' events, finished on a worker (test/queue/paused.mjs).
 // Prints timings and a JSON summary; exits 1 on any failed check (2 when n8n cannot be installed).
 // MG_QUEUE_TRIGGER_DURING_BATCH=1 keeps the trigger active during 2 and 3 (a burst of deliveries to
 // the main); MG_QUEUE_PG_POOL sets DB_POSTGRESDB_POOL_SIZE (default here 10; n8n's default is 2).
@@ -23,6 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { ensureN8nInstalled, N8N_UNAVAILABLE } from '../n8n-host/install.mjs';
 import { createApiKey, freePort, makeUserFolder, n8nCli, publicApi, setupOwner, startN8n, startN8nWorker } from '../n8n-host/n8n.mjs';
 import { findModuleState, KNOWN } from './module-state.mjs';
+import { pausedScenario, pausedWorkflow } from './paused.mjs';
 import { ensurePackages, startPostgres, startRedis, startSandboxProcess } from './services.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -114,6 +117,7 @@ const WF = {
   derived: imagesWorkflow('mgQueueImages', 'mg-images', { stableKey: false }),
   keyed: imagesWorkflow('mgQueueKeyed', 'mg-images-keyed', { stableKey: true, saveProgress: true }),
   derivedProgress: imagesWorkflow('mgQueueProgress', 'mg-images-progress', { stableKey: false, saveProgress: true }),
+  paused: pausedWorkflow(CRED),
   trigger: {
     id: 'mgQueueTrigger',
     name: 'Queue trigger (run.completed)',
@@ -199,7 +203,7 @@ async function main() {
       writeFileSync(p, JSON.stringify(data));
       return p;
     };
-    await timed('import credential + 4 workflows (creates the PostgreSQL schema)', async () => {
+    await timed('import credential + 5 workflows (creates the PostgreSQL schema)', async () => {
       const cli = async (args) => {
         const r = await n8nCli(args, { userFolder: mainFolder, extensionsDir, env: queueEnv, log: () => {} });
         if (r.code !== 0) throw new Error(`n8n ${args.join(' ')} failed:\n${r.stdout.slice(-3000)}\n${r.stderr.slice(-3000)}`);
@@ -234,7 +238,7 @@ async function main() {
         }
       }
     };
-    await timed('activate 4 workflows (public API; the trigger registers its endpoint at the sandbox)', async () => {
+    await timed('activate 5 workflows (public API; the trigger registers its endpoint at the sandbox)', async () => {
       for (const wf of Object.values(WF)) await api(`/workflows/${wf.id}/activate`, { method: 'POST' });
     });
     timings.setup = Date.now() - setupStarted;
@@ -493,6 +497,9 @@ async function main() {
     derivedCheck(derived);
     report.kill = { keyed, derivedProgress, derived };
     check((await executions(WF.trigger.id)).length === triggerAfterBatch, 'no trigger executions from the batch runs (model filter)');
+
+    // --- 4. a paused execution (Wait Mode) whose worker dies while it is paused ----------------------
+    report.paused = await pausedScenario({ workflow: WF.paused, api, post, processes, ranOn, startWorker, sandbox, settled, ledger, until, check, log, secs, sandboxKey: SANDBOX_KEY, latencyMs: RUN_LATENCY_MS });
 
     // every event the sandbox sent to the trigger (the batch and kill runs' events are filtered out by model)
     const deliveries = [];

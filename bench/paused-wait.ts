@@ -1,0 +1,112 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console -- benchmark tool: runs in Node, never shipped (CONTRIBUTING.md, Linting) */
+/**
+ * Benchmark row "100 long runs: worker time held while waiting, in the execution vs paused".
+ * `measurePausedWait()` is meant to be called by the benchmark (bench/run.ts); on its own:
+ * `npm run bench:paused [-- --items 100 --latency 30000]` prints the rows and writes
+ * bench/paused-wait.json.
+ *
+ * Both rows run the MediaGen Video node (the published bundle) through n8n-core's WorkflowExecute
+ * against the sandbox (in this process, every run lasting `latency`). "Worker held" is the time
+ * WorkflowExecute runs the execution — what an n8n worker (or the main, in regular mode) spends on
+ * it: the whole wait in the execution; for a paused one, until it pauses plus after it resumes. The
+ * deliveries that resume it are handled on n8n's main (webhook processes): "main held" is the time
+ * the node's webhook took for all of them.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+
+import type { MediaGenVideo as MediaGenVideoType } from '../nodes/MediaGenVideo/MediaGenVideo.node';
+import { SANDBOX_API_KEY } from '../sandbox/options';
+import { startSandbox } from '../sandbox/server';
+import { runNode, TestCredentialsHelper } from '../test/helpers/n8n-harness';
+import { PausedExecutionHost } from '../test/helpers/paused-harness';
+
+export interface PausedWaitRow {
+	row: string;
+	items: number;
+	latency_ms: number;
+	/** from the start of the execution until its outputs are there */
+	wall_s: number;
+	worker_held_s: number;
+	main_held_s: number;
+	/** requests to the service about runs (`/runs…`) from the pause (or the last submit) until the first run finished */
+	run_reads_while_waiting: number;
+	outputs: number;
+	charges: number;
+}
+
+/** Measures `items` video generations of `latencyMs` each, waited for in the execution and with the execution paused. */
+export async function measurePausedWait(items = 100, latencyMs = 30_000): Promise<PausedWaitRow[]> {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports -- the published bundle, loaded by path as n8n does
+	const { MediaGenVideo } = require(join(process.cwd(), 'dist/nodes/MediaGenVideo/MediaGenVideo.node.js')) as { MediaGenVideo: typeof MediaGenVideoType };
+	const sandbox = await startSandbox({ latencyMs, concurrencyPerAccount: items, rateLimitPerSecond: 10_000 });
+	const host = await PausedExecutionHost.start();
+	const credentials = new TestCredentialsHelper();
+	credentials.set('mediaGenApi', { baseUrl: sandbox.baseUrl, apiKey: SANDBOX_API_KEY });
+	const input = Array.from({ length: items }, (_, i) => ({ json: { prompt: `shot ${i}` } }));
+	const parameters = { resource: 'video', operation: 'generate', prompt: '={{ $json.prompt }}', duration: 5, options: { concurrency: 20, waitTimeout: 3600 } };
+	const rows: PausedWaitRow[] = [];
+	const runReads = (from: number, to: number) => sandbox.state.requests.filter((r) => r.path.startsWith('/v1/runs') && r.at >= from && r.at < to).length;
+	const charged = (ids: string[]) => ids.reduce((sum, id) => sum + sandbox.state.chargesFor(id).length, 0);
+	const firstFinished = (ids: string[]) => Math.min(...ids.map((id) => Date.parse(String(sandbox.state.runs.get(id)!.run.completed_at))));
+	try {
+		const started = Date.now();
+		const here = await runNode({ nodeType: new MediaGenVideo(), credentials, parameters: { ...parameters, waitMode: 'inExecution' }, input });
+		const hereMs = Date.now() - started;
+		const hereIds = here.items.map((i) => String(i.json.id));
+		const lastSubmit = Math.max(...sandbox.state.requests.filter((r) => r.method === 'POST' && r.path === '/v1/videos/generations').map((r) => r.at));
+		rows.push({
+			row: 'in this execution (polling)',
+			items,
+			latency_ms: latencyMs,
+			wall_s: hereMs / 1000,
+			worker_held_s: hereMs / 1000,
+			main_held_s: 0,
+			run_reads_while_waiting: runReads(lastSubmit, firstFinished(hereIds)),
+			outputs: here.items.filter((i) => i.binary?.data).length,
+			charges: charged(hereIds),
+		});
+
+		const pausedStart = Date.now();
+		const paused = await host.run({ nodeType: new MediaGenVideo(), credentials, parameters: { ...parameters, waitMode: 'parked' }, input });
+		const pausedAt = Date.now();
+		if (paused.run.status !== 'waiting') throw new Error(`the execution did not pause: ${JSON.stringify(paused.run.data.resultData.runData.MediaGen?.[0]?.hints ?? paused.error)}`);
+		const resumed = await host.finished(paused.executionId, latencyMs + 120_000);
+		const pausedIds = resumed.items.map((i) => String(i.json.id));
+		const worker = host.runTimes(paused.executionId).reduce((a, b) => a + b, 0);
+		const main = host.deliveries.filter((d) => d.executionId === paused.executionId).reduce((sum, d) => sum + d.webhookMs, 0);
+		rows.push({
+			row: 'paused until the runs finish',
+			items,
+			latency_ms: latencyMs,
+			wall_s: (Date.now() - pausedStart) / 1000,
+			worker_held_s: worker / 1000,
+			main_held_s: main / 1000,
+			run_reads_while_waiting: runReads(pausedAt, firstFinished(pausedIds)),
+			outputs: resumed.items.filter((i) => i.binary?.data).length,
+			charges: charged(pausedIds),
+		});
+	} finally {
+		await host.close();
+		await sandbox.close();
+	}
+	return rows;
+}
+
+async function main(): Promise<void> {
+	const { values } = parseArgs({ options: { items: { type: 'string', default: '100' }, latency: { type: 'string', default: '30000' } } });
+	const rows = await measurePausedWait(Number(values.items), Number(values.latency));
+	console.table(rows);
+	writeFileSync('bench/paused-wait.json', `${JSON.stringify({ measured_at: new Date().toISOString(), rows }, null, 2)}\n`);
+}
+
+if (require.main === module) {
+	main().then(
+		() => process.exit(0),
+		(error: unknown) => {
+			console.error(error);
+			process.exit(1);
+		},
+	);
+}

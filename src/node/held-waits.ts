@@ -1,0 +1,91 @@
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import { batchOutputs, waitForBatch, type Batch } from '../runs/batches';
+import type { BatchPairing, PreparedCall, WaitHolder } from '../runs/call';
+import type { Run } from '../runs/run';
+import { waitForRuns } from '../runs/wait';
+import type { ApiClient } from '../transport/request';
+import { pauseExecution } from './pause';
+import { collectRunOutputs, type HeldRun } from './run-outputs';
+
+export interface HeldBatch {
+	calls: PreparedCall[];
+	batch: Batch;
+	pairing: BatchPairing;
+}
+
+/** The runs and batches one node execution waits for. */
+export interface Held {
+	runs: HeldRun[];
+	batches: HeldBatch[];
+}
+
+/** What the node does with an item's error: throw it, or an error item (Continue On Fail). */
+export type FailItem = (itemIndex: number, error: unknown) => void;
+
+/** The calls whose outputs depend on what is held, in input order. */
+export function heldCalls(held: Held): PreparedCall[] {
+	return [...held.runs.map((r) => r.call), ...held.batches.flatMap((b) => b.calls)].sort((a, b) => a.itemIndex - b.itemIndex);
+}
+
+/** Puts the outputs of a finished batch into `results`. */
+export async function collectBatchOutputs(ctx: Parameters<typeof batchOutputs>[0], client: ApiClient, held: HeldBatch, results: INodeExecutionData[][]): Promise<void> {
+	const outputs = await batchOutputs(ctx, client, held.calls, held.batch, held.pairing);
+	for (const call of held.calls) results[call.itemIndex] = outputs.get(call.itemIndex) ?? [];
+}
+
+/** Waits here (polling) for everything held, then puts the outputs into `results`. */
+async function waitHere(ctx: IExecuteFunctions, client: ApiClient, held: Held, results: INodeExecutionData[][], fail: FailItem): Promise<void> {
+	if (held.runs.length) {
+		const timeout = Math.max(...held.runs.map((r) => r.call.run!.waitTimeoutMs));
+		const outcomes = await waitForRuns(
+			client,
+			held.runs.map((r) => r.run),
+			{ deadline: Date.now() + timeout },
+		);
+		await collectRunOutputs(ctx, client, held.runs, outcomes, results, fail);
+	}
+	await Promise.all(
+		held.batches.map(async (entry) => {
+			const [first] = entry.calls;
+			try {
+				const batch = await waitForBatch(ctx, client, entry.batch, Date.now() + first.run!.waitTimeoutMs, first.itemIndex);
+				await collectBatchOutputs(ctx, client, { ...entry, batch }, results);
+			} catch (error) {
+				for (const call of entry.calls) fail(call.itemIndex, error);
+			}
+		}),
+	);
+}
+
+/**
+ * Collects what a node execution sent and has to wait for, and waits for all of it once everything
+ * is sent: in this execution (polling), or — Wait Mode "Pause the Execution" — with the execution
+ * paused until the service's events say it finished (src/node/pause.ts).
+ */
+export class HeldWaits implements WaitHolder {
+	readonly held: Held = { runs: [], batches: [] };
+
+	holdRun(call: PreparedCall, run: Run): void {
+		this.held.runs.push({ call, run });
+	}
+
+	holdBatch(calls: PreparedCall[], batch: Batch, pairing: BatchPairing): void {
+		this.held.batches.push({ calls, batch, pairing });
+	}
+
+	/**
+	 * Waits for everything held and puts the outputs into `results` (by input item). Returns the
+	 * node's output while paused when the execution paused instead; `results` then stay as they are.
+	 */
+	async settle(ctx: IExecuteFunctions, client: ApiClient, results: INodeExecutionData[][], fail: FailItem): Promise<INodeExecutionData[] | undefined> {
+		const calls = heldCalls(this.held);
+		if (calls.length === 0) return undefined;
+		if (calls[0].run!.waitMode === 'parked') {
+			const waiting = await pauseExecution(ctx, client, this.held, results);
+			if (waiting) return waiting;
+		}
+		await waitHere(ctx, client, this.held, results, fail);
+		return undefined;
+	}
+}

@@ -1,0 +1,266 @@
+import type { ICredentialDataDecryptedObject, IDataObject, INodeExecutionData, IWebhookDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+
+import { findOperation, type NodeName } from '../catalog';
+import { isBatchFinished, listBatchItems, readBatch, type Batch, type BatchItem } from '../runs/batches';
+import { readRunsOnce } from '../runs/read-runs';
+import { isTerminal, type Run } from '../runs/run';
+import type { WaitOutcome } from '../runs/wait';
+import { BEARER_CREDENTIAL_TYPE, isCredentialType, type CredentialType } from '../transport/credentials';
+import { pause } from '../transport/pause';
+import { createClient, type ApiClient } from '../transport/request';
+import { SIGNATURE_HEADER, subjectKind, type WebhookEvent } from '../webhooks/events';
+import { removePausedEndpoint } from '../webhooks/paused-endpoint';
+import { openSecret } from '../webhooks/sealed-secret';
+import { verifyDelivery } from '../webhooks/signature';
+import { errorItem } from './error-item';
+import { collectBatchOutputs, type Held } from './held-waits';
+import { sealKeyOf } from './pause';
+import { decodeState, heldFromStored, stateKey } from './pause-state';
+import { collectRunOutputs } from './run-outputs';
+
+/**
+ * The webhook every action node declares for its paused executions: n8n calls it with the
+ * deliveries the service sends to the execution's resume URL (`restartWebhook`: it answers on
+ * `$execution.resumeUrl`, never on a URL of its own).
+ */
+export const resumeWebhooks: IWebhookDescription[] = [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: '', restartWebhook: true }];
+
+type Answer = IWebhookResponseData;
+
+function answer(ctx: IWebhookFunctions, status: number, body: IDataObject): Answer {
+	ctx.getResponseObject().status(status).json(body);
+	return { noWebhookResponse: true };
+}
+
+/** When it finished, for ordering: the service's completed_at, else its last update. */
+const finishedAt = (subject: IDataObject) => Date.parse(String(subject.completed_at ?? subject.updated_at ?? '')) || 0;
+
+/** The id of the subject that finished last (ties: the greatest id), so that one delivery resumes, not each of a burst. */
+function lastToFinish(subjects: IDataObject[]): string | undefined {
+	let last: IDataObject | undefined;
+	for (const subject of subjects) {
+		if (!last || finishedAt(subject) > finishedAt(last) || (finishedAt(subject) === finishedAt(last) && String(subject.id) > String(last.id))) last = subject;
+	}
+	return last ? String(last.id) : undefined;
+}
+
+/** Whether an event can be about what this execution waits for. */
+function concerns(held: Held, event: WebhookEvent): boolean {
+	const id = event.data.object.id;
+	if (subjectKind(event.type) === 'batch') return held.batches.some((b) => b.batch.id === id);
+	// a run event may also be a batch item's: a batch that ends partial sends no batch event
+	return held.runs.some((r) => r.run.id === id) || held.batches.length > 0;
+}
+
+/** The state of what a paused execution waits for, as one read showed it. */
+interface Progress {
+	runs: Map<string, Run>;
+	batches: Map<string, Batch>;
+	/**
+	 * For each batch that ended partial (it sends no batch event): the run of its item that finished
+	 * last, whose event resumes. Every run event after the batch's end would otherwise resume, and a
+	 * burst of them resumed the execution several times at once.
+	 */
+	lastRunOfPartial: Map<string, string | undefined>;
+}
+
+function lastRunOf(items: BatchItem[]): string | undefined {
+	const withRuns = items.filter((item) => typeof item.run_id === 'string');
+	const last = lastToFinish(withRuns);
+	return withRuns.find((item) => item.id === last)?.run_id as string | undefined;
+}
+
+async function readProgress(client: ApiClient, held: Held): Promise<Progress> {
+	const runs = held.runs.length
+		? await readRunsOnce(
+				client,
+				held.runs.map((r) => r.run.id),
+			)
+		: new Map<string, Run>();
+	const batches = new Map<string, Batch>();
+	const lastRunOfPartial = new Map<string, string | undefined>();
+	for (const entry of held.batches) {
+		const batch = await readBatch(client, entry.batch.id);
+		batches.set(batch.id, batch);
+		if (batch.status === 'partial') lastRunOfPartial.set(batch.id, lastRunOf(await listBatchItems(client, batch.id, entry.calls[0].itemIndex)));
+	}
+	return { runs, batches, lastRunOfPartial };
+}
+
+/**
+ * The latest read of each paused execution this process answers deliveries for, by execution and
+ * node (in flight or done; dropped when the execution resumes, at most 100 kept). The runs of one
+ * execution finish together, so their events arrive as a burst. A delivery uses a read that starts
+ * after it arrived, or an earlier one that already shows its run finished (a finished run stays
+ * finished, and the run that finished last shows every other one finished too); only otherwise
+ * does it schedule its own. Each read is an authenticated request, for which n8n resolves the
+ * credential in an expression isolate: on a busy 2-core n8n 20 deliveries made 7 reads of 0.5–2.8 s
+ * each, and the delivery that resumed waited 1.7 s for its read.
+ */
+interface SharedRead {
+	startsAt: number;
+	progress: Promise<Progress>;
+	/** what it read, once done */
+	done?: Progress;
+}
+const latestReads = new Map<string, SharedRead>();
+const READ_AFTER_MS = 200;
+const READS_KEPT = 100;
+
+function scheduleRead(place: string, read: () => Promise<Progress>): Promise<Progress> {
+	const progress = pause(READ_AFTER_MS).then(read);
+	const entry: SharedRead = { startsAt: Date.now() + READ_AFTER_MS, progress };
+	if (!latestReads.has(place) && latestReads.size >= READS_KEPT) latestReads.delete(latestReads.keys().next().value!);
+	latestReads.set(place, entry);
+	progress.then(
+		(done) => (entry.done = done),
+		() => latestReads.get(place) === entry && latestReads.delete(place),
+	);
+	return progress;
+}
+
+/**
+ * The read a delivery acts on: one that starts after it arrived or after its event was sent (the
+ * run had finished then), or one already done that shows the event's subject finished.
+ */
+async function sharedProgress(place: string, arrivedAt: number, event: WebhookEvent, read: () => Promise<Progress>): Promise<Progress> {
+	const latest = latestReads.get(place);
+	const sentAt = Date.parse(event.created_at) || arrivedAt;
+	if (latest?.done && showsFinished(latest.done, event)) return latest.done;
+	if (latest && !latest.done && latest.startsAt >= Math.min(arrivedAt, sentAt)) {
+		const progress = await latest.progress;
+		if (latest.startsAt >= arrivedAt || showsFinished(progress, event)) return progress;
+	}
+	return await scheduleRead(place, read);
+}
+
+/** Whether a read shows the subject of the event finished (then it is recent enough to act on). */
+function showsFinished(progress: Progress, event: WebhookEvent): boolean {
+	const subject = String(event.data.object.id);
+	if (subjectKind(event.type) === 'batch') {
+		const batch = progress.batches.get(subject);
+		return batch !== undefined && isBatchFinished(batch);
+	}
+	// a batch item's run event: only a read made after it tells whether the batch ended with it
+	const run = progress.runs.get(subject);
+	return progress.batches.size === 0 && run !== undefined && isTerminal(run);
+}
+
+/** Applies a read to what is held; ready when all of it finished and this event is the one to resume on. */
+function readyToResume(held: Held, progress: Progress, event: WebhookEvent): { ready: boolean; waitingFor: number } {
+	for (const entry of held.runs) entry.run = progress.runs.get(entry.run.id) ?? entry.run;
+	for (const entry of held.batches) entry.batch = progress.batches.get(entry.batch.id) ?? entry.batch;
+	const waitingFor = held.runs.filter((r) => !isTerminal(r.run)).length + held.batches.filter((b) => !isBatchFinished(b.batch)).length;
+	if (waitingFor > 0) return { ready: false, waitingFor };
+	const subjectId = event.data.object.id;
+	if (held.runs.length) return { ready: lastToFinish(held.runs.map((r) => r.run)) === subjectId, waitingFor };
+	const batches: Batch[] = held.batches.map((b) => b.batch);
+	const last = batches.find((b) => b.id === lastToFinish(batches))!;
+	// a partial batch announces nothing: the event of the run that ended it resumes
+	return { ready: subjectKind(event.type) === 'batch' ? last.id === subjectId : last.status === 'partial' && progress.lastRunOfPartial.get(last.id) === subjectId, waitingFor };
+}
+
+/** The outputs of everything held, into the stored items' places. Never throws: what fails becomes its error item. */
+async function resumedItems(ctx: IWebhookFunctions, client: ApiClient, held: Held, stored: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	const results: INodeExecutionData[][] = stored.map((item) => [item]);
+	// A resumed node cannot stop the workflow (n8n runs no node code then, it passes the returned
+	// items on), so every failure is an error item, as with Continue On Fail.
+	const fail = (itemIndex: number, error: unknown) => (results[itemIndex] = [errorItem(error, itemIndex)]);
+	const outcomes = new Map<string, WaitOutcome>(held.runs.map(({ run }) => [run.id, { state: run.status === 'completed' ? 'completed' : 'failed', run }]));
+	await collectRunOutputs(ctx, client, held.runs, outcomes, results, fail);
+	for (const entry of held.batches) {
+		await collectBatchOutputs(ctx, client, entry, results).catch((error: unknown) => {
+			for (const call of entry.calls) fail(call.itemIndex, error);
+		});
+	}
+	return results.flat();
+}
+
+/**
+ * Signing secrets opened in this process, by execution, node and sealed value (unique per pause),
+ * with the credential's base URL. A burst of deliveries to one paused execution then reads the
+ * credential once: n8n resolves a credential in an expression isolate each time, which costs
+ * 0.1–1 s of CPU on a busy 2-core machine. The opening is kept while it is under way, so that the
+ * deliveries of a burst that arrive together wait for one read instead of each making its own.
+ */
+const openedSecrets = new Map<string, Promise<{ secret: string; baseUrl: unknown } | undefined>>();
+const OPENED_SECRETS_KEPT = 100;
+
+async function openSecretOf(ctx: IWebhookFunctions, credentialType: CredentialType, sealed: string): Promise<{ secret: string; baseUrl: unknown } | undefined> {
+	const credentials = await ctx.getCredentials<ICredentialDataDecryptedObject>(credentialType);
+	const key = sealKeyOf(credentials, ctx.getExecutionId(), ctx.getNode().name);
+	const secret = key && openSecret(sealed, key);
+	return secret ? { secret, baseUrl: credentials.baseUrl } : undefined;
+}
+
+async function openedSecret(ctx: IWebhookFunctions, credentialType: CredentialType, sealed: string): Promise<{ secret: string; baseUrl: unknown } | undefined> {
+	const place = `${ctx.getExecutionId()}\u0000${ctx.getNode().name}\u0000${sealed}`;
+	const known = openedSecrets.get(place);
+	if (known) return await known;
+	if (openedSecrets.size >= OPENED_SECRETS_KEPT) openedSecrets.delete(openedSecrets.keys().next().value!);
+	const opening = openSecretOf(ctx, credentialType, sealed);
+	openedSecrets.set(place, opening);
+	// what did not open (a changed credential, a failed read) is tried again by the next delivery
+	const forget = () => openedSecrets.get(place) === opening && openedSecrets.delete(place);
+	opening.then((opened) => opened ?? forget(), forget);
+	return await opening;
+}
+
+function header(ctx: IWebhookFunctions, name: string): string | undefined {
+	const value = ctx.getHeaderData()[name.toLowerCase()];
+	return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * A delivery to a paused execution's resume URL. Verified like the trigger's (signature over the
+ * exact raw body, 401 and still paused when it fails; no age limit: a replayed delivery is how a
+ * person resumes an execution whose events were lost, and an event only makes the node read the
+ * runs from the service). An event about other runs is answered 200 and changes nothing. Once
+ * every held run or batch finished (one read of the runs list), the delivery of the one that
+ * finished last deletes the endpoint and resumes the execution with the outputs the in-execution
+ * wait gives; the others are answered 200 and wait for it.
+ */
+export async function resumePausedExecution(ctx: IWebhookFunctions, node: NodeName): Promise<IWebhookResponseData> {
+	const reject = (reason: string) => answer(ctx, 401, { error: 'unauthorized', reason });
+	const arrivedAt = Date.now();
+	let answered = false;
+	let stored: INodeExecutionData[] = [];
+	try {
+		const nodeName = ctx.getNode().name;
+		const state = decodeState(ctx.customData.get(stateKey(nodeName)));
+		if (!state) return reject('not_paused');
+		const auth = ctx.getNodeParameter('authentication', BEARER_CREDENTIAL_TYPE);
+		const credentialType = isCredentialType(auth) ? auth : BEARER_CREDENTIAL_TYPE;
+		const opened = await openedSecret(ctx, credentialType, state.sealedSecret);
+		if (!opened) return reject('no_signing_secret');
+		const { secret } = opened;
+		const req = ctx.getRequestObject();
+		if (!req.rawBody && typeof req.readRawBody === 'function') await req.readRawBody();
+		const verification = verifyDelivery({ secret, rawBody: req.rawBody, signatureHeader: header(ctx, SIGNATURE_HEADER) });
+		if (!verification.ok) return reject(verification.reason);
+		const { event } = verification;
+
+		const endpoint = findOperation(node, String(ctx.getNodeParameter('resource', '')), String(ctx.getNodeParameter('operation', '')));
+		if (!endpoint) return answer(ctx, 500, { error: 'not_resumed', reason: 'unknown_operation' });
+		stored = (ctx.evaluateExpression('{{ $input.all() }}', 0) as unknown as INodeExecutionData[]) ?? [];
+		const held = heldFromStored(stored, state, endpoint);
+		if (!concerns(held, event)) return answer(ctx, 200, { received: true, ignored: 'not_this_execution' });
+		const client = await createClient(ctx, credentialType, { baseUrl: opened.baseUrl } as ICredentialDataDecryptedObject);
+		const place = `${ctx.getExecutionId()}\u0000${nodeName}`;
+		const progress = await sharedProgress(place, arrivedAt, event, async () => await readProgress(client, held));
+		const { ready, waitingFor } = readyToResume(held, progress, event);
+		if (!ready) return answer(ctx, 200, { received: true, waiting_for: waitingFor });
+		latestReads.delete(place);
+
+		// answered before the outputs are downloaded: the service waits 10 s at most
+		answer(ctx, 200, { received: true, resumed: true });
+		answered = true;
+		const [, items] = await Promise.all([removePausedEndpoint(client, state.endpointId).catch(() => undefined), resumedItems(ctx, client, held, stored)]);
+		return { noWebhookResponse: true, workflowData: [items] };
+	} catch (error) {
+		// Before answering: the service retries the delivery later and the execution stays paused.
+		// After: resume with the error on every item that waited (the endpoint is gone already).
+		if (!answered) return answer(ctx, 500, { error: 'not_resumed', message: error instanceof Error ? error.message : String(error) });
+		return { noWebhookResponse: true, workflowData: [stored.map((item, index) => (item.json?.code === 'wait_timeout' ? errorItem(error, index) : item))] };
+	}
+}

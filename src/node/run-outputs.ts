@@ -1,0 +1,112 @@
+import {
+	NodeOperationError,
+	type IBinaryKeyData,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type IWebhookFunctions,
+	type JsonObject,
+} from 'n8n-workflow';
+
+import { downloadOutput } from '../media/download';
+import type { PreparedCall } from '../runs/call';
+import { forEachLimited } from '../runs/pool';
+import { outputFiles } from '../media/output-files';
+import type { Run } from '../runs/run';
+import type { WaitOutcome } from '../runs/wait';
+import { problemError } from '../transport/problem';
+import type { ApiClient } from '../transport/request';
+import { customOperationFor } from './custom-operations';
+
+/**
+ * Turning finished runs into output items, shared by the two ways of waiting: in the execution
+ * (src/node/held-waits.ts) and in the webhook that resumes a paused execution (src/node/resume.ts),
+ * so that both give the same items, binaries, pairing and error items.
+ */
+export type OutputContext = IExecuteFunctions | IWebhookFunctions;
+
+/** A run the node submitted (or read) for one input item's call. */
+export interface HeldRun {
+	call: PreparedCall;
+	run: Run;
+}
+
+const DOWNLOAD_CONCURRENCY = 8;
+
+/** Builds the output item of a completed run: the run as JSON, its files as binary (or URLs). */
+async function completedRunItem(ctx: OutputContext, client: ApiClient, call: PreparedCall, run: Run): Promise<INodeExecutionData> {
+	const files = outputFiles(run.output);
+	const settings = call.run!;
+	const json: IDataObject = { ...run, output_urls: files.map((f) => f.url) };
+	if (settings.returnUrlsOnly || files.length === 0) return { json, pairedItem: { item: call.itemIndex } };
+	const binary: IBinaryKeyData = {};
+	for (const [index, file] of files.entries()) {
+		const key = index === 0 ? settings.binaryPropertyName : `${settings.binaryPropertyName}_${index}`;
+		binary[key] = await downloadOutput(ctx, file, `${run.id}${index ? `_${index}` : ''}`, client.baseUrl);
+	}
+	return { json, binary, pairedItem: { item: call.itemIndex } };
+}
+
+/** The error of a run that did not complete: failed at the service, still running at the deadline, or the wait was cancelled. */
+export function outcomeError(ctx: OutputContext, call: PreparedCall, outcome: WaitOutcome): Error {
+	const run = outcome.run;
+	if (outcome.state === 'error') return outcome.error;
+	if (outcome.state === 'failed') {
+		return problemError(
+			ctx.getNode(),
+			{
+				code: run.error?.code ?? 'run_failed',
+				title: `Run ${run.id} failed`,
+				detail: run.error?.message,
+				run_id: run.id,
+				request_id: run.request_id as string | undefined,
+			},
+			undefined,
+			call.itemIndex,
+		);
+	}
+	const seconds = Math.round(call.run!.waitTimeoutMs / 1000);
+	// no status in the message: a paused execution reaches its deadline without reading the run
+	const error = new NodeOperationError(
+		ctx.getNode(),
+		outcome.state === 'timeout'
+			? `Run ${run.id} did not finish within ${seconds} s`
+			: `Waiting for run ${run.id} stopped: the execution was cancelled`,
+		{
+			itemIndex: call.itemIndex,
+			description: 'The run goes on at the service. Raise "Wait Timeout" or read it later with MediaGen Run → Get.',
+		},
+	);
+	error.context.problem = { code: outcome.state === 'timeout' ? 'wait_timeout' : 'cancelled', run_id: run.id, run_status: run.status } as JsonObject;
+	return error;
+}
+
+/** The output items of one finished run (its operation's own items where it has them), or the error to report for it. */
+export async function runOutputs(ctx: OutputContext, client: ApiClient, call: PreparedCall, outcome: WaitOutcome): Promise<INodeExecutionData[]> {
+	if (outcome.state !== 'completed') throw outcomeError(ctx, call, outcome);
+	const custom = customOperationFor(call.endpoint);
+	return custom?.completedRun ? await custom.completedRun(ctx, client, call, outcome.run) : [await completedRunItem(ctx, client, call, outcome.run)];
+}
+
+/**
+ * Puts the outputs of finished runs into `results` (by input item). Outputs are downloaded several
+ * at a time; results stay in input order. A run's error goes to `fail` (which throws or makes an
+ * error item, as the node is set).
+ */
+export async function collectRunOutputs(
+	ctx: OutputContext,
+	client: ApiClient,
+	held: HeldRun[],
+	outcomes: Map<string, WaitOutcome>,
+	results: INodeExecutionData[][],
+	fail: (itemIndex: number, error: unknown) => void,
+): Promise<void> {
+	const ordered = [...held].sort((a, b) => a.call.itemIndex - b.call.itemIndex);
+	await forEachLimited(ordered, DOWNLOAD_CONCURRENCY, async ({ call, run }) => {
+		try {
+			results[call.itemIndex] = await runOutputs(ctx, client, call, outcomes.get(run.id)!);
+		} catch (error) {
+			fail(call.itemIndex, error);
+		}
+	});
+}
