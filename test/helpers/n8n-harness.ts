@@ -43,6 +43,8 @@ function resolveExpression(value: unknown, data: IDataObject): unknown {
 export class TestCredentialsHelper extends ICredentialsHelper {
 	readonly store = new Map<string, ICredentialDataDecryptedObject>();
 	tokenUpdates = 0;
+	/** how often n8n asked for a decrypted credential (each costs a database read and a decryption in n8n) */
+	decryptions = 0;
 
 	set(type: string, data: ICredentialDataDecryptedObject): void {
 		this.store.set(type, { ...data });
@@ -85,6 +87,7 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 	}
 
 	async getDecrypted(_a: IWorkflowExecuteAdditionalData, _n: INodeCredentialsDetails, type: string): Promise<ICredentialDataDecryptedObject> {
+		this.decryptions++;
 		const stored = this.store.get(type) ?? {};
 		const data: IDataObject = {};
 		for (const p of credentialTypes[type]?.properties ?? []) data[p.name] = (stored[p.name] ?? p.default) as IDataObject[string];
