@@ -45,7 +45,11 @@ async function completedRunItem(ctx: IExecuteFunctions, client: ApiClient, call:
 	const binary: IBinaryKeyData = {};
 	for (const [index, file] of files.entries()) {
 		const key = index === 0 ? settings.binaryPropertyName : `${settings.binaryPropertyName}_${index}`;
-		binary[key] = await downloadOutput(ctx, file, `${run.id}${index ? `_${index}` : ''}`, client.baseUrl);
+		binary[key] = await downloadOutput(ctx, file, `${run.id}${index ? `_${index}` : ''}`, client.baseUrl, {
+			runId: run.id,
+			maxBytes: settings.maxOutputBytes,
+			signal: client.signal,
+		});
 	}
 	return { json, binary, pairedItem: { item: call.itemIndex } };
 }

@@ -1,6 +1,7 @@
 import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
 import { endpointKey, fieldLocation, type Endpoint, type FieldSpec } from '../catalog';
+import { BYTES_PER_MB, DEFAULT_MAX_OUTPUT_MB, MAX_OUTPUT_MB } from '../media/download';
 import { describeBinary } from '../media/upload';
 import type { PendingUpload, PreparedCall } from '../runs/call';
 import { deriveIdempotencyKey, keyFromUserValue } from '../transport/idempotency';
@@ -194,6 +195,7 @@ export async function prepareCall(ctx: IExecuteFunctions, endpoint: Endpoint, it
 			waitTimeoutMs: numberOption(ctx, itemIndex, options, 'waitTimeout', 'Wait Timeout (Seconds)', 600, 1, MAX_WAIT_SECONDS) * 1000,
 			returnUrlsOnly: Boolean(options.returnUrlsOnly),
 			binaryPropertyName: String(options.binaryPropertyName || 'data'),
+			maxOutputBytes: numberOption(ctx, itemIndex, options, 'maxOutputSize', 'Max Output Size (MB)', DEFAULT_MAX_OUTPUT_MB, 1, MAX_OUTPUT_MB) * BYTES_PER_MB,
 		};
 		if (typeof options.idempotencyKey === 'string' && options.idempotencyKey.trim()) ownKey = options.idempotencyKey.trim();
 	}

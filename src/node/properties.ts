@@ -1,6 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { endpointsOfNode, type Endpoint, type FieldSpec, type NodeName } from '../catalog';
+import { DEFAULT_MAX_OUTPUT_MB } from '../media/download';
 import { estimateOperationOf, estimateOperationOption, offersEstimate } from '../runs/cost';
 import { BEARER_CREDENTIAL_TYPE, CLIENT_CREDENTIALS_TYPE } from '../transport/credentials';
 import { binaryParam, choicesMethod, DYNAMIC_OPTIONS_DESCRIPTION, listMethod, paramName, sourceParam } from './names';
@@ -197,6 +198,14 @@ function runOptions(e: Endpoint): INodeProperties[] {
 			type: 'string',
 			default: 'data',
 			description: 'First output file goes to this field, further ones to data_1, data_2, …',
+		},
+		{
+			displayName: 'Max Output Size (MB)',
+			name: 'maxOutputSize',
+			type: 'number',
+			default: DEFAULT_MAX_OUTPUT_MB,
+			typeOptions: { minValue: 1 },
+			description: 'Largest output file the node downloads; a larger one fails its item, naming the run (checked before and while downloading)',
 		},
 		{
 			displayName: 'Max Parallel Submits',

@@ -18,6 +18,8 @@ export interface RunSettings {
 	waitTimeoutMs: number;
 	returnUrlsOnly: boolean;
 	binaryPropertyName: string;
+	/** largest output file downloaded (Max Output Size) */
+	maxOutputBytes: number;
 }
 
 /** Max Credits of a submit: estimate first, refuse above it, submit bound to the quote. */

@@ -1,5 +1,8 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
 import { Container } from '@n8n/di';
-import { BinaryDataService, Credentials, ExecutionLifecycleHooks, LoadOptionsContext, WorkflowExecute } from 'n8n-core';
+import { BinaryDataService, Credentials, ExecutionLifecycleHooks, LoadOptionsContext, StorageConfig, WorkflowExecute } from 'n8n-core';
 import {
 	ICredentialsHelper,
 	Workflow,
@@ -240,6 +243,16 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 /** The bytes of an output binary, however n8n stored them. */
 export async function binaryBytes(binary: IBinaryData): Promise<Buffer> {
 	return await Container.get(BinaryDataService).getAsBuffer(binary);
+}
+
+/** Files n8n's binary storage holds for an execution (temporary files of unfinished writes included). */
+export function storedBinaryFiles(workflowId: string, executionId: string): string[] {
+	const dir = join(Container.get(StorageConfig).storagePath, 'workflows', workflowId, 'executions', executionId, 'binary_data');
+	try {
+		return readdirSync(dir);
+	} catch {
+		return [];
+	}
 }
 
 /** Calls one of a node's loadOptions methods through n8n-core's LoadOptionsContext, as the editor does. */

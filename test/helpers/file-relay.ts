@@ -1,0 +1,104 @@
+import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** How the relay passes an output file on. */
+export type FileMode =
+	/** as the sandbox sent it */
+	| 'as-is'
+	/** with `Content-Type: text/html` (the bytes are still what they are) */
+	| 'mislabelled'
+	/** without Content-Length, in small chunks (the size shows only while streaming) */
+	| 'chunked'
+	/** the headers and the first 64 kB, then nothing until the client goes away */
+	| 'stalled';
+
+export interface FileRequest {
+	path: string;
+	/** bytes the relay wrote to the client */
+	sent: number;
+	/** the client closed the connection before the relay finished */
+	closedEarly: boolean;
+	done: Promise<void>;
+}
+
+/**
+ * A relay in front of the sandbox (the credential's Base URL points at it): API answers get the
+ * relay's origin in their URLs, so output files are fetched through it too, where `mode` changes
+ * how they arrive.
+ */
+export class FileRelay {
+	mode: FileMode = 'as-is';
+	readonly files: FileRequest[] = [];
+	origin = '';
+	private server?: Server;
+
+	constructor(private readonly sandboxOrigin: string) {}
+
+	async start(): Promise<string> {
+		this.server = createServer((req, res) => this.relay(req, res));
+		await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+		this.origin = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+		return this.origin;
+	}
+
+	async close(): Promise<void> {
+		this.server?.closeAllConnections();
+		await new Promise((resolve) => this.server?.close(resolve));
+	}
+
+	private relay(req: IncomingMessage, res: ServerResponse): void {
+		const sandbox = new URL(this.sandboxOrigin);
+		const upstream = httpRequest({ host: sandbox.hostname, port: sandbox.port, method: req.method, path: req.url, headers: { ...req.headers, host: sandbox.host } }, (answer) => {
+			if (req.url?.startsWith('/storage/files/')) return this.sendFile(req, res, answer);
+			const chunks: Buffer[] = [];
+			answer.on('data', (c: Buffer) => chunks.push(c));
+			answer.on('end', () => {
+				let body = Buffer.concat(chunks);
+				if (String(answer.headers['content-type']).includes('json')) body = Buffer.from(body.toString().split(this.sandboxOrigin).join(this.origin));
+				res.writeHead(answer.statusCode ?? 502, { ...answer.headers, 'content-length': String(body.length) }).end(body);
+			});
+		});
+		req.pipe(upstream);
+	}
+
+	private sendFile(req: IncomingMessage, res: ServerResponse, answer: IncomingMessage): void {
+		let finished!: () => void;
+		const file: FileRequest = { path: req.url ?? '', sent: 0, closedEarly: false, done: new Promise((resolve) => (finished = resolve)) };
+		this.files.push(file);
+		res.on('close', () => {
+			file.closedEarly = !res.writableFinished;
+			answer.destroy();
+			finished();
+		});
+		const headers = { ...answer.headers };
+		if (this.mode === 'mislabelled') headers['content-type'] = 'text/html; charset=utf-8';
+		if (this.mode === 'chunked' || this.mode === 'stalled') delete headers['content-length'];
+		res.writeHead(answer.statusCode ?? 502, headers);
+		const write = (chunk: Buffer) => {
+			file.sent += chunk.length;
+			return res.write(chunk);
+		};
+		if (this.mode === 'stalled') {
+			let held = 0;
+			answer.on('data', (chunk: Buffer) => {
+				if (held >= 65536) {
+					answer.pause();
+					return;
+				}
+				held += chunk.length;
+				write(chunk);
+			});
+			return;
+		}
+		answer.on('data', (chunk: Buffer) => {
+			const pieces = this.mode === 'chunked' ? Math.ceil(chunk.length / 4096) : 1;
+			let ok = true;
+			for (let i = 0; i < pieces; i++) ok = write(chunk.subarray((i * chunk.length) / pieces, ((i + 1) * chunk.length) / pieces)) && ok;
+			if (!ok) {
+				answer.pause();
+				res.once('drain', () => answer.resume());
+			}
+		});
+		answer.on('end', () => res.end());
+	}
+}
