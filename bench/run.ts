@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, no-console -- benchmark tool: runs in Node, never shipped (CONTRIBUTING.md, Linting) */
 /**
  * `npm run bench`: throughput of the Image node against the sandbox (run in a child process with a
  * fixed per-run latency and a per-account concurrency cap), compared with the floor an ideal
@@ -35,8 +36,8 @@ interface SandboxProcess {
 	child: ChildProcess;
 }
 
-// The benchmark measures the published bundle, as n8n loads it.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+// The benchmark measures the published build, as n8n loads it.
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the built file, loaded by path as n8n does
 const { MediaGenImage } = require(join(process.cwd(), 'dist/nodes/MediaGenImage/MediaGenImage.node.js')) as {
 	MediaGenImage: typeof MediaGenImageType;
 };
@@ -216,7 +217,7 @@ async function main(): Promise<void> {
 	rows.push(...realN8nRows(items, latency, items), { ...floorRow(items, latency, items) });
 	rows.push(...realN8nRows(20, 12000, 20), { ...floorRow(20, 12000, 20) });
 	writeFileSync('bench/results.json', `${JSON.stringify({ measured_at: new Date().toISOString(), rows }, null, 2)}\n`);
-	console.table(rows.map(({ note: _note, ...r }) => r));
+	console.table(rows.map((row) => Object.fromEntries(Object.entries(row).filter(([column]) => column !== 'note'))));
 	rows.forEach((r, i) => r.note && process.stdout.write(`${i}: ${r.note}\n`));
 	const ours = rows[0];
 	const ratio = (a: string, d: string, lat: number, c: number) => {

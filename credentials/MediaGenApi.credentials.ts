@@ -14,8 +14,10 @@ export class MediaGenApi implements ICredentialType {
 			displayName: 'Base URL',
 			name: 'baseUrl',
 			type: 'string',
-			default: 'http://127.0.0.1:4010/v1',
-			description: 'The service address, ending in /v1. The default is the local sandbox (npm run sandbox).',
+			required: true,
+			default: '',
+			placeholder: 'https://mediagen.example.com/v1',
+			description: 'The service address, ending in /v1. The local sandbox (npm run sandbox) answers on http://127.0.0.1:4010/v1.',
 		},
 		{
 			displayName: 'API Key',

@@ -181,8 +181,10 @@ export const sandboxModels: SandboxModel[] = [
 
 /** The Model resource as GET /models returns it. */
 export function publicModel(model: SandboxModel): Record<string, unknown> {
-	const { pricing: _pricing, supersededBy: _successor, ...rest } = model;
-	return { object: 'model', ...rest };
+	const listed: Partial<SandboxModel> = { ...model };
+	delete listed.pricing;
+	delete listed.supersededBy;
+	return { object: 'model', ...listed };
 }
 
 /** The aliases GET /models lists (superseded ones are left out). */

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- the local sandbox service: runs in Node, never shipped (CONTRIBUTING.md, Linting) */
 import express, { type Request, type Response } from 'express';
 
 import { chaosFault } from './chaos';

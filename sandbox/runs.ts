@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- the local sandbox service: runs in Node, never shipped (CONTRIBUTING.md, Linting) */
 import { newId, nowIso } from './ids';
 import { mp4Padding } from './large-files';
 import { MONEY_FAILURE_MESSAGES } from './money';

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/require-node-api-error -- the local sandbox service: runs in Node, never shipped (CONTRIBUTING.md, Linting) */
 import { ProblemError, type RouteContext } from './http';
 import { QuoteSigner } from './quotes';
 import { RunEngine } from './runs';

@@ -1,27 +1,30 @@
 import { NodeConnectionTypes, type IExecuteFunctions, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 
-import { loadOptionsFor } from '../../src/models/load-options';
+import { methodsOf } from '../../src/node/load-options';
 import { executeCatalogNode } from '../../src/node/execute';
-import { credentialsOfNodes, nodeProperties } from '../../src/node/properties';
+import { credentialsOfNodes, nodeProperties, operationSubtitle } from '../../src/node/properties';
+
+const RESOURCES = { account: 'Account', model: 'Model', upload: 'Upload', cliSession: 'CLI Sign-In Session', webhook: 'Webhook' };
 
 export class MediaGenAccount implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'MediaGen Account',
 		name: 'mediaGenAccount',
-		icon: { light: 'file:../../icons/mediagen.svg', dark: 'file:../../icons/mediagen.dark.svg' },
+		icon: { light: 'file:../../icons/account.svg', dark: 'file:../../icons/account.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		subtitle: operationSubtitle('MediaGenAccount', RESOURCES),
 		description: 'Account, credits, usage, models, pricing, uploads, webhook endpoints and command-line sign-in of the Media Generation Service',
+		documentationUrl: 'https://github.com/n8n-nodes-mediagen/n8n-nodes-mediagen#mediagen-account',
 		defaults: { name: 'MediaGen Account' },
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		usableAsTool: true,
 		credentials: credentialsOfNodes,
-		properties: nodeProperties('MediaGenAccount', { account: 'Account', model: 'Model', upload: 'Upload', cliSession: 'CLI Sign-In Session', webhook: 'Webhook' }),
+		properties: nodeProperties('MediaGenAccount', RESOURCES),
 	};
 
-	methods = { loadOptions: loadOptionsFor('MediaGenAccount') };
+	methods = methodsOf('MediaGenAccount');
 
 	async execute(this: IExecuteFunctions) {
 		return await executeCatalogNode(this, 'MediaGenAccount');

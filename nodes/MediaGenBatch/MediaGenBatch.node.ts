@@ -1,27 +1,30 @@
 import { NodeConnectionTypes, type IExecuteFunctions, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 
-import { loadOptionsFor } from '../../src/models/load-options';
+import { methodsOf } from '../../src/node/load-options';
 import { executeCatalogNode } from '../../src/node/execute';
-import { credentialsOfNodes, nodeProperties } from '../../src/node/properties';
+import { credentialsOfNodes, nodeProperties, operationSubtitle } from '../../src/node/properties';
+
+const RESOURCES = { batch: 'Batch', batchItem: 'Batch Item' };
 
 export class MediaGenBatch implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'MediaGen Batch',
 		name: 'mediaGenBatch',
-		icon: { light: 'file:../../icons/mediagen.svg', dark: 'file:../../icons/mediagen.dark.svg' },
+		icon: { light: 'file:../../icons/batch.svg', dark: 'file:../../icons/batch.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		subtitle: operationSubtitle('MediaGenBatch', RESOURCES),
 		description: 'Run many generations or workflows as one batch with the Media Generation Service',
+		documentationUrl: 'https://github.com/n8n-nodes-mediagen/n8n-nodes-mediagen#mediagen-batch',
 		defaults: { name: 'MediaGen Batch' },
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		usableAsTool: true,
 		credentials: credentialsOfNodes,
-		properties: nodeProperties('MediaGenBatch', { batch: 'Batch', batchItem: 'Batch Item' }),
+		properties: nodeProperties('MediaGenBatch', RESOURCES),
 	};
 
-	methods = { loadOptions: loadOptionsFor('MediaGenBatch') };
+	methods = methodsOf('MediaGenBatch');
 
 	async execute(this: IExecuteFunctions) {
 		return await executeCatalogNode(this, 'MediaGenBatch');

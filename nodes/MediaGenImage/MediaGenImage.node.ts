@@ -1,27 +1,30 @@
 import { NodeConnectionTypes, type IExecuteFunctions, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 
-import { loadOptionsFor } from '../../src/models/load-options';
+import { methodsOf } from '../../src/node/load-options';
 import { executeCatalogNode } from '../../src/node/execute';
-import { credentialsOfNodes, nodeProperties } from '../../src/node/properties';
+import { credentialsOfNodes, nodeProperties, operationSubtitle } from '../../src/node/properties';
+
+const RESOURCES = { image: 'Image' };
 
 export class MediaGenImage implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'MediaGen Image',
 		name: 'mediaGenImage',
-		icon: { light: 'file:../../icons/mediagen.svg', dark: 'file:../../icons/mediagen.dark.svg' },
+		icon: { light: 'file:../../icons/image.svg', dark: 'file:../../icons/image.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		subtitle: operationSubtitle('MediaGenImage', RESOURCES),
 		description: 'Generate images, remove backgrounds, upscale, capture pages and block out scenes with the Media Generation Service',
+		documentationUrl: 'https://github.com/n8n-nodes-mediagen/n8n-nodes-mediagen#mediagen-image',
 		defaults: { name: 'MediaGen Image' },
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		usableAsTool: true,
 		credentials: credentialsOfNodes,
-		properties: nodeProperties('MediaGenImage', { image: 'Image' }),
+		properties: nodeProperties('MediaGenImage', RESOURCES),
 	};
 
-	methods = { loadOptions: loadOptionsFor('MediaGenImage') };
+	methods = methodsOf('MediaGenImage');
 
 	async execute(this: IExecuteFunctions) {
 		return await executeCatalogNode(this, 'MediaGenImage');

@@ -1,37 +1,40 @@
 import { NodeConnectionTypes, type IExecuteFunctions, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 
-import { loadOptionsFor } from '../../src/models/load-options';
+import { methodsOf } from '../../src/node/load-options';
 import { executeCatalogNode } from '../../src/node/execute';
-import { credentialsOfNodes, nodeProperties } from '../../src/node/properties';
+import { credentialsOfNodes, nodeProperties, operationSubtitle } from '../../src/node/properties';
+
+const RESOURCES = {
+	influencer: 'Influencer',
+	team: 'Team',
+	project: 'Project',
+	element: 'Element',
+	brand: 'Brand',
+	moodboard: 'Moodboard',
+	lora: 'LoRA (Trained Model)',
+	imageStyle: 'Image Style',
+	styleSkill: 'Style Skill',
+};
 
 export class MediaGenLibrary implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'MediaGen Library',
 		name: 'mediaGenLibrary',
-		icon: { light: 'file:../../icons/mediagen.svg', dark: 'file:../../icons/mediagen.dark.svg' },
+		icon: { light: 'file:../../icons/library.svg', dark: 'file:../../icons/library.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		subtitle: operationSubtitle('MediaGenLibrary', RESOURCES),
 		description: 'Manage influencers, teams, projects, elements, brands, moodboards and trained models (LoRAs, image styles) of the Media Generation Service',
+		documentationUrl: 'https://github.com/n8n-nodes-mediagen/n8n-nodes-mediagen#mediagen-library',
 		defaults: { name: 'MediaGen Library' },
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		usableAsTool: true,
 		credentials: credentialsOfNodes,
-		properties: nodeProperties('MediaGenLibrary', {
-			influencer: 'Influencer',
-			team: 'Team',
-			project: 'Project',
-			element: 'Element',
-			brand: 'Brand',
-			moodboard: 'Moodboard',
-			lora: 'LoRA (Trained Model)',
-			imageStyle: 'Image Style',
-			styleSkill: 'Style Skill',
-		}),
+		properties: nodeProperties('MediaGenLibrary', RESOURCES),
 	};
 
-	methods = { loadOptions: loadOptionsFor('MediaGenLibrary') };
+	methods = methodsOf('MediaGenLibrary');
 
 	async execute(this: IExecuteFunctions) {
 		return await executeCatalogNode(this, 'MediaGenLibrary');

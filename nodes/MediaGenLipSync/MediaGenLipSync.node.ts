@@ -1,27 +1,30 @@
 import { NodeConnectionTypes, type IExecuteFunctions, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 
-import { loadOptionsFor } from '../../src/models/load-options';
+import { methodsOf } from '../../src/node/load-options';
 import { executeCatalogNode } from '../../src/node/execute';
-import { credentialsOfNodes, nodeProperties } from '../../src/node/properties';
+import { credentialsOfNodes, nodeProperties, operationSubtitle } from '../../src/node/properties';
+
+const RESOURCES = { lipSync: 'Lip Sync' };
 
 export class MediaGenLipSync implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'MediaGen Lip Sync',
 		name: 'mediaGenLipSync',
-		icon: { light: 'file:../../icons/mediagen.svg', dark: 'file:../../icons/mediagen.dark.svg' },
+		icon: { light: 'file:../../icons/lipsync.svg', dark: 'file:../../icons/lipsync.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		subtitle: operationSubtitle('MediaGenLipSync', RESOURCES),
 		description: 'Lip-sync a face in a video or image to speech with the Media Generation Service',
+		documentationUrl: 'https://github.com/n8n-nodes-mediagen/n8n-nodes-mediagen#mediagen-lip-sync',
 		defaults: { name: 'MediaGen Lip Sync' },
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		usableAsTool: true,
 		credentials: credentialsOfNodes,
-		properties: nodeProperties('MediaGenLipSync', { lipSync: 'Lip Sync' }),
+		properties: nodeProperties('MediaGenLipSync', RESOURCES),
 	};
 
-	methods = { loadOptions: loadOptionsFor('MediaGenLipSync') };
+	methods = methodsOf('MediaGenLipSync');
 
 	async execute(this: IExecuteFunctions) {
 		return await executeCatalogNode(this, 'MediaGenLipSync');

@@ -1,38 +1,41 @@
 import { NodeConnectionTypes, type IExecuteFunctions, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 
-import { loadOptionsFor } from '../../src/models/load-options';
+import { methodsOf } from '../../src/node/load-options';
 import { executeCatalogNode } from '../../src/node/execute';
-import { credentialsOfNodes, nodeProperties } from '../../src/node/properties';
+import { credentialsOfNodes, nodeProperties, operationSubtitle } from '../../src/node/properties';
+
+const RESOURCES = {
+	facelessReel: 'Faceless Reel',
+	reelSubscription: 'Reel Subscription',
+	reelEpisode: 'Reel Episode',
+	explainer: 'Explainer',
+	musicVideo: 'Music Video',
+	pictureBook: 'Picture Book',
+	coloringBook: 'Coloring Book',
+	game: 'Game',
+	app: 'App',
+	task: 'Scheduled Task',
+};
 
 export class MediaGenProducer implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'MediaGen Producer',
 		name: 'mediaGenProducer',
-		icon: { light: 'file:../../icons/mediagen.svg', dark: 'file:../../icons/mediagen.dark.svg' },
+		icon: { light: 'file:../../icons/producer.svg', dark: 'file:../../icons/producer.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		subtitle: operationSubtitle('MediaGenProducer', RESOURCES),
 		description: 'Produce faceless reels, explainers, music videos, books, browser games and apps, and schedule tasks with the Media Generation Service',
+		documentationUrl: 'https://github.com/n8n-nodes-mediagen/n8n-nodes-mediagen#mediagen-producer',
 		defaults: { name: 'MediaGen Producer' },
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		usableAsTool: true,
 		credentials: credentialsOfNodes,
-		properties: nodeProperties('MediaGenProducer', {
-			facelessReel: 'Faceless Reel',
-			reelSubscription: 'Reel Subscription',
-			reelEpisode: 'Reel Episode',
-			explainer: 'Explainer',
-			musicVideo: 'Music Video',
-			pictureBook: 'Picture Book',
-			coloringBook: 'Coloring Book',
-			game: 'Game',
-			app: 'App',
-			task: 'Scheduled Task',
-		}),
+		properties: nodeProperties('MediaGenProducer', RESOURCES),
 	};
 
-	methods = { loadOptions: loadOptionsFor('MediaGenProducer') };
+	methods = methodsOf('MediaGenProducer');
 
 	async execute(this: IExecuteFunctions) {
 		return await executeCatalogNode(this, 'MediaGenProducer');

@@ -1,27 +1,30 @@
 import { NodeConnectionTypes, type IExecuteFunctions, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 
-import { loadOptionsFor } from '../../src/models/load-options';
+import { methodsOf } from '../../src/node/load-options';
 import { executeCatalogNode } from '../../src/node/execute';
-import { credentialsOfNodes, nodeProperties } from '../../src/node/properties';
+import { credentialsOfNodes, nodeProperties, operationSubtitle } from '../../src/node/properties';
+
+const RESOURCES = { product: 'Product' };
 
 export class MediaGenProduct implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'MediaGen Product',
 		name: 'mediaGenProduct',
-		icon: { light: 'file:../../icons/mediagen.svg', dark: 'file:../../icons/mediagen.dark.svg' },
+		icon: { light: 'file:../../icons/product.svg', dark: 'file:../../icons/product.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		subtitle: operationSubtitle('MediaGenProduct', RESOURCES),
 		description: 'Extract product data and photos from a product page with the Media Generation Service',
+		documentationUrl: 'https://github.com/n8n-nodes-mediagen/n8n-nodes-mediagen#mediagen-product',
 		defaults: { name: 'MediaGen Product' },
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		usableAsTool: true,
 		credentials: credentialsOfNodes,
-		properties: nodeProperties('MediaGenProduct', { product: 'Product' }),
+		properties: nodeProperties('MediaGenProduct', RESOURCES),
 	};
 
-	methods = { loadOptions: loadOptionsFor('MediaGenProduct') };
+	methods = methodsOf('MediaGenProduct');
 
 	async execute(this: IExecuteFunctions) {
 		return await executeCatalogNode(this, 'MediaGenProduct');

@@ -1,27 +1,30 @@
 import { NodeConnectionTypes, type IExecuteFunctions, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 
-import { loadOptionsFor } from '../../src/models/load-options';
+import { methodsOf } from '../../src/node/load-options';
 import { executeCatalogNode } from '../../src/node/execute';
-import { credentialsOfNodes, nodeProperties } from '../../src/node/properties';
+import { credentialsOfNodes, nodeProperties, operationSubtitle } from '../../src/node/properties';
+
+const RESOURCES = { run: 'Run' };
 
 export class MediaGenRun implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'MediaGen Run',
 		name: 'mediaGenRun',
-		icon: { light: 'file:../../icons/mediagen.svg', dark: 'file:../../icons/mediagen.dark.svg' },
+		icon: { light: 'file:../../icons/run.svg', dark: 'file:../../icons/run.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		subtitle: operationSubtitle('MediaGenRun', RESOURCES),
 		description: 'Read, wait for and download runs of the Media Generation Service',
+		documentationUrl: 'https://github.com/n8n-nodes-mediagen/n8n-nodes-mediagen#mediagen-run',
 		defaults: { name: 'MediaGen Run' },
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		usableAsTool: true,
 		credentials: credentialsOfNodes,
-		properties: nodeProperties('MediaGenRun', { run: 'Run' }),
+		properties: nodeProperties('MediaGenRun', RESOURCES),
 	};
 
-	methods = { loadOptions: loadOptionsFor('MediaGenRun') };
+	methods = methodsOf('MediaGenRun');
 
 	async execute(this: IExecuteFunctions) {
 		return await executeCatalogNode(this, 'MediaGenRun');

@@ -7,26 +7,45 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { authenticationProperty, credentialsOfNodes } from '../../src/node/properties';
-import { EVENT_OPTIONS } from '../../src/webhooks/events';
-import { DEFAULT_IGNORE_REPEATED_EVENTS, DEFAULT_MAX_EVENT_AGE_MINUTES, receiveEvent } from '../../src/webhooks/receive';
+import { authenticationProperty, credentialsOfNodes } from '../../src/node/authentication';
+import { EVENT_OPTIONS, eventsSubtitle } from '../../src/webhooks/events';
+import { receiveEvent } from '../../src/webhooks/receive';
 import { endpointExists, registerEndpoint, removeEndpoint } from '../../src/webhooks/registration';
 
 export class MediaGenTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'MediaGen Trigger',
 		name: 'mediaGenTrigger',
-		icon: { light: 'file:../../icons/mediagen.svg', dark: 'file:../../icons/mediagen.dark.svg' },
+		icon: { light: 'file:../../icons/trigger.svg', dark: 'file:../../icons/trigger.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{($parameter["events"] || []).join(", ")}}',
+		subtitle: eventsSubtitle(),
 		description: 'Starts the workflow when a run or batch of the Media Generation Service completes or fails (signed webhooks)',
+		documentationUrl: 'https://github.com/n8n-nodes-mediagen/n8n-nodes-mediagen#mediagen-trigger',
 		defaults: { name: 'MediaGen Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: credentialsOfNodes,
 		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }],
+		eventTriggerDescription: 'Waiting for a MediaGen run or batch to finish',
+		triggerPanel: {
+			header: 'Start this workflow when MediaGen finishes a run or a batch',
+			executionsHelp: {
+				inactive:
+					"<b>While building your workflow</b>, click 'Execute step': the node registers a test URL with MediaGen for you. Then start a generation (another workflow, the API or the web app); the first matching event shows up here.<br /><br /><b>Once you're happy with your workflow</b>, publish it: the node registers its production URL, and every matching event starts an execution, shown in the <a data-key=\"executions\">executions list</a>. Unpublishing removes the registration.",
+				active:
+					"<b>While building your workflow</b>, click 'Execute step', then start a generation: the event shows up here.<br /><br /><b>Your workflow is published</b>: every matching event starts an execution, shown in the <a data-key=\"executions\">executions list</a>.",
+			},
+			activationHint: 'Once you’ve finished building your workflow, publish it: MediaGen then sends every matching event to it.',
+		},
 		properties: [
+			{
+				displayName:
+					'The node registers this workflow’s webhook with MediaGen for you (when you listen for a test event and when you publish) and removes it when you unpublish. Your credential needs the webhooks:read and webhooks:write scopes. Events are signed; unsigned or forged requests are refused.',
+				name: 'registrationNotice',
+				type: 'notice',
+				default: '',
+			},
 			authenticationProperty,
 			{
 				displayName: 'Events',
@@ -35,13 +54,14 @@ export class MediaGenTrigger implements INodeType {
 				required: true,
 				default: ['run.completed'],
 				options: EVENT_OPTIONS,
-				description: 'The events that start the workflow. The node registers its URL for them when the workflow is activated.',
+				description: 'The events that start the workflow. Run events come from every generation of the account.',
 			},
 			{
 				displayName: 'Reject Events Older Than (Minutes)',
 				name: 'maxEventAgeMinutes',
 				type: 'number',
-				default: DEFAULT_MAX_EVENT_AGE_MINUTES,
+				// n8n's lint wants a literal here: the same value as DEFAULT_MAX_EVENT_AGE_MINUTES (test/unit/trigger-defaults.test.ts)
+				default: 5,
 				typeOptions: { minValue: 0 },
 				description: 'Refuse (HTTP 401) events whose signed creation time is older than this, so a captured delivery cannot be replayed later; 0 accepts any age',
 			},
@@ -49,7 +69,8 @@ export class MediaGenTrigger implements INodeType {
 				displayName: 'Ignore Repeated Events',
 				name: 'ignoreRepeatedEvents',
 				type: 'boolean',
-				default: DEFAULT_IGNORE_REPEATED_EVENTS,
+				// n8n's lint wants a literal here: the same value as DEFAULT_IGNORE_REPEATED_EVENTS in src/webhooks/receive.ts
+				default: true,
 				description: 'Whether to skip an event whose ID already started this workflow (a retry or replay of the same event)',
 			},
 			{

@@ -1,27 +1,30 @@
 import { NodeConnectionTypes, type IExecuteFunctions, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 
-import { loadOptionsFor } from '../../src/models/load-options';
+import { methodsOf } from '../../src/node/load-options';
 import { executeCatalogNode } from '../../src/node/execute';
-import { credentialsOfNodes, nodeProperties } from '../../src/node/properties';
+import { credentialsOfNodes, nodeProperties, operationSubtitle } from '../../src/node/properties';
+
+const RESOURCES = { video: 'Video', timeline: 'Timeline', motion: 'Motion Preset' };
 
 export class MediaGenVideo implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'MediaGen Video',
 		name: 'mediaGenVideo',
-		icon: { light: 'file:../../icons/mediagen.svg', dark: 'file:../../icons/mediagen.dark.svg' },
+		icon: { light: 'file:../../icons/video.svg', dark: 'file:../../icons/video.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		subtitle: operationSubtitle('MediaGenVideo', RESOURCES),
 		description: 'Generate, finalize, upscale, compose and analyze videos; timelines, voices, frames and motion presets with the Media Generation Service',
+		documentationUrl: 'https://github.com/n8n-nodes-mediagen/n8n-nodes-mediagen#mediagen-video',
 		defaults: { name: 'MediaGen Video' },
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		usableAsTool: true,
 		credentials: credentialsOfNodes,
-		properties: nodeProperties('MediaGenVideo', { video: 'Video', timeline: 'Timeline', motion: 'Motion Preset' }),
+		properties: nodeProperties('MediaGenVideo', RESOURCES),
 	};
 
-	methods = { loadOptions: loadOptionsFor('MediaGenVideo') };
+	methods = methodsOf('MediaGenVideo');
 
 	async execute(this: IExecuteFunctions) {
 		return await executeCatalogNode(this, 'MediaGenVideo');

@@ -1,27 +1,42 @@
 import { NodeConnectionTypes, type IExecuteFunctions, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 
-import { loadOptionsFor } from '../../src/models/load-options';
+import { methodsOf } from '../../src/node/load-options';
 import { executeCatalogNode } from '../../src/node/execute';
-import { credentialsOfNodes, nodeProperties } from '../../src/node/properties';
+import { credentialsOfNodes, nodeProperties, operationSubtitle, type EarlierShape } from '../../src/node/properties';
+
+const RESOURCES = { workflow: 'Workflow', preset: 'Preset', userWorkflow: 'User Workflow', ad: 'Ad', marketing: 'Marketing' };
+
+/**
+ * Version 1.1 puts Product Name, Product Description and Tone of Product Ad Variants up front and
+ * turns One Item per Variant on by default; workflows saved with version 1 keep what they had.
+ */
+const BEFORE_1_1: EarlierShape = {
+	changedIn: 1.1,
+	resource: 'workflow',
+	operation: 'generateProductAdVariants',
+	fields: { product_name: { primary: false }, product_description: { primary: false }, tone: { primary: false }, split_variants: { default: false } },
+};
 
 export class MediaGenWorkflow implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'MediaGen Workflow',
 		name: 'mediaGenWorkflow',
-		icon: { light: 'file:../../icons/mediagen.svg', dark: 'file:../../icons/mediagen.dark.svg' },
+		icon: { light: 'file:../../icons/workflow.svg', dark: 'file:../../icons/workflow.dark.svg' },
 		group: ['transform'],
-		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		version: [1, 1.1],
+		defaultVersion: 1.1,
+		subtitle: operationSubtitle('MediaGenWorkflow', RESOURCES),
 		description: 'Run workflows, presets and editor workflows, analyze ads and read marketing catalogs with the Media Generation Service',
+		documentationUrl: 'https://github.com/n8n-nodes-mediagen/n8n-nodes-mediagen#mediagen-workflow',
 		defaults: { name: 'MediaGen Workflow' },
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		usableAsTool: true,
 		credentials: credentialsOfNodes,
-		properties: nodeProperties('MediaGenWorkflow', { workflow: 'Workflow', preset: 'Preset', userWorkflow: 'User Workflow', ad: 'Ad', marketing: 'Marketing' }),
+		properties: nodeProperties('MediaGenWorkflow', RESOURCES, [BEFORE_1_1]),
 	};
 
-	methods = { loadOptions: loadOptionsFor('MediaGenWorkflow') };
+	methods = methodsOf('MediaGenWorkflow');
 
 	async execute(this: IExecuteFunctions) {
 		return await executeCatalogNode(this, 'MediaGenWorkflow');

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/require-node-api-error -- the local sandbox service: runs in Node, never shipped (CONTRIBUTING.md, Linting) */
 import type { Request } from 'express';
 
 import { newId, nowIso } from '../ids';
@@ -63,7 +64,9 @@ const issueToken: RouteHandler = (ctx) => {
 };
 
 function accountBody(ctx: RouteContext): Record<string, unknown> {
-	const { balance: _b, reserved: _r, ...account } = ctx.state.account(principalOf(ctx).accountId);
+	const account: Partial<ReturnType<typeof ctx.state.account>> = { ...ctx.state.account(principalOf(ctx).accountId) };
+	delete account.balance;
+	delete account.reserved;
 	return account;
 }
 

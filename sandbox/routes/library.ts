@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/require-node-api-error -- the local sandbox service: runs in Node, never shipped (CONTRIBUTING.md, Linting) */
 import { bodyOf, listReply, principalOf, ProblemError, type RouteContext, type RouteHandler } from '../http';
 import { newId, nowIso } from '../ids';
 import { moduleState, notFound, optionalString, requireString, stringArray } from '../module-state';
@@ -74,8 +75,9 @@ function later(library: Library, fn: () => void): void {
 }
 
 function strip<T extends { accountId: string }>(record: T): Omit<T, 'accountId'> {
-	const { accountId: _owner, ...rest } = record;
-	return rest;
+	const rest: Partial<T> = { ...record };
+	delete rest.accountId;
+	return rest as Omit<T, 'accountId'>;
 }
 
 function ownedList<T extends { accountId: string; id: string }>(ctx: RouteContext, map: Map<string, T>): Array<Omit<T, 'accountId'>> {

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/require-node-api-error -- the local sandbox service: runs in Node, never shipped (CONTRIBUTING.md, Linting) */
 import { newId, nowIso } from '../ids';
 import { bodyOf, listReply, principalOf, ProblemError, type RouteContext, type RouteHandler } from '../http';
 import { ownedBy, producerStore, type Json } from './library-store';

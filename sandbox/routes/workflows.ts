@@ -308,7 +308,11 @@ export function workflowHandlers(services: SandboxServices): Record<string, Rout
 		'GET /marketing/products': (ctx) => {
 			const accountId = principalOf(ctx).accountId;
 			const products = [...seeded(ctx.state).products.values()].filter((p) => p.accountId === accountId).reverse();
-			return listReply(ctx.req, products.map(({ accountId: _a, ...p }) => p));
+			return listReply(ctx.req, products.map((product) => {
+				const listed: Partial<typeof product> = { ...product };
+				delete listed.accountId;
+				return listed;
+			}));
 		},
 		'GET /marketing/templates': (ctx) => listReply(ctx.req, byCategory(ctx, MARKETING.templates)),
 		'GET /marketing/templates/{templateId}': (ctx) => {

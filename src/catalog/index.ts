@@ -1,6 +1,7 @@
 import { accountEndpoints } from './account';
 import { audioEndpoints } from './audio';
 import { batchEndpoints, batchExtraOperations } from './batches';
+import { estimateOperation, offersEstimate } from './estimates';
 import { gameEndpoints } from './games';
 import { imageEndpoints } from './images';
 import { libraryEndpoints } from './library';
@@ -17,6 +18,7 @@ import { workflowEndpoints, workflowShortcuts } from './workflows';
 import { webhookEndpoints } from './webhooks';
 
 export * from './types';
+export { estimateOperation, offersEstimate } from './estimates';
 
 /** Every endpoint the package knows, in one list. */
 export const catalog: readonly Endpoint[] = [
@@ -40,9 +42,15 @@ export const catalog: readonly Endpoint[] = [
 
 /**
  * Node operations that reach an endpoint already in the catalog another way (a typed shortcut
- * for one workflow, a wait): not endpoints, so no route, no README row, not counted as coverage.
+ * for one workflow, a wait, the Estimate Cost of a generating operation): not endpoints, so no
+ * route, no README row, not counted as coverage.
  */
-export const extraOperations: readonly Endpoint[] = [...runExtraOperations, ...batchExtraOperations, ...workflowShortcuts];
+export const extraOperations: readonly Endpoint[] = [
+	...runExtraOperations,
+	...batchExtraOperations,
+	...workflowShortcuts,
+	...catalog.filter(offersEstimate).map(estimateOperation),
+];
 
 const operations: readonly Endpoint[] = [...catalog, ...extraOperations];
 

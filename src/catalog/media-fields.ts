@@ -36,7 +36,7 @@ export const videoDuration: FieldSpec = {
 	type: 'options',
 	primary: true,
 	default: '',
-	description: 'Choices come from the selected model (duration_seconds). Empty uses the model default.',
+	description: 'Choices come from the selected model. Empty uses the model default.',
 	limit: { kind: 'oneOf', keys: ['duration_seconds'] },
 };
 
@@ -61,7 +61,7 @@ export const voiceId = (required: boolean): FieldSpec => ({
 	required,
 	primary: true,
 	default: '',
-	description: 'A voice from GET /audio/voices',
+	description: 'The voice that speaks: search by name, language or style, or enter a voice ID (MediaGen Audio → Voice → List shows them)',
 	optionsFrom: { path: '/audio/voices' },
 });
 

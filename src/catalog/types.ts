@@ -179,6 +179,11 @@ export interface Endpoint {
 	 * verifier, a workflow's output fields): the key of an entry in `src/node/custom-operations.ts`.
 	 */
 	custom?: string;
+	/**
+	 * An Estimate Cost operation: the key of the generating operation it prices (its fields are that
+	 * operation's; the panel shows them once for both).
+	 */
+	estimates?: string;
 	/** the operation is itself a wait (e.g. Run → Wait for Completion): no "Wait for Completion" toggle */
 	alwaysWaits?: boolean;
 	/** for 'run' outputs: how the service prices it (the sandbox's ledger) */

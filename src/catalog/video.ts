@@ -69,7 +69,7 @@ export const videoEndpoints: Endpoint[] = [
 				displayName: 'Camera Path',
 				type: 'options',
 				default: '',
-				description: 'Camera preset, on the multi-angle model (camera_paths)',
+				description: 'Camera move, on models that offer camera presets',
 				limit: { kind: 'oneOf', keys: ['camera_paths'] },
 				needs: 'motion_control',
 			},
@@ -87,7 +87,7 @@ export const videoEndpoints: Endpoint[] = [
 				displayName: 'Video Style',
 				type: 'options',
 				default: '',
-				description: 'On the stylised model (its video_style list)',
+				description: 'Look of the video, on the stylised model',
 				limit: { kind: 'oneOf', keys: ['video_style', 'video_styles'] },
 			},
 			{
@@ -95,7 +95,7 @@ export const videoEndpoints: Endpoint[] = [
 				displayName: 'Damage Level',
 				type: 'options',
 				default: '',
-				description: 'On the stylised model (its damage_level list)',
+				description: 'How worn the stylised look is, on the stylised model',
 				limit: { kind: 'oneOf', keys: ['damage_level', 'damage_levels'] },
 			},
 			{

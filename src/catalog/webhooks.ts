@@ -1,4 +1,4 @@
-import { EVENT_OPTIONS } from '../webhooks/events';
+import { EVENT_OPTIONS } from './events';
 import type { Endpoint, FieldSpec } from './types';
 
 const webhook = { node: 'MediaGenAccount', resource: 'webhook', auth: 'bearer', idempotency: 'none' } as const;

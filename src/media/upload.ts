@@ -62,7 +62,9 @@ export async function uploadBinaryAsset(client: ApiClient, ctx: IExecuteFunction
 		json: false,
 		timeout: 120_000,
 	});
-	const { upload_url: _signedPut, ...asset } = body;
+	// the signed PUT URL is a write grant: it stays out of the node's output
+	const asset = { ...body };
+	delete asset.upload_url;
 	return asset as UploadedAsset;
 }
 

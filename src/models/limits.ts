@@ -7,6 +7,8 @@ export interface LimitViolation {
 	field: FieldSpec;
 	value: unknown;
 	allowed: string;
+	/** the model's `limits` key or `capabilities` flag that decided, for people who read the API document */
+	modelLimit?: string;
 }
 
 /** A limit key in words: aspect_ratios → aspect ratios. */
@@ -19,13 +21,13 @@ function firstPresent(limits: IDataObject, keys: string[]): { key: string; value
 	return undefined;
 }
 
-/** Choices a `oneOf` rule offers for a model (empty when the model does not list any). */
-export function limitChoices(limits: IDataObject | undefined, rule: LimitRule): Array<string | number> {
-	if (!limits || rule.kind !== 'oneOf') return [];
+/** Choices a `oneOf` rule offers for a model, and the limits key they came from (none when the model lists none). */
+export function limitChoices(limits: IDataObject | undefined, rule: LimitRule): { key?: string; values: Array<string | number> } {
+	if (!limits || rule.kind !== 'oneOf') return { values: [] };
 	const found = firstPresent(limits, rule.keys);
-	if (!found) return [];
+	if (!found) return { values: [] };
 	const list = Array.isArray(found.value) ? found.value : [found.value];
-	return list.filter((v): v is string | number => typeof v === 'string' || typeof v === 'number');
+	return { key: found.key, values: list.filter((v): v is string | number => typeof v === 'string' || typeof v === 'number') };
 }
 
 function sameValue(a: unknown, b: unknown): boolean {
@@ -69,17 +71,17 @@ function checkRule(field: FieldSpec, rule: LimitRule, value: unknown, limits: ID
 		if ((lo === undefined || n >= lo) && (hi === undefined || n <= hi)) return undefined;
 		const keys = [min?.key, max?.key].filter(Boolean).join(', ');
 		const allowed = lo !== undefined && hi !== undefined ? `from ${lo} to ${hi}` : lo !== undefined ? `at least ${lo}` : `at most ${hi}`;
-		return { field, value, allowed: `${allowed} (model limit ${keys})` };
+		return { field, value, allowed, modelLimit: keys };
 	}
 	const found = firstPresent(limits, rule.keys);
 	if (!found) {
 		// a value that must come from the model's list (aspect_ratios, qualities, …): a model that lists none takes none
 		if (rule.kind === 'oneOf') {
-			return { field, value, allowed: `no value: the model lists no ${rule.keys.map(limitWords).join(' or ')} (model limit ${rule.keys.join(', ')})` };
+			return { field, value, allowed: `no value: the model lists no ${rule.keys.map(limitWords).join(' or ')}`, modelLimit: rule.keys.join(', ') };
 		}
 		// the document bounds every reference list by a model limit: a model that reports no count takes none
 		if (rule.kind === 'maxItems' && Array.isArray(value) && value.length > 0) {
-			return { field, value: `${value.length} items`, allowed: `none: the model reports no ${rule.keys.map(limitWords).join(' or ')} (model limit ${rule.keys.join(', ')})` };
+			return { field, value: `${value.length} items`, allowed: `none: the model reports no ${rule.keys.map(limitWords).join(' or ')}`, modelLimit: rule.keys.join(', ') };
 		}
 		return undefined;
 	}
@@ -89,29 +91,29 @@ function checkRule(field: FieldSpec, rule: LimitRule, value: unknown, limits: ID
 			const values = Array.isArray(value) ? value : [value];
 			const outside = values.filter((v) => !choices.some((c) => sameValue(c, v)));
 			if (outside.length === 0) return undefined;
-			return { field, value: Array.isArray(value) ? outside : value, allowed: `one of ${choices.map(String).join(', ')} (model limit ${found.key})` };
+			return { field, value: Array.isArray(value) ? outside : value, allowed: `one of ${choices.map(String).join(', ')}`, modelLimit: found.key };
 		}
 		case 'max': {
 			const max = Number(found.value);
 			if (!Number.isFinite(max) || Number(value) <= max) return undefined;
-			return { field, value, allowed: `at most ${max} (model limit ${found.key})` };
+			return { field, value, allowed: `at most ${max}`, modelLimit: found.key };
 		}
 		case 'min': {
 			const min = Number(found.value);
 			if (!Number.isFinite(min) || Number(value) >= min) return undefined;
-			return { field, value, allowed: `at least ${min} (model limit ${found.key})` };
+			return { field, value, allowed: `at least ${min}`, modelLimit: found.key };
 		}
 		case 'maxLength': {
 			const max = Number(found.value);
 			const length = String(value).length;
 			if (!Number.isFinite(max) || length <= max) return undefined;
-			return { field, value: `${length} characters`, allowed: `at most ${max} characters (model limit ${found.key})` };
+			return { field, value: `${length} characters`, allowed: `at most ${max} characters`, modelLimit: found.key };
 		}
 		case 'maxItems': {
 			const max = Number(found.value);
 			const count = Array.isArray(value) ? value.length : 1;
 			if (!Number.isFinite(max) || typeof found.value === 'boolean' || count <= max) return undefined;
-			return { field, value: `${count} items`, allowed: `at most ${max} (model limit ${found.key})` };
+			return { field, value: `${count} items`, allowed: `at most ${max}`, modelLimit: found.key };
 		}
 		case 'between': {
 			const bounds = found.value as { min?: unknown; max?: unknown };
@@ -121,22 +123,22 @@ function checkRule(field: FieldSpec, rule: LimitRule, value: unknown, limits: ID
 			const n = Array.isArray(value) ? value.length : asNumber(value);
 			if (n === undefined || ((lo === undefined || n >= lo) && (hi === undefined || n <= hi))) return undefined;
 			const unit = Array.isArray(value) ? ' items' : '';
-			return { field, value: Array.isArray(value) ? `${n} items` : value, allowed: `from ${lo ?? '-'} to ${hi ?? '-'}${unit} (model limit ${found.key})` };
+			return { field, value: Array.isArray(value) ? `${n} items` : value, allowed: `from ${lo ?? '-'} to ${hi ?? '-'}${unit}`, modelLimit: found.key };
 		}
 		case 'switch':
 			if (value !== true || found.value === true) return undefined;
-			return { field, value, allowed: `off: the model has no such switch (model limit ${found.key} is ${JSON.stringify(found.value)})` };
+			return { field, value, allowed: `off: the model has no such switch (its ${limitWords(found.key)} is ${JSON.stringify(found.value)})`, modelLimit: found.key };
 		case 'maxDistinct': {
 			const max = Number(found.value);
 			const distinct = new Set(objectsOf(value).map((o) => o[rule.property]).filter((v) => v !== undefined && v !== ''));
 			if (!Number.isFinite(max) || distinct.size <= max) return undefined;
-			return { field, value: `${distinct.size} different ${rule.property} values`, allowed: `at most ${max} (model limit ${found.key})` };
+			return { field, value: `${distinct.size} different ${rule.property.replace(/_id$/, '').replace(/_/g, ' ')}s`, allowed: `at most ${max}`, modelLimit: found.key };
 		}
 		case 'maxTotalLength': {
 			const max = Number(found.value);
 			const length = objectsOf(value).reduce((n, o) => n + String(o[rule.property] ?? '').length, 0);
 			if (!Number.isFinite(max) || length <= max) return undefined;
-			return { field, value: `${length} characters of ${rule.property}`, allowed: `at most ${max} characters (model limit ${found.key})` };
+			return { field, value: `${length} characters in all`, allowed: `at most ${max} characters`, modelLimit: found.key };
 		}
 	}
 }
@@ -160,10 +162,10 @@ function isEmptyValue(value: unknown): boolean {
 export function checkCapability(field: FieldSpec, value: unknown, capabilities: IDataObject | undefined): LimitViolation | undefined {
 	if (!capabilities) return undefined;
 	if (field.needs && capabilities[field.needs] === false && !isEmptyValue(value)) {
-		return { field, value, allowed: `no value (model capability ${field.needs} is false)` };
+		return { field, value, allowed: 'no value: this model does not take it', modelLimit: `capability ${field.needs}` };
 	}
 	if (field.requiredBy && capabilities[field.requiredBy] === true && isEmptyValue(value)) {
-		return { field, value: '(empty)', allowed: `a value: the model works on it (model capability ${field.requiredBy})` };
+		return { field, value: '(empty)', allowed: 'a value: this model works on it', modelLimit: `capability ${field.requiredBy}` };
 	}
 	return undefined;
 }
@@ -185,15 +187,15 @@ export function checkFileLimits(field: FieldSpec, file: FileFacts, limits: IData
 	};
 	const maxMb = bound(keys.maxMb);
 	if (maxMb && file.size !== undefined && file.size > maxMb.n * 1024 * 1024) {
-		return { field, value: `${Math.round((file.size / 1024 / 1024) * 10) / 10} MB`, allowed: `at most ${maxMb.n} MB (model limit ${maxMb.key})` };
+		return { field, value: `${Math.round((file.size / 1024 / 1024) * 10) / 10} MB`, allowed: `at most ${maxMb.n} MB`, modelLimit: maxMb.key };
 	}
 	const seconds = file.durationSeconds;
 	if (seconds === undefined) return undefined;
 	const shown = `${Math.round(seconds * 10) / 10} s`;
 	const maxSeconds = bound(keys.maxSeconds);
-	if (maxSeconds && seconds > maxSeconds.n) return { field, value: shown, allowed: `at most ${maxSeconds.n} s (model limit ${maxSeconds.key})` };
+	if (maxSeconds && seconds > maxSeconds.n) return { field, value: shown, allowed: `at most ${maxSeconds.n} s`, modelLimit: maxSeconds.key };
 	const minSeconds = bound(keys.minSeconds);
-	if (minSeconds && seconds < minSeconds.n) return { field, value: shown, allowed: `at least ${minSeconds.n} s (model limit ${minSeconds.key})` };
+	if (minSeconds && seconds < minSeconds.n) return { field, value: shown, allowed: `at least ${minSeconds.n} s`, modelLimit: minSeconds.key };
 	return undefined;
 }
 

@@ -7,16 +7,17 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
-import type { NodeName } from '../catalog';
+import { findOperation, type NodeName } from '../catalog';
 import { downloadOutput } from '../media/download';
 import { listModels, type Model } from '../models/model-catalog';
 import { sendRunsAsBatch } from '../runs/batches';
 import type { PreparedCall } from '../runs/call';
 import { validateCall } from '../runs/check-call';
-import { planCost, resolveOperation } from '../runs/cost';
+import { planCost } from '../runs/cost';
 import { checkMentionsReady, listInfluencers, mentionsOf } from '../runs/mentions';
 import { forEachLimited } from '../runs/pool';
-import { isRun, outputFiles, type Run } from '../runs/run';
+import { outputFiles } from '../media/output-files';
+import { isRun, type Run } from '../runs/run';
 import { submitRun, uploadPending } from '../runs/submit';
 import { SubmitMemory } from '../runs/submit-memory';
 import { waitForRuns, type WaitOutcome } from '../runs/wait';
@@ -38,7 +39,7 @@ interface Submitted {
 
 /** Builds the output item of a completed run: the run as JSON, its files as binary (or URLs). */
 async function completedRunItem(ctx: IExecuteFunctions, client: ApiClient, call: PreparedCall, run: Run): Promise<INodeExecutionData> {
-	const files = outputFiles(run);
+	const files = outputFiles(run.output);
 	const settings = call.run!;
 	const json: IDataObject = { ...run, output_urls: files.map((f) => f.url) };
 	if (settings.returnUrlsOnly || files.length === 0) return { json, pairedItem: { item: call.itemIndex } };
@@ -148,15 +149,14 @@ export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName)
 		try {
 			const resource = ctx.getNodeParameter('resource', itemIndex) as string;
 			const operation = ctx.getNodeParameter('operation', itemIndex) as string;
-			const resolved = resolveOperation(node, resource, operation);
-			if (!resolved) throw new NodeOperationError(ctx.getNode(), `Unknown operation "${resource}/${operation}"`, { itemIndex });
-			const { endpoint } = resolved;
+			const endpoint = findOperation(node, resource, operation);
+			if (!endpoint) throw new NodeOperationError(ctx.getNode(), `Unknown operation "${resource}/${operation}"`, { itemIndex });
 			const call = await prepareCall(ctx, endpoint, itemIndex, scope);
 			if (endpoint.capability) models ??= listModels(client);
 			const model = validateCall(ctx, call, endpoint.capability ? await models : undefined);
 			const mentioned = mentionsOf(ctx, call);
 			if (mentioned.length) checkMentionsReady(ctx, call, mentioned, await (influencers ??= listInfluencers(client)));
-			planCost(ctx, call, model, resolved.estimate);
+			planCost(ctx, call, model, endpoint.estimates !== undefined);
 			calls.push(call);
 		} catch (error) {
 			fail(itemIndex, error);

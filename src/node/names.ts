@@ -8,15 +8,22 @@ export function paramName(field: Pick<FieldSpec, 'name' | 'param'>): string {
 export const binaryParam = (field: FieldSpec): string => `${paramName(field)}BinaryProperty`;
 export const sourceParam = (field: FieldSpec): string => `${paramName(field)}Source`;
 
-/** loadOptions method that lists a model limit's choices, e.g. choicesFor_aspect_ratios. */
-export function choicesMethod(keys: string[]): string {
-	return `choicesFor_${keys.join('_or_')}`;
+/**
+ * loadOptions method that lists a field's choices from the selected model's limits, e.g.
+ * choicesFor_aspectRatio. One method per parameter, so it knows which value to re-check.
+ */
+export function choicesMethod(field: Pick<FieldSpec, 'name'>): string {
+	return `choicesFor_${paramName(field)}`;
 }
 
-/** loadOptions method that lists the elements of a list endpoint, e.g. listFrom_audio_voices. */
+/** listSearch method that lists the elements of a list endpoint, e.g. listFrom_audio_voices. */
 export function listMethod(path: string): string {
 	return `listFrom${path.replace(/[^a-z0-9]+/gi, '_')}`;
 }
 
-export const DYNAMIC_OPTIONS_DESCRIPTION =
-	'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>';
+/** listSearch method of the Model resource locator. */
+export const MODEL_SEARCH_METHOD = 'searchModels';
+
+/** What a dropdown of values says it offers: the list, or any value through an expression. */
+export const DYNAMIC_CHOICES_DESCRIPTION =
+	'Choose from the list, or set a value with an <a href="https://docs.n8n.io/code/expressions/">expression</a>';

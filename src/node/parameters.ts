@@ -1,8 +1,9 @@
-import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
+import { isResourceLocatorValue, NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
 import { endpointKey, fieldLocation, type Endpoint, type FieldSpec } from '../catalog';
 import { BYTES_PER_MB, DEFAULT_MAX_OUTPUT_MB, MAX_OUTPUT_MB } from '../media/download';
 import { describeBinary } from '../media/upload';
+import { modelAlias } from '../models/model-catalog';
 import type { PendingUpload, PreparedCall } from '../runs/call';
 import { deriveIdempotencyKey, keyFromUserValue } from '../transport/idempotency';
 import { binaryParam, paramName, sourceParam } from './names';
@@ -12,7 +13,8 @@ function isEmpty(value: unknown): boolean {
 }
 
 function invalid(ctx: IExecuteFunctions, itemIndex: number, field: FieldSpec, message: string, description?: string): NodeOperationError {
-	return new NodeOperationError(ctx.getNode(), `${field.displayName} (${field.name}): ${message}`, { itemIndex, description });
+	const notSent = `Nothing was sent to the service, so no credits were spent (API field ${field.name}).`;
+	return new NodeOperationError(ctx.getNode(), `${field.displayName}: ${message}`, { itemIndex, description: description ? `${description} ${notSent}` : notSent });
 }
 
 function parseJsonField(ctx: IExecuteFunctions, itemIndex: number, field: FieldSpec, value: unknown): unknown {
@@ -85,7 +87,9 @@ async function readField(
 		}
 		return field.type === 'media' ? placeholders[0] : placeholders;
 	}
-	const value = get(paramName(field), field.default);
+	const raw = get(paramName(field), field.default);
+	// a list read from the API (e.g. Voice) is a resource locator: From List or By ID, the ID either way
+	const value = isResourceLocatorValue(raw) ? raw.value : raw;
 	if (field.type === 'json') return parseJsonField(ctx, itemIndex, field, value);
 	if (field.type === 'objectList') return readObjectList(ctx, itemIndex, field, value);
 	// an expression gives a number field a string: read it as the number it spells (checked later)
@@ -143,6 +147,16 @@ function checkPathId(ctx: IExecuteFunctions, itemIndex: number, field: FieldSpec
 export const MAX_WAIT_SECONDS = 7 * 24 * 3600;
 
 /**
+ * Whether an optional field sits at the top of the panel. A node version may have shown it under
+ * Additional Fields (e.g. Product Name before MediaGen Workflow 1.1): n8n keeps only the parameters
+ * the node's version shows, so a saved older workflow has it there.
+ */
+function shownUpFront(ctx: IExecuteFunctions, field: FieldSpec): boolean {
+	const name = field.type === 'media' || field.type === 'mediaList' ? sourceParam(field) : paramName(field);
+	return Object.prototype.hasOwnProperty.call(ctx.getNode().parameters, name);
+}
+
+/**
  * Reads an item's parameters into the request the endpoint takes. Media placeholders stand for
  * binaries still to upload. The idempotency key depends on where the call happens (execution, node
  * run, item, route), never on the body, so every retry of this item carries the same key.
@@ -155,11 +169,11 @@ export async function prepareCall(ctx: IExecuteFunctions, endpoint: Endpoint, it
 	const uploads: PendingUpload[] = [];
 	const additional = ctx.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	if (endpoint.capability) {
-		const model = String(ctx.getNodeParameter('model', itemIndex, '') ?? '').trim();
+		const model = modelAlias(ctx.getNodeParameter('model', itemIndex, ''));
 		if (model) body.model = model;
 	}
 	for (const field of endpoint.fields) {
-		const topLevel = field.required || field.primary;
+		const topLevel = field.required || (field.primary && shownUpFront(ctx, field));
 		const location = fieldLocation(endpoint, field);
 		const target = location === 'body' ? body : location === 'query' ? qs : location === 'node' ? settings : pathValues;
 		const value = await readField(ctx, itemIndex, field, topLevel ? undefined : additional, uploads, target);

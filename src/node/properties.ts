@@ -1,30 +1,12 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { DisplayCondition, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { endpointsOfNode, type Endpoint, type FieldSpec, type NodeName } from '../catalog';
+import { endpointKey, endpointsOfNode, estimateOperation, offersEstimate, type Capability, type Endpoint, type FieldSpec, type NodeName } from '../catalog';
 import { DEFAULT_MAX_OUTPUT_MB } from '../media/download';
-import { estimateOperationOf, estimateOperationOption, offersEstimate } from '../runs/cost';
-import { BEARER_CREDENTIAL_TYPE, CLIENT_CREDENTIALS_TYPE } from '../transport/credentials';
-import { binaryParam, choicesMethod, DYNAMIC_OPTIONS_DESCRIPTION, listMethod, paramName, sourceParam } from './names';
-
-/** The Authentication option every node has: its values are the credential type names. */
-export const authenticationProperty: INodeProperties = {
-	displayName: 'Authentication',
-	name: 'authentication',
-	type: 'options',
-	options: [
-		{ name: 'API Key', value: BEARER_CREDENTIAL_TYPE },
-		{ name: 'OAuth2 (Client Credentials)', value: CLIENT_CREDENTIALS_TYPE },
-	],
-	default: BEARER_CREDENTIAL_TYPE,
-};
-
-export const credentialsOfNodes = [
-	{ name: BEARER_CREDENTIAL_TYPE, required: true, displayOptions: { show: { authentication: [BEARER_CREDENTIAL_TYPE] } } },
-	{ name: CLIENT_CREDENTIALS_TYPE, required: true, displayOptions: { show: { authentication: [CLIENT_CREDENTIALS_TYPE] } } },
-];
+import { binaryParam, choicesMethod, DYNAMIC_CHOICES_DESCRIPTION, listMethod, MODEL_SEARCH_METHOD, paramName, sourceParam } from './names';
+import { authenticationProperty, credentialsOfNodes } from './authentication';
 
 /** The operations that show an endpoint's fields: its own, and its Estimate Cost where offered. */
-const operationsOf = (e: Endpoint): string[] => (offersEstimate(e) ? [e.operation, estimateOperationOf(e)] : [e.operation]);
+const operationsOf = (e: Endpoint): string[] => (offersEstimate(e) ? [e.operation, estimateOperation(e).operation] : [e.operation]);
 
 const show = (e: Endpoint, extra: Record<string, unknown[]> = {}) => ({
 	show: { resource: [e.resource], operation: operationsOf(e), ...extra },
@@ -91,33 +73,21 @@ function fieldProperty(field: FieldSpec, inCollection: boolean): INodeProperties
 			if (field.loadOptions) {
 				return {
 					...base,
-					displayName: `${field.displayName} Name or ID`,
 					type: field.type,
 					typeOptions: { loadOptionsMethod: field.loadOptions },
 					default: field.type === 'options' ? '' : [],
-					description: DYNAMIC_OPTIONS_DESCRIPTION,
+					description: DYNAMIC_CHOICES_DESCRIPTION,
 					hint: field.description,
 				};
 			}
-			if (field.optionsFrom) {
-				return {
-					...base,
-					displayName: `${field.displayName} Name or ID`,
-					type: field.type,
-					typeOptions: { loadOptionsMethod: listMethod(field.optionsFrom.path) },
-					default: field.type === 'options' ? '' : [],
-					description: DYNAMIC_OPTIONS_DESCRIPTION,
-					hint: field.description,
-				};
-			}
+			if (field.optionsFrom) return listLocator(base, field);
 			if (field.limit?.kind === 'oneOf') {
 				return {
 					...base,
-					displayName: `${field.displayName} Name or ID`,
 					type: field.type,
-					typeOptions: { loadOptionsMethod: choicesMethod(field.limit.keys), loadOptionsDependsOn: ['model'] },
+					typeOptions: { loadOptionsMethod: choicesMethod(field), loadOptionsDependsOn: ['model.value'] },
 					default: field.type === 'options' ? '' : [],
-					description: DYNAMIC_OPTIONS_DESCRIPTION,
+					description: DYNAMIC_CHOICES_DESCRIPTION,
 					hint: field.description,
 				};
 			}
@@ -162,15 +132,78 @@ function mediaProperties(field: FieldSpec, e: Endpoint, inCollection: boolean): 
 	];
 }
 
+/**
+ * A field whose values a list endpoint gives (e.g. voices): a resource locator, searchable "From
+ * List" or "By ID", as n8n's own nodes pick records. The request carries the ID either way.
+ */
+function listLocator(base: Partial<INodeProperties>, field: FieldSpec): INodeProperties {
+	return {
+		...base,
+		displayName: field.displayName,
+		name: paramName(field),
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		description: field.description,
+		modes: [
+			{ displayName: 'From List', name: 'list', type: 'list', typeOptions: { searchListMethod: listMethod(field.optionsFrom!.path), searchable: true } },
+			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: `${field.displayName} ID` },
+		],
+	};
+}
+
+/** Family prefix of each capability's aliases (the API document's id prefixes). */
+const ALIAS_FAMILY: Partial<Record<Capability, string>> = {
+	image_generation: 'image',
+	video_generation: 'video',
+	speech_generation: 'speech',
+	music_generation: 'music',
+	sound_effect_generation: 'sfx',
+	transcription: 'transcription',
+	image_editing: 'image_edit',
+	video_upscaling: 'video_upscale',
+	image_upscaling: 'image_upscale',
+	lipsync_generation: 'lipsync',
+	model_3d_generation: '3d',
+	game_generation: 'game',
+	app_generation: 'app',
+};
+
+const aliasPlaceholder = (capability?: Capability) => (capability && ALIAS_FAMILY[capability] ? `An alias such as ${ALIAS_FAMILY[capability]}.…` : 'A model alias');
+
+/**
+ * The model: a resource locator like n8n's OpenAI node, a searchable list of the operation's models
+ * (price and status on each line) or an alias typed "By ID". Workflows saved while it was a plain
+ * dropdown hold a string; both forms are read (see modelAlias).
+ */
 function modelProperty(e: Endpoint): INodeProperties {
 	return {
-		displayName: 'Model Name or ID',
+		displayName: 'Model',
 		name: 'model',
-		type: 'options',
-		typeOptions: { loadOptionsMethod: 'getModels' },
-		default: '',
-		description: DYNAMIC_OPTIONS_DESCRIPTION,
-		hint: 'Aliases of this capability from GET /models; empty uses the default model',
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		description: 'The model that does the work. Aspect ratios, durations, resolutions and other choices below follow it.',
+		hint: 'Leave empty to use the service default model for this operation',
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: 'Service default (choose a model to change it)',
+				typeOptions: { searchListMethod: MODEL_SEARCH_METHOD, searchable: true },
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: aliasPlaceholder(e.capability),
+				validation: [
+					{
+						type: 'regex',
+						properties: { regex: '^[a-z0-9_]+\\.[A-Za-z0-9._-]+$', errorMessage: 'A model ID is an alias such as image.aurora-2 (family, dot, name)' },
+					},
+				],
+			},
+		],
 		displayOptions: show(e),
 	};
 }
@@ -345,10 +378,76 @@ function endpointProperties(e: Endpoint): INodeProperties[] {
 	return props;
 }
 
-/** All parameters of a node, derived from its catalog entries. */
-export function nodeProperties(node: NodeName, resourceNames: Record<string, string>): INodeProperties[] {
+interface OperationChoice {
+	option: INodePropertyOptions & { name: string; value: string };
+	endpoint: Endpoint;
+	estimate: boolean;
+}
+
+/** Estimates price an action: the Estimate Cost pseudo-operations and the catalog's own estimate endpoints. */
+const isEstimate = (choice: OperationChoice) => choice.estimate || /^Estimate\b/.test(choice.option.name);
+/** Operations whose inputs are a raw JSON object (Run Any Workflow, …): after the typed ones. */
+const takesRawInputs = (e: Endpoint) => e.fields.some((f) => f.spread);
+const makesSomething = (e: Endpoint) => e.output === 'run' || e.output === 'batch';
+
+/**
+ * The order of a resource's operations (n8n's node panel lists its actions in this order): what
+ * makes something first, typed before raw-JSON ones, in catalog order (its main action leads);
+ * then reading and managing, alphabetically; the cost estimates last.
+ */
+function operationRank(choice: OperationChoice): number {
+	if (isEstimate(choice)) return 3;
+	if (!makesSomething(choice.endpoint)) return 2;
+	return takesRawInputs(choice.endpoint) ? 1 : 0;
+}
+
+function operationChoices(endpoints: Endpoint[]): OperationChoice[] {
+	const choices = endpoints.map((e) => ({ option: { name: e.name, value: e.operation, action: e.action, description: e.description }, endpoint: e, estimate: e.estimates !== undefined }));
+	// an estimate keeps the place of the operation it prices
+	const priced = (e: Endpoint) => (e.estimates ? (endpoints.find((p) => endpointKey(p) === e.estimates && p.resource === e.resource) ?? e) : e);
+	const catalogOrder = (c: OperationChoice) => endpoints.indexOf(priced(c.endpoint));
+	return choices.sort((a, b) => {
+		const rank = operationRank(a) - operationRank(b);
+		if (rank !== 0) return rank;
+		if (operationRank(a) === 2) return a.option.name.localeCompare(b.option.name);
+		return catalogOrder(a) - catalogOrder(b) || a.option.name.localeCompare(b.option.name);
+	});
+}
+
+const resourcesOf = (endpoints: Endpoint[]) => [...new Set(endpoints.map((e) => e.resource))];
+
+/**
+ * How an operation looked before a node version changed it: the catalog describes the newest
+ * version; workflows saved with an older one keep their shape (n8n omits parameters at their
+ * defaults, so a changed default or a field moved out of Additional Fields would change them).
+ */
+export { credentialsOfNodes };
+
+export interface EarlierShape {
+	/** the node version that changed it: versions below it keep this shape */
+	changedIn: number;
+	resource: string;
+	operation: string;
+	/** per API field name, what it was */
+	fields: Record<string, Pick<FieldSpec, 'primary' | 'default'>>;
+}
+
+/** The same properties, shown only from (or only below) a node version. */
+function forVersions(props: INodeProperties[], versions: DisplayCondition): INodeProperties[] {
+	return props.map((p) => ({ ...p, displayOptions: { ...p.displayOptions, show: { ...p.displayOptions?.show, '@version': [versions] } } }));
+}
+
+function versionedEndpointProperties(e: Endpoint, earlier: EarlierShape[]): INodeProperties[] {
+	const shape = earlier.find((s) => s.resource === e.resource && s.operation === e.operation);
+	if (!shape) return endpointProperties(e);
+	const before: Endpoint = { ...e, fields: e.fields.map((f) => ({ ...f, ...shape.fields[f.name] })) };
+	return [...forVersions(endpointProperties(before), { _cnd: { lt: shape.changedIn } }), ...forVersions(endpointProperties(e), { _cnd: { gte: shape.changedIn } })];
+}
+
+/** All parameters of a node, derived from its catalog entries (and the shapes older versions keep). */
+export function nodeProperties(node: NodeName, resourceNames: Record<string, string>, earlier: EarlierShape[] = []): INodeProperties[] {
 	const endpoints = endpointsOfNode(node);
-	const resources = [...new Set(endpoints.map((e) => e.resource))];
+	const resources = resourcesOf(endpoints);
 	const props: INodeProperties[] = [
 		authenticationProperty,
 		{
@@ -362,22 +461,33 @@ export function nodeProperties(node: NodeName, resourceNames: Record<string, str
 	];
 	for (const resource of resources) {
 		const ops = endpoints.filter((e) => e.resource === resource);
-		const options: INodePropertyOptions[] = ops
-			.flatMap((e) => [
-				{ name: e.name, value: e.operation, action: e.action, description: e.description },
-				...(offersEstimate(e) ? [estimateOperationOption(e)] : []),
-			])
-			.sort((a, b) => a.name.localeCompare(b.name));
 		props.push({
 			displayName: 'Operation',
 			name: 'operation',
 			type: 'options',
 			noDataExpression: true,
 			displayOptions: { show: { resource: [resource] } },
-			options,
+			options: operationChoices(ops).map((c) => c.option),
+			// the first catalog entry, as before: a saved workflow omits a parameter at its default
 			default: ops[0].operation,
 		});
 	}
-	for (const e of endpoints) props.push(...endpointProperties(e));
+	// an Estimate Cost shows the fields of the operation it prices (operationsOf), not fields of its own
+	for (const e of endpoints) if (!e.estimates) props.push(...versionedEndpointProperties(e, earlier));
 	return props;
+}
+
+/**
+ * The canvas subtitle: the operation and resource as the user picked them ("Generate: Image"), not
+ * their values. An expression looking the pair up in a fixed table, falling back to the value.
+ */
+export function operationSubtitle(node: NodeName, resourceNames: Record<string, string>): string {
+	const endpoints = endpointsOfNode(node);
+	const labels: Record<string, string> = {};
+	for (const resource of resourcesOf(endpoints)) {
+		for (const { option } of operationChoices(endpoints.filter((e) => e.resource === resource))) {
+			labels[`${resource}:${option.value}`] = `${option.name}: ${resourceNames[resource] ?? titleCase(resource)}`;
+		}
+	}
+	return `={{ ${JSON.stringify(labels)}[$parameter["resource"] + ":" + $parameter["operation"]] || $parameter["operation"] }}`;
 }

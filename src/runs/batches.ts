@@ -15,7 +15,7 @@ import { pause } from '../transport/pause';
 import { isOutage } from '../transport/problem';
 import { apiRequest, unexpectedResponse, type ApiClient } from '../transport/request';
 import type { PreparedCall } from './call';
-import { outputFiles, type Run } from './run';
+import { outputFiles } from '../media/output-files';
 import { refusedOutright, uploadPending } from './submit';
 import type { SubmitMemory } from './submit-memory';
 import { checkWorkflowInputs } from './workflow-inputs';
@@ -98,7 +98,7 @@ export async function listBatchItems(client: ApiClient, batchId: string, itemInd
 /** One output item per batch item: the item as JSON (with output_urls), its files as binary when asked. */
 async function batchItemOutput(ctx: IExecuteFunctions, client: ApiClient, call: PreparedCall, batch: Batch, item: BatchItem, pairedTo: number): Promise<INodeExecutionData> {
 	const settings = call.run!;
-	const files = item.status === 'completed' ? outputFiles({ id: item.id, object: 'batch_item', status: 'completed', output: item.output ?? null } as Run) : [];
+	const files = item.status === 'completed' ? outputFiles(item.output) : [];
 	const json: IDataObject = { ...item, batch_id: item.batch_id ?? batch.id, batch_status: batch.status, output_urls: files.map((f) => f.url) };
 	if (settings.returnUrlsOnly || !settings.wait || files.length === 0) return { json, pairedItem: { item: pairedTo } };
 	const binary: IBinaryKeyData = {};

@@ -1,9 +1,9 @@
 import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
-import { fieldLocation } from '../catalog';
-import type { PreparedCall } from './call';
+import { fieldLocation, type FieldSpec } from '../catalog';
 import { checkCapability, checkFileLimits, checkLimit, checkStaticBounds, type LimitViolation } from '../models/limits';
-import { defaultModel, modelsForCapability, type Model } from '../models/model-catalog';
+import { defaultModel, modelName, modelsForCapability, type Model } from '../models/model-catalog';
+import type { PreparedCall } from './call';
 import { checkWorkflowInputs } from './workflow-inputs';
 
 function describeValue(value: unknown): string {
@@ -11,13 +11,18 @@ function describeValue(value: unknown): string {
 	return typeof value === 'number' && !Number.isFinite(value) ? String(value) : JSON.stringify(value);
 }
 
+const NOTHING_SPENT = 'Nothing was sent to the service, so no credits were spent.';
+
+/** The API names behind a message, for people who read the API document. */
+const apiNames = (fields: FieldSpec[], modelLimit?: string) =>
+	`API field ${fields.map((f) => f.name).join(', ')}${modelLimit ? `; model ${modelLimit.startsWith('capability ') ? modelLimit : `limit ${modelLimit}`}` : ''}.`;
+
 function violationError(ctx: IExecuteFunctions, call: PreparedCall, v: LimitViolation, model?: Model): NodeOperationError {
-	const by = model ? ` by model ${model.id}` : '';
-	return new NodeOperationError(
-		ctx.getNode(),
-		`${v.field.displayName} (${v.field.name}): ${describeValue(v.value)} is not allowed${by}; allowed: ${v.allowed}`,
-		{ itemIndex: call.itemIndex, description: 'Nothing was sent to the service, so no credits were spent.' },
-	);
+	const by = model && v.modelLimit ? ` by the model ${modelName(model) === model.id ? model.id : `${modelName(model)} (${model.id})`}` : '';
+	return new NodeOperationError(ctx.getNode(), `${v.field.displayName}: ${describeValue(v.value)} is not allowed${by}; allowed: ${v.allowed}`, {
+		itemIndex: call.itemIndex,
+		description: `${NOTHING_SPENT} ${apiNames([v.field], v.modelLimit)}`,
+	});
 }
 
 /**
@@ -37,9 +42,10 @@ export function validateCall(ctx: IExecuteFunctions, call: PreparedCall, models:
 		const elsewhere = requested && !model ? models.find((m) => m.id === requested) : undefined;
 		if (elsewhere) {
 			const allowed = candidates.map((m) => m.id).join(', ') || 'none offered to this credential';
-			throw new NodeOperationError(ctx.getNode(), `Model (model): "${requested}" is a ${elsewhere.capability} model, not a ${endpoint.capability} model; allowed: ${allowed}`, {
+			const kind = endpoint.capability.replace(/_/g, ' ');
+			throw new NodeOperationError(ctx.getNode(), `Model: "${requested}" is a ${elsewhere.capability.replace(/_/g, ' ')} model, not ${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind} model; allowed: ${allowed}`, {
 				itemIndex: call.itemIndex,
-				description: 'Pick a model from the list. Nothing was sent.',
+				description: `Choose one from the Model list. ${NOTHING_SPENT} (API field model: an alias from GET /models.)`,
 			});
 		}
 	}
@@ -50,10 +56,10 @@ export function validateCall(ctx: IExecuteFunctions, call: PreparedCall, models:
 			return value !== undefined && value !== null && value !== '' && !(Array.isArray(value) && value.length === 0);
 		});
 		if (!present) {
-			const names = fields.map((f) => `${f.displayName} (${f.name})`).join(' or ');
+			const names = fields.map((f) => f.displayName).join(' or ');
 			throw new NodeOperationError(ctx.getNode(), `${names}: one of them is required`, {
 				itemIndex: call.itemIndex,
-				description: 'Nothing was sent to the service, so no credits were spent.',
+				description: `${NOTHING_SPENT} ${apiNames(fields)}`,
 			});
 		}
 	}
@@ -64,7 +70,7 @@ export function validateCall(ctx: IExecuteFunctions, call: PreparedCall, models:
 		const source: IDataObject = location === 'query' ? call.qs : location === 'node' ? call.settings : call.body;
 		const value = source[field.name];
 		const violation = checkStaticBounds(field, value) ?? checkCapability(field, value, model?.capabilities) ?? checkLimit(field, value, model?.limits);
-		if (violation) throw violationError(ctx, call, violation, /model (limit|capability)/.test(violation.allowed) ? model : undefined);
+		if (violation) throw violationError(ctx, call, violation, model);
 		if (field.fileLimits) {
 			const placeholders = (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string' && v.startsWith('binary:sha256:'));
 			for (const placeholder of placeholders) {

@@ -1,6 +1,6 @@
 import { NodeOperationError, type IDataObject, type IExecuteFunctions, type JsonObject } from 'n8n-workflow';
 
-import { endpointFor, endpointKey, findOperation, type Endpoint, type NodeName } from '../catalog';
+import { offersEstimate } from '../catalog';
 import type { Model } from '../models/model-catalog';
 import type { PreparedCall } from './call';
 import { problemOf } from '../transport/problem';
@@ -8,45 +8,16 @@ import { apiRequest, unexpectedResponse, type ApiClient } from '../transport/req
 
 /**
  * Cost control of the generating operations:
- * - every model-aware run endpoint also offers an "Estimate Cost" operation: the same parameters
- *   and the resolved model go to POST /models/estimate-cost, and the quote is the output;
+ * - every model-aware run endpoint also offers an "Estimate Cost" operation (catalog data,
+ *   `catalog/estimates.ts`): the same parameters and the resolved model go to
+ *   POST /models/estimate-cost, and the quote is the output;
  * - option Max Credits: estimate first, refuse (no run) when the price is higher, else submit bound
  *   to the quote;
  * - a submit answered 409 quote_expired / quote_mismatch is sent once more with the fresh quote of
  *   the answer when that quote still fits Max Credits; otherwise the item fails with the code.
  */
 
-const ESTIMATE_SUFFIX = 'EstimateCost';
 const QUOTE_CODES = new Set(['quote_expired', 'quote_mismatch']);
-
-/** The estimate needs a model to price: only run endpoints with a model dropdown offer it. */
-export function offersEstimate(endpoint: Endpoint): boolean {
-	return endpoint.output === 'run' && endpoint.capability !== undefined;
-}
-
-export function estimateOperationOf(endpoint: Endpoint): string {
-	return `${endpoint.operation}${ESTIMATE_SUFFIX}`;
-}
-
-/** n8n operation option of an endpoint's Estimate Cost. */
-export function estimateOperationOption(endpoint: Endpoint) {
-	const action = endpoint.action.charAt(0).toLowerCase() + endpoint.action.slice(1);
-	return {
-		name: `Estimate ${endpoint.name} Cost`,
-		value: estimateOperationOf(endpoint),
-		action: `Estimate the cost to ${action}`,
-		description: `Credits and a quote token for ${endpoint.name} with these parameters (nothing is generated)`,
-	};
-}
-
-/** The endpoint behind a node's resource/operation, including the Estimate Cost pseudo-operations. */
-export function resolveOperation(node: NodeName, resource: string, operation: string): { endpoint: Endpoint; estimate: boolean } | undefined {
-	const direct = findOperation(node, resource, operation);
-	if (direct) return { endpoint: direct, estimate: false };
-	if (!operation.endsWith(ESTIMATE_SUFFIX)) return undefined;
-	const base = findOperation(node, resource, operation.slice(0, -ESTIMATE_SUFFIX.length));
-	return base && offersEstimate(base) ? { endpoint: base, estimate: true } : undefined;
-}
 
 export interface Quote extends IDataObject {
 	credits: number;
@@ -67,16 +38,9 @@ const NOT_PRICED = ['quote_token', 'team_id', 'project_id'];
 export function planCost(ctx: IExecuteFunctions, call: PreparedCall, model: Model | undefined, estimate: boolean): void {
 	const { endpoint, itemIndex } = call;
 	if (estimate) {
-		const estimateEndpoint = endpointFor('POST', '/models/estimate-cost')!;
 		for (const key of NOT_PRICED) delete call.body[key];
 		// the resolved model: the quote binds it, and the submit that uses the quote resolves the same one
 		if (model) call.body.model = model.id;
-		call.endpoint = estimateEndpoint;
-		call.path = estimateEndpoint.path;
-		call.route = endpointKey(estimateEndpoint);
-		call.qs = {};
-		call.run = undefined;
-		call.idempotencyKey = undefined;
 		return;
 	}
 	if (endpoint.output !== 'run' || !offersEstimate(endpoint)) return;

@@ -34,13 +34,17 @@ export async function workflowOutputItems(ctx: IExecuteFunctions, client: ApiCli
 	const declared = key ? WORKFLOW_OUTPUT_FIELDS[key] : Object.keys(output);
 	const fields: IDataObject = {};
 	for (const name of declared) if (output[name] !== undefined) fields[name] = output[name];
-	const about: IDataObject = { run_id: run.id, ...(key ? { workflow: key } : {}), credits: (run.usage?.credits as number | undefined) ?? null };
+	const credits = (run.usage?.credits as number | undefined) ?? null;
+	const about: IDataObject = { run_id: run.id, ...(key ? { workflow: key } : {}) };
 	const pairedItem = { item: call.itemIndex };
 	if (call.settings.split_variants === true && Array.isArray(output.variants)) {
-		return (output.variants as IDataObject[]).map((variant, index) => ({
-			json: { ...variant, variant_index: index, ...about },
+		// One run wrote every variant: each item names what the run cost (run_credits), and only the
+		// first carries `credits`, so a sum of credits over the items is what was spent, not n times it.
+		const variants = output.variants as IDataObject[];
+		return variants.map((variant, index) => ({
+			json: { ...variant, variant_index: index, variant_count: variants.length, ...about, run_credits: credits, ...(index === 0 ? { credits } : {}) },
 			pairedItem,
 		}));
 	}
-	return [{ json: { ...fields, ...about }, pairedItem }];
+	return [{ json: { ...fields, ...about, credits }, pairedItem }];
 }

@@ -21,6 +21,8 @@ const HINTS: Record<string, string> = {
 	rate_limited: 'Too many requests: the node already waited and retried. Lower Max Parallel Submits or run fewer items at once.',
 	idempotency_key_reused: 'This Idempotency-Key was used with other parameters; no new run was created.',
 	invalid_prompt: 'The prompt is missing or was refused: check Prompt.',
+	invalid_client: 'The service does not accept the OAuth2 credential: check its Client ID and Client Secret. Nothing was spent.',
+	invalid_scope: "The OAuth2 client is not granted every scope in the credential's Scope: remove the ones named, or leave Scope empty for the client's default scopes. Nothing was spent.",
 };
 
 export function hintFor(code: string | undefined): string | undefined {

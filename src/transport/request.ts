@@ -1,5 +1,6 @@
 import {
 	NodeApiError,
+	NodeOperationError,
 	type IDataObject,
 	type IExecuteFunctions,
 	type IHookFunctions,
@@ -45,11 +46,17 @@ export interface ApiClient {
  */
 export async function createClient(ctx: RequestContext, credentialType: CredentialType): Promise<ApiClient> {
 	const credentials = await ctx.getCredentials(credentialType);
+	const baseUrl = normalizeBaseUrl(credentials.baseUrl);
+	if (!baseUrl) {
+		throw new NodeOperationError(ctx.getNode(), 'The MediaGen credential has no Base URL', {
+			description: 'Open the credential and set Base URL to the service address, ending in /v1. Nothing was sent.',
+		});
+	}
 	const signal = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
 	return {
 		ctx,
 		credentialType,
-		baseUrl: normalizeBaseUrl(credentials.baseUrl),
+		baseUrl,
 		retryLimits: DEFAULT_RETRY_LIMITS,
 		requestTimeoutMs: 30_000,
 		signal,
@@ -87,13 +94,14 @@ interface HttpFailure {
 	headers: Record<string, unknown>;
 	data?: unknown;
 	code?: string;
-	/** the failure came from fetching the OAuth2 token, not from the request itself */
-	tokenEndpoint?: boolean;
 }
+
+/** A problem document that names its HTTP status (how the OAuth2 credential reports a failed token request). */
+const statusOfProblem = (data: unknown) => (isProblem(data) && typeof data.status === 'number' ? data.status : undefined);
 
 /**
  * n8n wraps request errors (NodeApiError → cause → axios error); find the HTTP response inside.
- * The OAuth2 client's token errors carry `status` and `body` instead of a response.
+ * A failed token request has no response, only its problem document in the NodeApiError's `context.data`.
  */
 function failureOf(error: unknown): HttpFailure {
 	let networkCode: string | undefined;
@@ -114,12 +122,11 @@ function failureOf(error: unknown): HttpFailure {
 		if (statusOnly === undefined && typeof current.httpCode === 'string' && /^\d{3}$/.test(current.httpCode)) {
 			statusOnly = { status: Number(current.httpCode), headers: {}, data: current.context?.data };
 		}
+		const problemStatus = statusOfProblem(current.context?.data);
+		if (statusOnly === undefined && problemStatus !== undefined) statusOnly = { status: problemStatus, headers: {}, data: current.context?.data };
 		const response = current.response;
 		if (response && typeof response.status === 'number') {
 			return { status: response.status, headers: response.headers ?? {}, data: response.data ?? response.body };
-		}
-		if (typeof current.status === 'number' && current.code === 'ESTATUS') {
-			return { status: current.status, headers: {}, data: current.body, tokenEndpoint: true };
 		}
 		if (networkCode === undefined && typeof current.code === 'string') networkCode = current.code;
 		current = current.cause as Layer | undefined;
@@ -157,14 +164,6 @@ function toError(client: ApiClient, request: ApiRequest, failure: HttpFailure): 
 	}
 	if (failure.status !== undefined) {
 		const problem: Problem = isProblem(body)
-			? body
-			: failure.tokenEndpoint
-				? {
-						code: (body as { error?: string } | undefined)?.error ?? `http_${failure.status}`,
-						title: `The OAuth2 token endpoint refused the client (HTTP ${failure.status})`,
-						detail: 'Check the Client ID, Client Secret and Scope of the MediaGen OAuth2 credential',
-					}
-				: isProblem(body)
 			? body
 			: {
 					code: `http_${failure.status}`,
@@ -219,9 +218,9 @@ async function sendOnce(client: ApiClient, request: ApiRequest): Promise<ApiResp
 }
 
 /**
- * The one request function of the package: authentication through n8n's credential helpers (so
- * OAuth2 tokens are fetched and refreshed by n8n), problem documents turned into errors that keep
- * their `code`, and the retry rules of `retry-policy.ts`.
+ * The one request function of the package: authentication through n8n's credential helpers (n8n
+ * has the OAuth2 credential fetch its token, and fetch it again after a 401), problem documents
+ * turned into errors that keep their `code`, and the retry rules of `retry-policy.ts`.
  */
 export async function apiRequest<T = IDataObject>(client: ApiClient, request: ApiRequest): Promise<ApiResponse<T>> {
 	for (let attempt = 1; ; attempt++) {

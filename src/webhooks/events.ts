@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-/** The event kinds of the API document's Events section. */
-export const EVENT_TYPES = ['run.completed', 'run.failed', 'batch.completed', 'batch.failed'] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
+import { EVENT_OPTIONS, EVENT_TYPES, type EventType } from '../catalog/events';
+
+export { EVENT_OPTIONS, EVENT_TYPES, type EventType };
 
 /** Header names of a delivery (decisions.md). */
 export const SIGNATURE_HEADER = 'X-Service-Signature';
@@ -21,13 +21,11 @@ export interface WebhookEvent extends IDataObject {
 	data: { object: IDataObject };
 }
 
-/** The event kinds as n8n options, sorted by name. */
-export const EVENT_OPTIONS = [
-	{ name: 'Batch Completed', value: 'batch.completed', description: 'A batch reached completed' },
-	{ name: 'Batch Failed', value: 'batch.failed', description: 'A batch reached failed' },
-	{ name: 'Run Completed', value: 'run.completed', description: 'A run reached completed' },
-	{ name: 'Run Failed', value: 'run.failed', description: 'A run reached failed' },
-];
+/** The trigger's canvas subtitle: the chosen events by name ("Run Completed, Run Failed"). */
+export function eventsSubtitle(): string {
+	const names = Object.fromEntries(EVENT_OPTIONS.map((o) => [o.value, o.name]));
+	return `={{ ($parameter["events"] || []).map(e => (${JSON.stringify(names)})[e] || e).join(", ") }}`;
+}
 
 export function isEventType(value: unknown): value is EventType {
 	return typeof value === 'string' && (EVENT_TYPES as readonly string[]).includes(value);

@@ -1,7 +1,7 @@
 import type { IBinaryKeyData, IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { BYTES_PER_MB, DEFAULT_MAX_OUTPUT_MB, downloadOutput } from '../media/download';
-import { isRun, outputFiles } from '../runs/run';
+import { outputFiles } from '../media/output-files';
 import { BEARER_CREDENTIAL_TYPE, isCredentialType, normalizeBaseUrl } from '../transport/credentials';
 import { problemOf } from '../transport/problem';
 import { DELIVERY_HEADER, SIGNATURE_HEADER, subjectKind, type WebhookEvent } from './events';
@@ -86,8 +86,8 @@ async function eventItem(ctx: IWebhookFunctions, event: WebhookEvent, deliveryId
 		delivery_id: deliveryId ?? null,
 		[subjectKind(event.type)]: subject,
 	};
-	if (!options.downloadOutputs || event.type !== 'run.completed' || !isRun(subject)) return { json };
-	const files = outputFiles(subject);
+	if (!options.downloadOutputs || event.type !== 'run.completed' || typeof subject.id !== 'string') return { json };
+	const files = outputFiles(subject.output as IDataObject | null | undefined);
 	json.output_urls = files.map((f) => f.url);
 	if (files.length === 0) return { json };
 	const field = options.binaryPropertyName || 'data';

@@ -21,7 +21,8 @@ describe('contract checks of sandbox answers', () => {
 	it('accepts an answer that matches, and flags each kind of mismatch', () => {
 		expect(checker.check(answer({}))).toEqual([]);
 		expect(checker.check(answer({ body: { ...run, status: 'done' } })).join()).toMatch(/\/status must be equal to one of the allowed values/);
-		const { completed_at: _omitted, ...incomplete } = run;
+		const incomplete: Partial<typeof run> = { ...run };
+		delete incomplete.completed_at;
 		expect(checker.check(answer({ body: incomplete })).join()).toMatch(/must have required property 'completed_at'/);
 		expect(checker.check(answer({ body: { ...run, created_at: 'yesterday' } })).join()).toMatch(/\/created_at must match format "date-time"/);
 		expect(checker.check(answer({ status: 200 })).join()).toMatch(/status not documented/);

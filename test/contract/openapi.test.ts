@@ -8,6 +8,7 @@ import { API_RESOURCES } from '../fixtures/api-resources';
 import { rowKey, seedRows } from '../helpers/endpoint-rows';
 import { openSandbox } from '../sandbox/helpers';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- service JSON, read by path in assertions
 type Json = Record<string, any>;
 
 describe('the published contract (GET {base_url}/openapi.json)', () => {

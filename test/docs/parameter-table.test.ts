@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
 import { readFileSync } from 'node:fs';
 
 import { documentParameterRows } from '../tools/document-parameters';

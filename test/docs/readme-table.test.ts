@@ -1,8 +1,9 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { catalog } from '../../src/catalog';
-import { withOperationsTable } from '../../src/catalog/operations-table';
+import { withOperationsTable } from '../tools/operations-table';
 
 describe('README operations table', () => {
 	const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');

@@ -1,6 +1,19 @@
 import { findModel } from '../../sandbox/models';
 import type { LedgerEntry, RequestLogEntry } from '../../sandbox/state';
-import { binaryBytes, describeWithN8n, executeWorkflow, outputOf, readE2eState, sandboxAdmin, type E2eState, type N8nItem } from './state';
+import {
+	binaryBytes,
+	describeWithN8n,
+	endpointsFor,
+	eventually,
+	executeWorkflow,
+	n8nApi,
+	outputOf,
+	readE2eState,
+	sandboxAdmin,
+	type E2eState,
+	type N8nExecution,
+	type N8nItem,
+} from './state';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const ledger = async (state: E2eState) => (await sandboxAdmin<{ data: LedgerEntry[] }>(state, '/ledger')).data;
@@ -112,6 +125,42 @@ describeWithN8n('example workflows in real n8n (n8n execute, against the sandbox
 		for (const binary of binaries) {
 			expect(binary.mimeType).toBe('image/png');
 			expect(binaryBytes(state, binary).subarray(0, 8)).toEqual(PNG_SIGNATURE);
+		}
+	});
+
+	it('03 event-driven, while active: every event it receives ends without error (runs without a file stop at Has a File)', async () => {
+		const workflowId = state.examples['03-event-driven-download'];
+		await n8nApi(state, `/workflows/${workflowId}/activate`, 'POST');
+		try {
+			await eventually('the endpoint to be registered', async () => (await endpointsFor(state))[0]);
+			// example 06 completes one workflow run (ad variants: text, no file) and one image run per variant
+			const run = await executeWorkflow(state, state.examples['06-ad-variants-to-images']);
+			expect(run.status).toBe('success');
+			const workflowRun = String(outputOf(run, 'Ad Variants')[0].json.run_id);
+			const imageRuns = outputOf(run, 'Generate Ad Image').map((i) => String(i.json.id));
+			const runIds = [workflowRun, ...imageRuns];
+			const executions = await eventually('one finished execution per completed run', async () => {
+				const list = await n8nApi<{ data: N8nExecution[] }>(state, `/executions?workflowId=${workflowId}&includeData=true&limit=100`);
+				const byRun = new Map<string, N8nExecution>();
+				for (const execution of list.data) {
+					const [event] = execution.data?.resultData.runData['Run Completed']?.[0]?.data?.main[0] ?? [];
+					const runId = String((event?.json.run as { id?: string } | undefined)?.id ?? '');
+					if (runIds.includes(runId)) byRun.set(runId, execution);
+				}
+				const finished = [...byRun.values()].every((e) => e.status !== 'running' && e.status !== 'new');
+				return byRun.size === runIds.length && finished ? byRun : undefined;
+			});
+			for (const [runId, execution] of executions) expect({ runId, status: execution.status }).toEqual({ runId, status: 'success' });
+			expect(executions.get(workflowRun)!.data!.resultData.runData['Download Output']).toBeUndefined();
+			for (const runId of imageRuns) {
+				const [download] = executions.get(runId)!.data!.resultData.runData['Download Output'][0].data!.main[0];
+				expect(download.binary?.data.mimeType).toBe('image/png');
+			}
+			const errors = await n8nApi<{ data: N8nExecution[] }>(state, `/executions?workflowId=${workflowId}&status=error&limit=100`);
+			expect(errors.data).toEqual([]);
+		} finally {
+			await n8nApi(state, `/workflows/${workflowId}/deactivate`, 'POST');
+			await eventually('the endpoint to be deleted', async () => ((await endpointsFor(state)).length === 0 ? true : undefined));
 		}
 	});
 

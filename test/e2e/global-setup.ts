@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
 // Global setup of the e2e project: builds the package, makes sure real n8n is installed
 // (test/n8n-host), starts ONE sandbox (in this process) and ONE n8n server with our nodes for all
 // e2e test files, creates the owner, credentials and the example workflows, and writes what the
@@ -13,6 +14,7 @@ import { ARTIFACTS, HOST_DIR, REPO, STATE_ENV, type E2eState } from './state';
 
 // ts-jest compiles this file to CommonJS, which would turn import() into require(); the host's
 // modules are ESM, so import them for real.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the host's modules are untyped JavaScript
 const importEsm = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<any>;
 const hostModule = (file: string) => importEsm(pathToFileURL(join(HOST_DIR, file)).href);
 

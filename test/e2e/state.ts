@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -98,4 +99,54 @@ export async function sandboxAdmin<T = { data: unknown[] }>(state: E2eState, pat
 	const res = await fetch(`${state.sandbox.origin}/_sandbox${path}`);
 	if (!res.ok) throw new Error(`GET /_sandbox${path}: HTTP ${res.status}`);
 	return (await res.json()) as T;
+}
+
+/** A webhook endpoint at the service. */
+export interface ServiceEndpoint {
+	id: string;
+	url: string;
+	events: string[];
+	status: string;
+}
+
+/** An execution as n8n's public API lists it (with includeData=true). */
+export interface N8nExecution {
+	id: string;
+	status: string;
+	mode: string;
+	data?: { resultData: { runData: Record<string, Array<{ data?: { main: N8nItem[][] }; error?: { message: string } }>> } };
+}
+
+/** The sandbox's real API with its full-access key. */
+async function service<T>(state: E2eState, path: string): Promise<T> {
+	const res = await fetch(`${state.sandbox.baseUrl}${path}`, { headers: { authorization: 'Bearer mg_sandbox_full_access_key' } });
+	if (!res.ok) throw new Error(`GET ${path}: HTTP ${res.status} ${await res.text()}`);
+	return (await res.json()) as T;
+}
+
+/** The webhook endpoints registered at the sandbox for this n8n. */
+export const endpointsFor = async (state: E2eState) =>
+	(await service<{ data: ServiceEndpoint[] }>(state, '/webhooks?limit=100')).data.filter((e) => e.url.startsWith(state.n8nUrl));
+
+/** n8n's public API with the owner's key. */
+export async function n8nApi<T>(state: E2eState, path: string, method = 'GET'): Promise<T> {
+	const res = await fetch(`${state.n8nUrl}/api/v1${path}`, { method, headers: { 'X-N8N-API-KEY': state.apiKey, accept: 'application/json' } });
+	if (!res.ok) throw new Error(`${method} /api/v1${path}: HTTP ${res.status} ${await res.text()}`);
+	return (await res.json()) as T;
+}
+
+/** Polls until `check` returns a value (activation, deliveries and executions are asynchronous). */
+export async function eventually<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	let last: unknown;
+	while (Date.now() < deadline) {
+		try {
+			const value = await check();
+			if (value !== undefined) return value;
+		} catch (e) {
+			last = e;
+		}
+		await new Promise((r) => setTimeout(r, 500));
+	}
+	throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
 }

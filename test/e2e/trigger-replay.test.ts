@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
 // Replay protection of the MediaGen Trigger in real n8n, on an n8n of this test's own (it is
 // stopped and started again). Deliveries are signed here with node:crypto from the secret n8n keeps
 // in the workflow's static data — an implementation of the signature that shares no code with the

@@ -1,52 +1,7 @@
-import { binaryBytes, describeWithN8n, executeWorkflow, outputOf, readE2eState, type E2eState, type N8nItem } from './state';
+import { binaryBytes, describeWithN8n, endpointsFor, eventually, executeWorkflow, n8nApi, outputOf, readE2eState, type N8nExecution } from './state';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const EVENT_DRIVEN = '03-event-driven-download';
-
-interface Endpoint {
-	id: string;
-	url: string;
-	events: string[];
-	status: string;
-}
-interface Execution {
-	id: string;
-	status: string;
-	mode: string;
-	data?: { resultData: { runData: Record<string, Array<{ data?: { main: N8nItem[][] } }>> } };
-}
-
-/** The sandbox's real API with its full-access key. */
-async function service<T>(state: E2eState, path: string): Promise<T> {
-	const res = await fetch(`${state.sandbox.baseUrl}${path}`, { headers: { authorization: 'Bearer mg_sandbox_full_access_key' } });
-	if (!res.ok) throw new Error(`GET ${path}: HTTP ${res.status} ${await res.text()}`);
-	return (await res.json()) as T;
-}
-const endpointsFor = async (state: E2eState) =>
-	(await service<{ data: Endpoint[] }>(state, '/webhooks?limit=100')).data.filter((e) => e.url.startsWith(state.n8nUrl));
-
-/** n8n's public API with the owner's key. */
-async function n8nApi<T>(state: E2eState, path: string, method = 'GET'): Promise<T> {
-	const res = await fetch(`${state.n8nUrl}/api/v1${path}`, { method, headers: { 'X-N8N-API-KEY': state.apiKey, accept: 'application/json' } });
-	if (!res.ok) throw new Error(`${method} /api/v1${path}: HTTP ${res.status} ${await res.text()}`);
-	return (await res.json()) as T;
-}
-
-/** Polls until `check` returns a value (activation, deliveries and executions are asynchronous). */
-async function eventually<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	let last: unknown;
-	while (Date.now() < deadline) {
-		try {
-			const value = await check();
-			if (value !== undefined) return value;
-		} catch (e) {
-			last = e;
-		}
-		await new Promise((r) => setTimeout(r, 500));
-	}
-	throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-}
 
 describeWithN8n('the MediaGen Trigger in real n8n (example 03, signed deliveries from the sandbox)', () => {
 	const state = readE2eState();
@@ -69,8 +24,8 @@ describeWithN8n('the MediaGen Trigger in real n8n (example 03, signed deliveries
 		expect(runIds).toHaveLength(4);
 
 		const triggered = await eventually('one trigger execution per run', async () => {
-			const list = await n8nApi<{ data: Execution[] }>(state, `/executions?workflowId=${workflowId}&includeData=true&limit=100`);
-			const byRun = new Map<string, Execution[]>();
+			const list = await n8nApi<{ data: N8nExecution[] }>(state, `/executions?workflowId=${workflowId}&includeData=true&limit=100`);
+			const byRun = new Map<string, N8nExecution[]>();
 			for (const execution of list.data) {
 				const [event] = execution.data?.resultData.runData['Run Completed']?.[0]?.data?.main[0] ?? [];
 				const runId = String((event?.json.run as { id?: string } | undefined)?.id ?? '');
@@ -95,7 +50,7 @@ describeWithN8n('the MediaGen Trigger in real n8n (example 03, signed deliveries
 		}
 
 		// A forged delivery (right shape, wrong signature) is refused and records nothing.
-		const before = (await n8nApi<{ data: Execution[] }>(state, `/executions?workflowId=${workflowId}&limit=100`)).data.length;
+		const before = (await n8nApi<{ data: N8nExecution[] }>(state, `/executions?workflowId=${workflowId}&limit=100`)).data.length;
 		const forgedBody = JSON.stringify({
 			id: 'evt_forged',
 			object: 'event',
@@ -111,7 +66,7 @@ describeWithN8n('the MediaGen Trigger in real n8n (example 03, signed deliveries
 		expect(forged.status).toBe(401);
 		const unsigned = await fetch(endpoint.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: forgedBody });
 		expect(unsigned.status).toBe(401);
-		const after = await n8nApi<{ data: Execution[] }>(state, `/executions?workflowId=${workflowId}&limit=100`);
+		const after = await n8nApi<{ data: N8nExecution[] }>(state, `/executions?workflowId=${workflowId}&limit=100`);
 		expect(after.data).toHaveLength(before);
 
 		// Deactivation deletes the endpoint at the service.

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -10,6 +11,7 @@ import {
 	type ICredentialType,
 	type IDataObject,
 	type IBinaryData,
+	type IHttpRequestHelper,
 	type IHttpRequestOptions,
 	type INode,
 	type INodeCredentialsDetails,
@@ -33,7 +35,6 @@ const credentialTypes: Record<string, ICredentialType> = {
 function resolveExpression(value: unknown, data: IDataObject): unknown {
 	if (typeof value !== 'string' || !value.startsWith('=')) return value;
 	return value.slice(1).replace(/\{\{([\s\S]+?)\}\}/g, (_, expr: string) => {
-		// eslint-disable-next-line @typescript-eslint/no-implied-eval
 		const evaluate = new Function('$self', '$credentials', `return (${expr});`) as (a: IDataObject, b: IDataObject) => unknown;
 		return String(evaluate(data, data));
 	});
@@ -41,10 +42,11 @@ function resolveExpression(value: unknown, data: IDataObject): unknown {
 
 /**
  * A credentials helper that behaves like n8n's for our two types: defaults and `={{…}}`
- * expressions resolved, generic `authenticate` applied, OAuth2 token data stored back.
+ * expressions resolved, `authenticate` applied, expirable tokens fetched and stored back.
  */
 export class TestCredentialsHelper extends ICredentialsHelper {
 	readonly store = new Map<string, ICredentialDataDecryptedObject>();
+	/** tokens a credential fetched itself (preAuthentication) and stored */
 	tokenUpdates = 0;
 	/** how often n8n asked for a decrypted credential (each costs a database read and a decryption in n8n) */
 	decryptions = 0;
@@ -69,7 +71,7 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		const type = credentialTypes[typeName];
 		const auth = type?.authenticate;
 		if (!auth) return requestOptions;
-		if (typeof auth === 'function') return await auth(credentials, requestOptions);
+		if (typeof auth === 'function') return await auth.call(type, credentials, requestOptions);
 		const headers = { ...(requestOptions.headers ?? {}) } as IDataObject;
 		for (const [name, template] of Object.entries(auth.properties.headers ?? {})) {
 			headers[name] = resolveExpression(template, credentials) as string;
@@ -77,12 +79,33 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		return { ...requestOptions, headers };
 	}
 
-	async preAuthentication() {
-		return undefined;
+	/**
+	 * As n8n's CredentialsHelper (packages/cli credentials-helper.ts, 2.8 and 2.41 alike): a type
+	 * with a hidden `expirable` property gets its preAuthentication called when that property is
+	 * empty or the request helper saw a 401; the output is stored with the credential.
+	 */
+	async preAuthentication(
+		helpers: IHttpRequestHelper,
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		node: INode,
+		credentialsExpired: boolean,
+	): Promise<ICredentialDataDecryptedObject | undefined> {
+		const type = credentialTypes[typeName];
+		const expirable = type?.properties.find((p) => p.type === 'hidden' && p.typeOptions?.expirable === true);
+		if (!expirable || typeof type.preAuthentication !== 'function') return undefined;
+		if (credentials[expirable.name] !== '' && !credentialsExpired) return undefined;
+		const output = await type.preAuthentication.call(helpers, credentials);
+		if (output[expirable.name] === undefined || !node.credentials) return undefined;
+		this.tokenUpdates++;
+		await this.updateCredentials(node.credentials[typeName], typeName, { ...(this.store.get(typeName) ?? {}), ...output } as ICredentialDataDecryptedObject);
+		return Object.assign(credentials, output) as ICredentialDataDecryptedObject;
 	}
 
-	async runPreAuthentication() {
-		return undefined;
+	async runPreAuthentication(helpers: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject, typeName: string) {
+		const type = credentialTypes[typeName];
+		if (typeof type?.preAuthentication !== 'function') return undefined;
+		return ((await type.preAuthentication.call(helpers, credentials)) as ICredentialDataDecryptedObject | undefined) ?? undefined;
 	}
 
 	async getCredentials(nodeCredentials: INodeCredentialsDetails) {
@@ -104,7 +127,6 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 	}
 
 	async updateCredentialsOauthTokenData(_n: INodeCredentialsDetails, type: string, data: ICredentialDataDecryptedObject): Promise<void> {
-		this.tokenUpdates++;
 		this.store.set(type, { ...(this.store.get(type) ?? {}), oauthTokenData: data.oauthTokenData });
 	}
 }
@@ -152,6 +174,8 @@ export interface RunNodeOptions {
 	executionId?: string;
 	workflowId?: string;
 	nodeName?: string;
+	/** the node's version as saved in the workflow (default 1) */
+	typeVersion?: number;
 	/** receives a function that cancels the execution, as the editor's Stop button does */
 	onStarted?: (cancel: () => void) => void;
 }
@@ -166,7 +190,7 @@ function buildWorkflow(options: RunNodeOptions) {
 		id: 'node-1',
 		name,
 		type: typeName,
-		typeVersion: 1,
+		typeVersion: options.typeVersion ?? 1,
 		position: [0, 0],
 		parameters: { authentication: credentialType, ...options.parameters } as INode['parameters'],
 		credentials: { [credentialType]: { id: `cred-${credentialType}`, name: 'MediaGen test credential' } },
@@ -255,12 +279,31 @@ export function storedBinaryFiles(workflowId: string, executionId: string): stri
 	}
 }
 
-/** Calls one of a node's loadOptions methods through n8n-core's LoadOptionsContext, as the editor does. */
-export async function loadOptions(options: Omit<RunNodeOptions, 'input' | 'settings'> & { method: string }) {
+type EditorMethodOptions = Omit<RunNodeOptions, 'input' | 'settings'> & { method: string };
+
+/** n8n-core's LoadOptionsContext for a node, with the node's parameters as the editor's current ones. */
+function editorContext(options: EditorMethodOptions) {
 	const { workflow, node, additionalData } = buildWorkflow(options);
 	(additionalData as { currentNodeParameters?: unknown }).currentNodeParameters = node.parameters;
-	const ctx = new LoadOptionsContext(workflow, node, additionalData, 'parameters');
+	return new LoadOptionsContext(workflow, node, additionalData, 'parameters');
+}
+
+/** Calls one of a node's loadOptions methods through n8n-core's LoadOptionsContext, as the editor does. */
+export async function loadOptions(options: EditorMethodOptions) {
 	const method = options.nodeType.methods?.loadOptions?.[options.method];
 	if (!method) throw new Error(`no loadOptions method ${options.method}`);
-	return await method.call(ctx);
+	return await method.call(editorContext(options));
+}
+
+/** Evaluates an expression of a node's description (e.g. its subtitle) for a node with these parameters. */
+export function evaluateForNode(options: Pick<RunNodeOptions, 'nodeType' | 'parameters'>, expression: string): unknown {
+	const { workflow, node } = buildWorkflow({ ...options, credentials: undefined as never });
+	return workflow.expression.getSimpleParameterValue(node, expression, 'internal', {});
+}
+
+/** Calls one of a node's listSearch methods (a resource locator's "From List"), as the editor does. */
+export async function listSearch(options: EditorMethodOptions & { filter?: string }) {
+	const method = options.nodeType.methods?.listSearch?.[options.method];
+	if (!method) throw new Error(`no listSearch method ${options.method}`);
+	return await method.call(editorContext(options), options.filter);
 }

@@ -203,7 +203,7 @@ export async function ensureN8nInstalled({ log = (m) => console.log(m) } = {}) {
       [
         `Installing a real n8n ${want.n8n} (on Node ${want.node}) into ${HOST_DIR}`,
         `  Why: the end-to-end tests and \`npm start\` run the nodes inside real n8n.`,
-        `  This happens once; it takes about 4–5 minutes and ~2.4 GB of disk (node_modules).`,
+        `  This happens once: 5–15 minutes on a 2-core machine (about 4½ when it is idle, 13 seen on a busy one) and ~2.4 GB of disk.`,
         `  Full npm output goes to ${logFile}`,
       ].join('\n'),
     );
@@ -213,7 +213,7 @@ export async function ensureN8nInstalled({ log = (m) => console.log(m) } = {}) {
     if (existsSync(NODE_BIN)) {
       log(`[1/3] Node ${want.node}: already there (${NODE_BIN})`);
     } else {
-      log(`[1/3] Node ${want.node}: n8n ${want.n8n} needs Node >= 24, this machine has ${process.version}; installing the npm package node@${want.node} (~190 MB, a few seconds)`);
+      log(`[1/3] Node ${want.node}: n8n ${want.n8n} needs Node >= 24, this machine has ${process.version}; installing the npm package node@${want.node} (~190 MB; 10 s on an idle machine, up to a minute on a busy one)`);
       mkdirSync(NODE24_PREFIX, { recursive: true });
       // Its preinstall script downloads the real binary package, so scripts must run here.
       await runNpmStep({
@@ -231,7 +231,7 @@ export async function ensureN8nInstalled({ log = (m) => console.log(m) } = {}) {
     const nodeVersion = execFileSync(NODE_BIN, ['--version'], { encoding: 'utf8' }).trim();
     log(`  using ${NODE_BIN} (${nodeVersion})`);
 
-    log(`[2/3] n8n ${want.n8n}: npm install (~3 min, ~2.2 GB). --legacy-peer-deps because peer resolution otherwise spins 15+ min; --ignore-scripts skips native builds that need the web`);
+    log(`[2/3] n8n ${want.n8n}: npm install (~2.2 GB; 3 min on an idle machine, up to 10 on a busy one, the first 1–2 min with node_modules still empty while npm resolves). --legacy-peer-deps because peer resolution otherwise spins 15+ min; --ignore-scripts skips native builds that need the web`);
     await runNpmStep({
       label: '[2/3] n8n',
       nodeForNpm: NODE_BIN,
@@ -243,7 +243,7 @@ export async function ensureN8nInstalled({ log = (m) => console.log(m) } = {}) {
       logFile,
     });
 
-    log(`[3/3] sqlite3: building its native module for Node 24 from source (~1 min; n8n's database driver)`);
+    log(`[3/3] sqlite3: building its native module for Node 24 from source (1–5 min; n8n's database driver)`);
     await runNpmStep({
       label: '[3/3] sqlite3 rebuild',
       nodeForNpm: NODE_BIN,

@@ -182,6 +182,8 @@ async function seed(url, state, sandboxBaseUrl) {
 }
 
 async function main() {
+  const started = Date.now();
+  const elapsed = (since) => `${Math.round((Date.now() - since) / 1000)} s`;
   if (!existsSync(join(DIST, 'credentials', 'MediaGenApi.credentials.js')) || !existsSync(SANDBOX_CLI)) {
     fail('The package is not built: run `npm start` (it builds first), or `npm run build && npm run build:dev`.');
   }
@@ -189,7 +191,7 @@ async function main() {
   mkdirSync(PLAYGROUND, { recursive: true });
 
   if (!isN8nInstalled()) {
-    say('First run: installing n8n into test/n8n-host (about 4-5 minutes and 2.4 GB, only once).');
+    say('First run: installing n8n into test/n8n-host: 5–15 minutes and 2.4 GB, only once.');
     say('Progress is printed every 10 s; the full npm output goes to test/n8n-host/.runtime/install.log.');
   }
   let n8nVersion;
@@ -210,7 +212,7 @@ async function main() {
     say(`Port ${taken} is taken; n8n gets port ${port} instead.`);
   }
   const firstStart = !existsSync(join(USER_FOLDER, '.n8n', 'database.sqlite'));
-  say(`Starting n8n ${n8nVersion}${firstStart ? ' (first start creates its database: ~15 s)' : ' (~10 s)'} ...`);
+  say(`Starting n8n ${n8nVersion}${firstStart ? ' (the first start creates its database: 15 s to 1 min)' : ' (10–30 s)'} ...`);
   writeFileSync(N8N_LOG, '');
   let n8n;
   try {
@@ -253,7 +255,7 @@ async function main() {
 
   const lines = [
     '',
-    `n8n ${n8nVersion} is running with the MediaGen nodes (ready in ${(n8n.startupMs / 1000).toFixed(1)} s).`,
+    `n8n ${n8nVersion} is running with the MediaGen nodes (n8n ready in ${(n8n.startupMs / 1000).toFixed(1)} s; all set up in ${elapsed(started)}).`,
     '',
     `  Open      ${n8n.url}`,
     `  Log in    ${OWNER_EMAIL} / ${OWNER_PASSWORD}`,

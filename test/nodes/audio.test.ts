@@ -49,7 +49,8 @@ describe('MediaGen Audio in n8n-core (against the sandbox)', () => {
 	it('requires Text or Dialogue before sending anything', async () => {
 		const before = posts(fx.sandbox, '/audio/speech').length;
 		const { error } = await run({ resource: 'audio', operation: 'speech', text: '' });
-		expect(error?.message).toBe('Text (text) or Dialogue (dialogue): one of them is required');
+		expect(error?.message).toBe('Text or Dialogue: one of them is required');
+		expect(error?.description).toContain('API field text, dialogue');
 		expect(posts(fx.sandbox, '/audio/speech')).toHaveLength(before);
 	});
 
@@ -120,10 +121,24 @@ describe('MediaGen Audio in n8n-core (against the sandbox)', () => {
 		expect(items[0].json).toMatchObject({ id: 'voice_aria', object: 'voice', name: 'Aria' });
 	});
 
-	it('offers the voices of GET /audio/voices as the Voice dropdown', () => {
+	it('offers the voices of GET /audio/voices as a searchable Voice list (From List / By ID)', () => {
 		const voice = audio.description.properties.find((p) => p.name === 'voiceId');
-		expect(voice?.typeOptions?.loadOptionsMethod).toBe('listFrom_audio_voices');
-		expect(voice?.displayName).toBe('Voice Name or ID');
-		expect(typeof audio.methods.loadOptions.listFrom_audio_voices).toBe('function');
+		expect(voice?.type).toBe('resourceLocator');
+		expect(voice?.displayName).toBe('Voice');
+		expect(voice?.modes?.map((m) => [m.name, m.displayName, m.typeOptions?.searchListMethod])).toEqual([
+			['list', 'From List', 'listFrom_audio_voices'],
+			['id', 'By ID', undefined],
+		]);
+		expect(typeof audio.methods.listSearch.listFrom_audio_voices).toBe('function');
+	});
+
+	it('sends the voice ID whether the Voice was picked from the list or typed by ID (the service checks it)', async () => {
+		for (const mode of ['list', 'id']) {
+			const picked = await run({ resource: 'audio', operation: 'speech', text: 'Hello', voiceId: { __rl: true, mode, value: 'voice_aria' } });
+			expect(picked.error).toBeUndefined();
+			const unknown = await run({ resource: 'audio', operation: 'speech', text: 'Hello', voiceId: { __rl: true, mode, value: 'voice_nobody' } });
+			expect(unknown.error?.message).toMatch(/^invalid_parameter/);
+			expect(unknown.error?.message).toContain('voice_nobody');
+		}
 	});
 });

@@ -36,7 +36,7 @@ describe('Image Generate with "Use Batch API"', () => {
 			parameters: { resource: 'image', operation: 'generate', prompt: 'x', count: '={{ $json.count }}', options: { useBatchApi: true } },
 			input: [{ json: { count: 1 } }, { json: { count: 7 } }],
 		});
-		expect(error?.message).toContain('Count (count): 7 is not allowed');
+		expect(error?.message).toContain('Count: 7 is not allowed');
 		expect(posts(fx.sandbox, '/batches')).toHaveLength(0);
 	});
 

@@ -82,7 +82,7 @@ describe('MediaGen Batch in n8n-core (against the sandbox)', () => {
 
 	it('builds item bodies from an expression and refuses a concurrency above 20 before sending', async () => {
 		const bad = await run({ resource: 'batch', operation: 'create', mode: 'operation', target: 'images/generations', concurrency: 21 }, [{ json: { prompt: 'x' } }]);
-		expect(bad.error?.message).toContain('Concurrency (concurrency): 21 is not allowed; allowed: at most 20');
+		expect(bad.error?.message).toContain('Concurrency: 21 is not allowed; allowed: at most 20');
 		expect(posts(fx.sandbox, '/batches')).toHaveLength(0);
 
 		const mapped = await run(

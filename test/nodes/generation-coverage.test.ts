@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -10,7 +11,7 @@ import { MediaGenModel3D } from '../../nodes/MediaGenModel3D/MediaGenModel3D.nod
 import { MediaGenProduct } from '../../nodes/MediaGenProduct/MediaGenProduct.node';
 import { MediaGenVideo } from '../../nodes/MediaGenVideo/MediaGenVideo.node';
 import { endpointFor, type Endpoint } from '../../src/catalog';
-import { estimateOperationOf, offersEstimate } from '../../src/runs/cost';
+import { estimateOperation, offersEstimate } from '../../src/catalog';
 import { sandboxHandlers } from '../../sandbox/handlers';
 import { defaultSandboxOptions } from '../../sandbox/options';
 import { SandboxServices } from '../../sandbox/services';
@@ -80,7 +81,7 @@ describe("every generation endpoint of the API document's tables", () => {
 		const values = operationValues(node, entry.resource);
 		expect(values).toContain(entry.operation);
 		if (offersEstimate(entry)) {
-			expect(values).toContain(estimateOperationOf(entry));
+			expect(values).toContain(estimateOperation(entry).operation);
 			const options = (node.description.properties as INodeProperties[]).find(
 				(p) => p.name === 'options' && (p.displayOptions?.show?.operation as string[] | undefined)?.includes(entry.operation),
 			);

@@ -34,6 +34,16 @@ describe('MediaGen Image in n8n-core (against the sandbox)', () => {
 			expect(posts(fx.sandbox, '/images/generations')[0].idempotencyKey).toMatch(/^n8n-[0-9a-f]{48}$/);
 		});
 
+		it('uses the model picked from the list or typed by ID, and a model saved as a plain string by older workflows', async () => {
+			for (const model of [{ __rl: true, mode: 'list', value: 'image.lumen-xl' }, { __rl: true, mode: 'id', value: 'image.lumen-xl' }, 'image.lumen-xl']) {
+				const { items, error } = await runNode({ nodeType: new MediaGenImage(), credentials: fx.credentials, parameters: generate({ model, aspectRatio: '3:2' }) });
+				expect(error).toBeUndefined();
+				expect(items[0].json).toMatchObject({ model: 'image.lumen-xl', input_summary: expect.objectContaining({ aspect_ratio: '3:2' }) });
+			}
+			const empty = await runNode({ nodeType: new MediaGenImage(), credentials: fx.credentials, parameters: generate({ model: { __rl: true, mode: 'list', value: '' } }) });
+			expect(empty.items[0].json.model).toBe('image.aurora-2');
+		});
+
 		it('refuses an aspect ratio the model does not offer, naming the field and the allowed values, before any POST', async () => {
 			const { error, items } = await runNode({
 				nodeType: new MediaGenImage(),
@@ -41,7 +51,8 @@ describe('MediaGen Image in n8n-core (against the sandbox)', () => {
 				parameters: generate({ model: 'image.aurora-1', aspectRatio: '4:3' }),
 			});
 			expect(items).toHaveLength(0);
-			expect(error?.message).toContain('Aspect Ratio (aspect_ratio)');
+			expect(error?.message).toContain('Aspect Ratio: ');
+			expect(error?.description).toContain('API field aspect_ratio; model limit aspect_ratios');
 			expect(error?.message).toContain('"4:3"');
 			expect(error?.message).toContain('one of 1:1, 16:9, 9:16');
 			expect(posts(fx.sandbox, '/images/generations')).toHaveLength(0);
@@ -50,9 +61,9 @@ describe('MediaGen Image in n8n-core (against the sandbox)', () => {
 
 		it('refuses a count above the model maximum and a model of another capability before any POST', async () => {
 			const tooMany = await runNode({ nodeType: new MediaGenImage(), credentials: fx.credentials, parameters: generate({ count: 9 }) });
-			expect(tooMany.error?.message).toMatch(/Count \(count\): 9 is not allowed by model image\.aurora-2; allowed: at most 4/);
+			expect(tooMany.error?.message).toBe('Count: 9 is not allowed by the model Aurora 2 (image.aurora-2); allowed: at most 4');
 			const video = await runNode({ nodeType: new MediaGenImage(), credentials: fx.credentials, parameters: generate({ model: 'video.motion-2' }) });
-			expect(video.error?.message).toMatch(/Model \(model\): "video\.motion-2" is a video_generation model, not a image_generation model; allowed: image\.aurora-2/);
+			expect(video.error?.message).toMatch(/^Model: "video\.motion-2" is a video generation model, not an image generation model; allowed: image\.aurora-2/);
 			expect(posts(fx.sandbox, '/images/generations')).toHaveLength(0);
 		});
 
@@ -73,7 +84,7 @@ describe('MediaGen Image in n8n-core (against the sandbox)', () => {
 				parameters: generate({ prompt: '={{ $json.prompt }}', aspectRatio: '={{ $json.ratio }}' }),
 				input: [{ json: { prompt: 'ok', ratio: '1:1' } }, { json: { prompt: 'bad', ratio: '5:4' } }],
 			});
-			expect(error?.message).toContain('aspect_ratio');
+			expect(error?.message).toContain('Aspect Ratio: "5:4"');
 			expect(fx.sandbox.state.runs.size).toBe(0);
 		});
 
@@ -182,7 +193,7 @@ describe('MediaGen Image in n8n-core (against the sandbox)', () => {
 			const listed = await runNode({ nodeType: new MediaGenImage(), credentials: fx.credentials, parameters: generate({ model: 'image.fuse-1', aspectRatio: 'auto' }) });
 			expect(listed.error).toBeUndefined();
 			const unlisted = await runNode({ nodeType: new MediaGenImage(), credentials: fx.credentials, parameters: generate({ model: 'image.aurora-1', aspectRatio: 'auto' }) });
-			expect(unlisted.error?.message).toContain('Aspect Ratio (aspect_ratio): "auto" is not allowed by model image.aurora-1; allowed: one of 1:1, 16:9, 9:16');
+			expect(unlisted.error?.message).toContain('Aspect Ratio: "auto" is not allowed by the model Aurora 1 (image.aurora-1); allowed: one of 1:1, 16:9, 9:16');
 		});
 
 		it('sends Input Images as image_urls, bounded by the model\'s max_input_images (not reference_image_urls)', async () => {
@@ -191,9 +202,9 @@ describe('MediaGen Image in n8n-core (against the sandbox)', () => {
 			expect(ok.error).toBeUndefined();
 			expect(ok.items[0].json.status).toBe('completed');
 			const tooMany = await runNode({ nodeType: new MediaGenImage(), credentials: fx.credentials, parameters: generate({ model: 'image.fuse-1', additionalFields: { imageUrls: urls(4) } }) });
-			expect(tooMany.error?.message).toContain('Input Images (image_urls): "4 items" is not allowed by model image.fuse-1; allowed: at most 3 (model limit max_input_images)');
+			expect(tooMany.error?.message).toContain('Input Images: "4 items" is not allowed by the model Fuse (image.fuse-1); allowed: at most 3');
 			const references = await runNode({ nodeType: new MediaGenImage(), credentials: fx.credentials, parameters: generate({ model: 'image.fuse-1', additionalFields: { referenceImageUrls: urls(3) } }) });
-			expect(references.error?.message).toContain('allowed: at most 2 (model limit max_reference_images)');
+			expect(references.error?.message).toContain('allowed: at most 2');
 		});
 
 		it('sends the upscaling mode as `modes`, the document\'s name, and refuses a mode the model does not list', async () => {
@@ -202,7 +213,7 @@ describe('MediaGen Image in n8n-core (against the sandbox)', () => {
 			expect(ok.error).toBeUndefined();
 			expect(ok.items[0].json.status).toBe('completed');
 			const bad = await runNode({ nodeType: new MediaGenImage(), credentials: fx.credentials, parameters: { ...params, model: 'image_upscale.fast', additionalFields: { mode: 'creative' } } });
-			expect(bad.error?.message).toContain('Mode (modes): "creative" is not allowed by model image_upscale.fast; allowed: no value: the model lists no modes');
+			expect(bad.error?.message).toContain('Mode: "creative" is not allowed by the model Fast Upscale (image_upscale.fast); allowed: no value: the model lists no modes');
 		});
 
 		it('upscales with a scale factor from the model and refuses one it does not offer', async () => {
@@ -210,7 +221,7 @@ describe('MediaGen Image in n8n-core (against the sandbox)', () => {
 			const ok = await runNode({ nodeType: new MediaGenImage(), credentials: fx.credentials, parameters: { ...params, scale: 4 } });
 			expect(ok.error).toBeUndefined();
 			const bad = await runNode({ nodeType: new MediaGenImage(), credentials: fx.credentials, parameters: { ...params, model: 'image_upscale.fast', scale: 4 } });
-			expect(bad.error?.message).toContain('Scale Factor (scale): 4 is not allowed by model image_upscale.fast; allowed: one of 2');
+			expect(bad.error?.message).toBe('Scale Factor: 4 is not allowed by the model Fast Upscale (image_upscale.fast); allowed: one of 2');
 		});
 	});
 

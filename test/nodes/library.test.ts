@@ -3,6 +3,7 @@ import { makePng } from '../../sandbox/png';
 import { runNode } from '../helpers/n8n-harness';
 import { posts, startFixture, type Fixture } from '../helpers/sandbox-fixture';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- service JSON, read by path in assertions
 type Json = Record<string, any>;
 
 const photos = Array.from({ length: 4 }, (_, i) => `https://photos.example.com/${i}.jpg`);
@@ -17,7 +18,7 @@ describe('MediaGen Library in n8n-core (trained models and styles, against the s
 	const run = async (parameters: Record<string, unknown>, input?: Array<{ json: Json; binary?: Json }>) => {
 		const result = await runNode({ nodeType: new MediaGenLibrary(), credentials: fx.credentials, parameters: parameters as never, input: input as never });
 		expect(result.error).toBeUndefined();
-		return result.items as unknown as Array<{ json: Json; binary?: Record<string, any>; pairedItem?: unknown }>;
+		return result.items as unknown as Array<{ json: Json; binary?: Json; pairedItem?: unknown }>;
 	};
 
 	it('trains a LoRA and waits for it, then gets, lists, continues and deletes it', async () => {

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
 // No Authorization header ever reaches another origin: the API's redirects are refused, output files
 // are fetched without credentials and every redirect hop is checked again. A relay in front of the
 // sandbox (the credential's Base URL) redirects chosen requests to a second server that records what

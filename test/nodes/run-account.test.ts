@@ -118,7 +118,7 @@ describe('MediaGen Run and MediaGen Account in n8n-core (against the sandbox)', 
 		// a verifier outside RFC 7636's 43–128 characters is refused before sending
 		for (const verifier of ['x'.repeat(42), 'x'.repeat(129), `${'x'.repeat(50)}+/=`]) {
 			const refused = await accountOp({ resource: 'cliSession', operation: 'exchange', sessionId: session.session_id, codeVerifier: verifier });
-			expect(refused.error?.message).toMatch(/^Code Verifier \(code_verifier\): "\d+ characters" is not allowed; allowed: 43 to 128 characters/);
+			expect(refused.error?.message).toMatch(/^Code Verifier: "\d+ characters" is not allowed; allowed: 43 to 128 characters/);
 		}
 		const exchanged = await accountOp({ resource: 'cliSession', operation: 'exchange', sessionId: session.session_id, codeVerifier: session.code_verifier });
 		expect(exchanged.items[0].json).toEqual(expect.objectContaining({ api_key: expect.any(String), scopes: ['images:write', 'runs:read'] }));

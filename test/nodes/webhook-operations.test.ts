@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
 import { MediaGenAccount } from '../../nodes/MediaGenAccount/MediaGenAccount.node';
 import { MediaGenImage } from '../../nodes/MediaGenImage/MediaGenImage.node';
 import { signPayload } from '../../src/webhooks/signature';
@@ -21,6 +22,7 @@ describe('MediaGen Account → Webhook operations in n8n-core (against the sandb
 	const account = async (parameters: Record<string, unknown>) => {
 		const result = await runNode({ nodeType: new MediaGenAccount(), credentials: fx.credentials, parameters: { resource: 'webhook', ...parameters } });
 		expect(result.error).toBeUndefined();
+		// eslint-disable-next-line @typescript-eslint/no-explicit-any -- service JSON, read by path in assertions
 		return result.items.map((i) => i.json as Record<string, any>);
 	};
 	const generate = () => runNode({ nodeType: new MediaGenImage(), credentials: fx.credentials, parameters: { resource: 'image', operation: 'generate', prompt: 'a kite' } });
@@ -114,7 +116,7 @@ describe('MediaGen Account → Webhook operations in n8n-core (against the sandb
 	it('requires the URL and at least one event to create, before sending anything', async () => {
 		// an expression that yields no events (n8n itself already refuses an empty literal)
 		const result = await runNode({ nodeType: new MediaGenAccount(), credentials: fx.credentials, parameters: { resource: 'webhook', operation: 'create', url: receiver.url, events: '={{ [] }}' } });
-		expect(result.error?.message).toContain('Events (events): is required');
+		expect(result.error?.message).toContain('Events: is required');
 		expect(fx.sandbox.state.countRequests('POST', '/v1/webhooks')).toBe(0);
 	});
 

@@ -1,4 +1,4 @@
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import { NodeHelpers, type IDataObject, type INode, type INodeExecutionData, type INodeProperties } from 'n8n-workflow';
 
 import { MediaGenBatch } from '../../nodes/MediaGenBatch/MediaGenBatch.node';
 import { MediaGenWorkflow } from '../../nodes/MediaGenWorkflow/MediaGenWorkflow.node';
@@ -14,8 +14,9 @@ describe('MediaGen Workflow in n8n-core (against the sandbox)', () => {
 	});
 	afterEach(async () => fx.sandbox.close());
 
-	const run = (parameters: IDataObject, input?: INodeExecutionData[]) =>
-		runNode({ nodeType: new MediaGenWorkflow(), credentials: fx.credentials, parameters, input });
+	const workflow = new MediaGenWorkflow();
+	const run = (parameters: IDataObject, input?: INodeExecutionData[], typeVersion?: number) =>
+		runNode({ nodeType: workflow, credentials: fx.credentials, parameters, input, typeVersion });
 
 	it('runs a hook pack with typed fields, waits and outputs the declared fields as JSON', async () => {
 		const { items, error } = await run({
@@ -40,7 +41,7 @@ describe('MediaGen Workflow in n8n-core (against the sandbox)', () => {
 
 	it('refuses variant_count 6 before sending anything, naming the field and the bound', async () => {
 		const { error } = await run({ resource: 'workflow', operation: 'generateProductAdVariants', variantCount: 6 });
-		expect(error?.message).toContain('Variant Count (variant_count): 6 is not allowed; allowed: at most 5');
+		expect(error?.message).toContain('Variant Count: 6 is not allowed; allowed: at most 5');
 		expect(posts(fx.sandbox, '/workflows/product_ad_variants/runs')).toHaveLength(0);
 	});
 
@@ -62,6 +63,57 @@ describe('MediaGen Workflow in n8n-core (against the sandbox)', () => {
 		const whole = await run({ resource: 'workflow', operation: 'generateProductAdVariants', variantCount: 2 });
 		expect(whole.items).toHaveLength(1);
 		expect(whole.items[0].json).toEqual(expect.objectContaining({ variant_count: 2, variants: expect.any(Array) }));
+	});
+
+	it('split items do not read as if each cost the whole run: run_credits on each, credits on the first only', async () => {
+		const split = await run({ resource: 'workflow', operation: 'generateProductAdVariants', variantCount: 3, splitVariants: true });
+		expect(split.error).toBeUndefined();
+		const [runId] = new Set(split.items.map((i) => i.json.run_id));
+		const [charge] = fx.sandbox.state.chargesFor(String(runId));
+		expect(charge.credits).toBeGreaterThan(0);
+		expect(split.items.map((i) => [i.json.variant_index, i.json.variant_count, i.json.run_credits, i.json.credits])).toEqual([
+			[0, 3, charge.credits, charge.credits],
+			[1, 3, charge.credits, undefined],
+			[2, 3, charge.credits, undefined],
+		]);
+		const summed = split.items.reduce((sum, i) => sum + Number(i.json.credits ?? 0), 0);
+		expect(summed).toBe(charge.credits);
+	});
+
+	describe('version 1.1: product details up front, one item per variant by default; version 1 workflows keep their shape', () => {
+		const adVariants = (version: number) => workflow.description.properties.filter((p) => {
+			const show = p.displayOptions?.show;
+			return (show?.operation as string[] | undefined)?.includes('generateProductAdVariants') && NodeHelpers.displayParameter({ resource: 'workflow', operation: 'generateProductAdVariants' }, p, { typeVersion: version } as INode, workflow.description);
+		});
+		const topLevelNames = (version: number) => adVariants(version).map((p) => p.name);
+
+		it('shows Product Name, Product Description and Tone at the top in 1.1, under Additional Fields in 1', () => {
+			expect(workflow.description.defaultVersion).toBe(1.1);
+			expect(topLevelNames(1.1)).toEqual(expect.arrayContaining(['prompt', 'productName', 'productDescription', 'tone', 'variantCount', 'splitVariants']));
+			expect(topLevelNames(1)).not.toContain('productName');
+			const additional = adVariants(1).find((p) => p.name === 'additionalFields')!.options!.map((o) => (o as INodeProperties).name);
+			expect(additional).toEqual(expect.arrayContaining(['productName', 'productDescription', 'tone']));
+			const prompt = adVariants(1.1).find((p) => p.name === 'prompt')!;
+			expect(prompt.placeholder).toMatch(/^e\.g\. /);
+			expect(adVariants(1.1).find((p) => p.name === 'splitVariants')!.default).toBe(true);
+			expect(adVariants(1).find((p) => p.name === 'splitVariants')!.default).toBe(false);
+		});
+
+		it('1.1: one item per variant without asking, and the product name sent from the top-level field', async () => {
+			const { items, error } = await run({ resource: 'workflow', operation: 'generateProductAdVariants', variantCount: 2, productName: 'Lamp', tone: 'humorous' }, undefined, 1.1);
+			expect(error).toBeUndefined();
+			expect(items).toHaveLength(2);
+			expect(items[0].json).toEqual(expect.objectContaining({ headline: expect.stringContaining('Lamp'), variant_index: 0 }));
+			const [runId] = new Set(items.map((i) => String(i.json.run_id)));
+			expect(fx.sandbox.state.runs.get(runId)?.run.input_summary).toEqual(expect.objectContaining({ product_name: 'Lamp', tone: 'humorous' }));
+		});
+
+		it('1: a saved workflow with the product name under Additional Fields and no One Item per Variant still gets one item with that name', async () => {
+			const { items, error } = await run({ resource: 'workflow', operation: 'generateProductAdVariants', variantCount: 2, additionalFields: { productName: 'Desk' } }, undefined, 1);
+			expect(error).toBeUndefined();
+			expect(items).toHaveLength(1);
+			expect(JSON.stringify(items[0].json.variants)).toContain('Desk');
+		});
 	});
 
 	it('runs any workflow by key with JSON inputs, and the storyboard output names its project', async () => {

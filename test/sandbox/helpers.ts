@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
 import { randomUUID } from 'node:crypto';
 
 import axios, { type AxiosInstance, type AxiosResponse } from 'axios';

@@ -8,7 +8,7 @@ describe('sandbox lists: GET /runs', () => {
 	let http: AxiosInstance;
 	/** newest first, as the list returns them */
 	let ids: string[] = [];
-	let failed: string[] = [];
+	const failed: string[] = [];
 	let editing: string;
 
 	beforeAll(async () => {

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
 import { crc32 } from 'node:zlib';
 
 import { makeBlend, makeGlb, makeModelFile, makeMp3, makeObj, makeStl, makeUsdz, makeWav, mp4Clip } from '../../sandbox/media-files';

@@ -39,7 +39,7 @@ describe('sandbox webhooks: endpoints, signed deliveries, retries and replay', (
 		for (;;) {
 			const res = await http.get(`/webhooks/deliveries?limit=100${query}`);
 			const done = (res.data.data as Array<{ status: string }>).filter((d) => d.status !== 'pending');
-			if (done.length >= count) return res.data.data as Array<Record<string, any>>;
+			if (done.length >= count) return res.data.data as Array<Record<string, unknown>>;
 			if (Date.now() > end) throw new Error(`expected ${count} settled deliveries`);
 			await sleep(20);
 		}

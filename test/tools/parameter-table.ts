@@ -1,5 +1,5 @@
 import { catalog, extraOperations, fieldLocation, type Endpoint, type FieldSpec } from '../../src/catalog';
-import { NODE_TITLES } from '../../src/catalog/operations-table';
+import { NODE_TITLES } from './operations-table';
 
 /** How a field appears in the node's panel. */
 function uiType(field: FieldSpec): string {
@@ -30,7 +30,7 @@ interface Use {
 	ui: string;
 }
 
-const GENERATING = (e: Endpoint) => e.output === 'run' || e.path === '/models/estimate-cost' || e.path === '/media/frames';
+const GENERATING = (e: Endpoint) => !e.estimates && (e.output === 'run' || e.path === '/models/estimate-cost' || e.path === '/media/frames');
 
 /** Every body parameter the generating operations send, by wire name, with where and how. */
 export function parameterUses(): Map<string, Use[]> {

@@ -1,6 +1,7 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
 import { readFileSync, writeFileSync } from 'node:fs';
 
-import { withOperationsTable } from '../../src/catalog/operations-table';
+import { withOperationsTable } from './operations-table';
 import { documentParameterRows } from './document-parameters';
 import { parameterTableMarkdown } from './parameter-table';
 

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -38,7 +39,7 @@ function loadNodes(): Map<string, INodeType> {
 	const nodes = new Map<string, INodeType>();
 	for (const name of readdirSync(dir)) {
 		if (name.endsWith('Trigger')) continue;
-		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		// eslint-disable-next-line @typescript-eslint/no-require-imports -- every folder under nodes/ is loaded by name
 		const module = require(join(dir, name, `${name}.node.ts`)) as Record<string, new () => INodeType>;
 		if (module[name]) nodes.set(name, new module[name]());
 	}

@@ -1,9 +1,11 @@
-import { readdirSync } from 'node:fs';
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { NodeHelpers, type INode, type INodeProperties, type INodePropertyOptions, type INodeType } from 'n8n-workflow';
+import { NodeHelpers, type IDataObject, type INode, type INodeProperties, type INodePropertyOptions, type INodeType } from 'n8n-workflow';
 
 import { endpointsOfNode, type NodeName } from '../../src/catalog';
+import { evaluateForNode } from '../helpers/n8n-harness';
 
 /** Every action node built from the catalog, loaded from nodes/. */
 function actionNodes(): Array<[string, INodeType]> {
@@ -11,7 +13,7 @@ function actionNodes(): Array<[string, INodeType]> {
 	return readdirSync(dir)
 		.filter((name) => !name.endsWith('Trigger'))
 		.map((name) => {
-			// eslint-disable-next-line @typescript-eslint/no-require-imports
+			// eslint-disable-next-line @typescript-eslint/no-require-imports -- every folder under nodes/ is loaded by name
 			const module = require(join(dir, name, `${name}.node.ts`)) as Record<string, new () => INodeType>;
 			return [name, new module[name]()] as [string, INodeType];
 		});
@@ -62,5 +64,273 @@ describe.each(actionNodes())('%s description', (name, node) => {
 			const names = visible.map((p) => p.name);
 			expect({ op: `${e.resource}.${e.operation}`, duplicates: names.filter((n, i) => names.indexOf(n) !== i) }).toEqual({ op: `${e.resource}.${e.operation}`, duplicates: [] });
 		}
+	});
+});
+
+const REPO = join(__dirname, '..', '..');
+
+/** Every node in nodes/ (the trigger too), with its codex file. */
+function allNodes(): Array<[string, INodeType, Codex]> {
+	const dir = join(REPO, 'nodes');
+	return readdirSync(dir).map((name) => {
+		// eslint-disable-next-line @typescript-eslint/no-require-imports -- every folder under nodes/ is loaded by name
+		const module = require(join(dir, name, `${name}.node.ts`)) as Record<string, new () => INodeType>;
+		const codex = JSON.parse(readFileSync(join(dir, name, `${name}.node.json`), 'utf8')) as Codex;
+		return [name, new module[name](), codex];
+	});
+}
+
+interface Codex {
+	node: string;
+	categories: string[];
+	subcategories?: Record<string, string[]>;
+	alias?: string[];
+	resources: { primaryDocumentation: Array<{ url: string }>; credentialDocumentation: Array<{ url: string }> };
+}
+
+/**
+ * n8n's node categories, as n8n 2.41.1's own codex files use them (n8n-nodes-base: Development 119,
+ * Communication 109, Data & Storage 62, Marketing 54, Productivity 51, Sales 46, Utility 24, Finance &
+ * Accounting 16, Miscellaneous 15, Analytics 13). "Core Nodes" and "HITL" are n8n's own; "AI" hides a
+ * node from the normal search of n8n 2.41's node panel unless it has AI subcategories.
+ */
+const N8N_CATEGORIES = ['Analytics', 'Communication', 'Data & Storage', 'Development', 'Finance & Accounting', 'Marketing', 'Miscellaneous', 'Productivity', 'Sales', 'Utility'];
+
+/** The anchors GitHub gives the README's headings. */
+function readmeAnchors(): Set<string> {
+	const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+	return new Set(
+		[...readme.matchAll(/^#{1,6} (.+)$/gm)].map((m) =>
+			m[1]
+				.trim()
+				.toLowerCase()
+				.replace(/[^\p{L}\p{N}\s_-]/gu, '')
+				.replace(/\s/g, '-'),
+		),
+	);
+}
+
+const iconFiles = (node: INodeType) => {
+	const icon = node.description.icon as { light: string; dark: string };
+	return [icon.light, icon.dark].map((file) => join(REPO, 'nodes', 'X', file.replace(/^file:/, '')));
+};
+
+describe('what n8n shows of each node: panel, canvas, docs', () => {
+	const nodes = allNodes();
+
+	it.each(nodes)('%s: codex categories from n8n’s list, never AI without AI subcategories, with search aliases', (_name, node, codex) => {
+		expect(codex.node).toBe(`n8n-nodes-mediagen.${node.description.name}`);
+		expect(codex.categories.length).toBeGreaterThan(0);
+		for (const category of codex.categories) expect(N8N_CATEGORIES).toContain(category);
+		if (codex.categories.includes('AI')) expect(codex.subcategories?.AI?.length).toBeGreaterThan(0);
+		expect(codex.alias?.length).toBeGreaterThan(0);
+	});
+
+	it.each(nodes)('%s: the Docs link is a README heading that exists, with no query to break the anchor', (_name, node, codex) => {
+		const anchors = readmeAnchors();
+		// n8n's Docs button uses documentationUrl as it is; the codex URL would get "?utm_…" appended after the "#"
+		const url = node.description.documentationUrl!;
+		expect(url).toBe(codex.resources.primaryDocumentation[0].url);
+		const [, anchor] = url.split('#');
+		expect(anchors).toContain(anchor);
+		for (const { url: credentialUrl } of codex.resources.credentialDocumentation) expect(anchors).toContain(credentialUrl.split('#')[1]);
+	});
+
+	it.each(nodes)('%s: its own icon, in a light and a dark variant that exist', (_name, node) => {
+		const [light, dark] = iconFiles(node);
+		expect(light).not.toBe(dark);
+		for (const file of [light, dark]) {
+			expect(existsSync(file)).toBe(true);
+			expect(readFileSync(file, 'utf8')).toMatch(/^<svg [^>]*viewBox="0 0 60 60"/);
+		}
+	});
+
+	it('no two nodes share an icon, so a canvas tells them apart', () => {
+		const used = nodes.map(([, node]) => iconFiles(node)[0]);
+		expect(new Set(used).size).toBe(nodes.length);
+		const drawings = used.map((file) => readFileSync(file, 'utf8'));
+		expect(new Set(drawings).size).toBe(nodes.length);
+	});
+
+	it('the nodes still read as one service: every icon carries the same MediaGen spark', () => {
+		const spark = (svg: string) => /<path d="(M48 2[^"]+)" fill="#[0-9a-f]{6}"\/><\/svg>/.exec(svg)?.[1];
+		const sparks = nodes.flatMap(([, node]) => iconFiles(node).map((file) => spark(readFileSync(file, 'utf8'))));
+		expect(sparks.every((s) => s !== undefined)).toBe(true);
+		expect(new Set(sparks).size).toBe(1);
+	});
+
+	it.each(actionNodes())('%s: no "Name or ID" labels and no API paths in labels or hints', (_name, node) => {
+		// labels and hints; a placeholder may show the form a value takes
+		const visible: string[] = [];
+		const collect = (p: INodeProperties) => {
+			visible.push(p.displayName, p.hint ?? '');
+			if (p.type === 'collection') (p.options as INodeProperties[]).forEach(collect);
+		};
+		(node.description.properties as INodeProperties[]).forEach(collect);
+		expect(visible.filter((text) => /Name or ID/.test(text))).toEqual([]);
+		expect(visible.filter((text) => /\b(GET|POST|PATCH|DELETE) \//.test(text))).toEqual([]);
+		// hints are read under the field: no API field names (image_url, duration_seconds…) there
+		const hints = visible.filter((_text, i) => i % 2 === 1);
+		expect(hints.filter((text) => /\b[a-z0-9]+_[a-z0-9_]+\b/.test(text))).toEqual([]);
+	});
+
+	it.each(actionNodes())('%s: the Model is a searchable list or an ID (resource locator), like n8n’s OpenAI node', (name, node) => {
+		const models = endpointsOfNode(name as NodeName)
+			.filter((e) => e.capability)
+			.map((e) => (node.description.properties as INodeProperties[]).find((p) => p.name === 'model' && (p.displayOptions?.show?.operation as string[]).includes(e.operation)));
+		for (const model of models) {
+			if (!model) throw new Error('an operation with a capability has no Model parameter');
+			expect(model.displayName).toBe('Model');
+			expect(model.type).toBe('resourceLocator');
+			expect(model.default).toEqual({ mode: 'list', value: '' });
+			expect(model.modes?.map((m) => [m.name, m.displayName])).toEqual([
+				['list', 'From List'],
+				['id', 'By ID'],
+			]);
+			expect(model.modes?.[0].typeOptions?.searchListMethod).toBe('searchModels');
+			expect(typeof node.methods?.listSearch?.searchModels).toBe('function');
+		}
+	});
+
+	it.each(actionNodes())('%s: every choice that follows the model reloads when the model changes, through a method of the node', (_name, node) => {
+		const check = (p: INodeProperties) => {
+			const method = p.typeOptions?.loadOptionsMethod;
+			if (method?.startsWith('choicesFor_')) {
+				expect({ name: p.name, dependsOn: p.typeOptions?.loadOptionsDependsOn }).toEqual({ name: p.name, dependsOn: ['model.value'] });
+				expect(method).toBe(`choicesFor_${p.name}`);
+				expect(typeof node.methods?.loadOptions?.[method]).toBe('function');
+			}
+			if (p.type === 'collection') (p.options as INodeProperties[]).forEach(check);
+		};
+		(node.description.properties as INodeProperties[]).forEach(check);
+	});
+
+	it.each(actionNodes())('%s: the same parameter name never takes its choices from two different model limits', (name) => {
+		const rules = new Map<string, string>();
+		for (const e of endpointsOfNode(name as NodeName)) {
+			for (const f of e.fields) {
+				if (f.limit?.kind !== 'oneOf' || (f.type !== 'options' && f.type !== 'multiOptions')) continue;
+				const rule = `${f.type}:${f.limit.keys.join(',')}`;
+				expect({ field: f.name, rule: rules.get(f.name) ?? rule }).toEqual({ field: f.name, rule });
+				rules.set(f.name, rule);
+			}
+		}
+	});
+});
+
+/** The operations of one resource as the node panel lists them. */
+function operationsOf(node: INodeType, resource: string): INodePropertyOptions[] {
+	const operation = (node.description.properties as INodeProperties[]).find(
+		(p) => p.name === 'operation' && (p.displayOptions?.show?.resource as string[]).includes(resource),
+	)!;
+	return operation.options as INodePropertyOptions[];
+}
+
+describe('the main action first, the cost estimates after the real actions', () => {
+	const nodes = Object.fromEntries(actionNodes());
+
+	it.each([
+		['MediaGenImage', 'image', 'Generate images from a prompt'],
+		['MediaGenVideo', 'video', 'Generate a video'],
+		['MediaGenAudio', 'audio', 'Generate speech'],
+		['MediaGenLipSync', 'lipSync', 'Lip-sync a face to audio'],
+		['MediaGenModel3D', 'model3d', 'Generate a 3D model from images'],
+		['MediaGenWorkflow', 'workflow', 'Create a storyboard'],
+		['MediaGenBatch', 'batch', 'Create a batch from the input items'],
+		['MediaGenRun', 'run', 'Wait for a run to finish'],
+		['MediaGenProducer', 'facelessReel', 'Generate a faceless reel'],
+	])('%s (%s) leads with "%s"', (name, resource, action) => {
+		expect(operationsOf(nodes[name], resource)[0].action).toBe(action);
+	});
+
+	it.each(actionNodes())('%s: no estimate before a real action, in any resource', (name, node) => {
+		for (const resource of new Set(endpointsOfNode(name as NodeName).map((e) => e.resource))) {
+			const names = operationsOf(node, resource).map((o) => o.name);
+			const firstEstimate = names.findIndex((n) => n.startsWith('Estimate'));
+			if (firstEstimate >= 0) expect({ resource, after: names.slice(firstEstimate).filter((n) => !n.startsWith('Estimate')) }).toEqual({ resource, after: [] });
+		}
+	});
+
+	it('typed workflows come before Run Any Workflow (raw JSON inputs)', () => {
+		const names = operationsOf(nodes.MediaGenWorkflow, 'workflow').map((o) => o.name);
+		expect(names.indexOf('Generate Product Ad Variants')).toBeLessThan(names.indexOf('Run Any Workflow'));
+		expect(names.indexOf('Run Any Workflow')).toBeLessThan(names.indexOf('Get'));
+	});
+
+	it.each(actionNodes())('%s: each operation has an action label for the node panel', (name, node) => {
+		for (const resource of new Set(endpointsOfNode(name as NodeName).map((e) => e.resource))) {
+			for (const option of operationsOf(node, resource)) expect(option.action).toMatch(/^[A-Z][^.]+$/);
+		}
+	});
+
+	it.each(actionNodes())('%s: the default operation stays the first catalog entry (saved workflows omit defaults)', (name, node) => {
+		for (const resource of new Set(endpointsOfNode(name as NodeName).map((e) => e.resource))) {
+			const operation = (node.description.properties as INodeProperties[]).find(
+				(p) => p.name === 'operation' && (p.displayOptions?.show?.resource as string[]).includes(resource),
+			)!;
+			expect(operation.default).toBe(endpointsOfNode(name as NodeName).find((e) => e.resource === resource)!.operation);
+		}
+	});
+});
+
+describe('canvas subtitles read like the panel ("Generate: Image"), not like values', () => {
+	const nodes = Object.fromEntries(actionNodes());
+	const subtitle = (name: string, parameters: IDataObject) =>
+		evaluateForNode({ nodeType: nodes[name], parameters }, nodes[name].description.subtitle!);
+
+	it.each([
+		['MediaGenImage', { resource: 'image', operation: 'generate' }, 'Generate: Image'],
+		['MediaGenImage', { resource: 'image', operation: 'generateEstimateCost' }, 'Estimate Generate Cost: Image'],
+		['MediaGenProduct', { resource: 'product', operation: 'extract' }, 'Extract From URL: Product'],
+		['MediaGenWorkflow', { resource: 'workflow', operation: 'generateProductAdVariants' }, 'Generate Product Ad Variants: Workflow'],
+		['MediaGenAudio', { resource: 'voice', operation: 'list' }, 'List: Voice'],
+		// parameters left at their defaults are not saved: the subtitle reads n8n's defaults
+		['MediaGenImage', {}, 'Generate: Image'],
+	])('%s %j → %s', (name, parameters, expected) => {
+		expect(subtitle(name, parameters)).toBe(expected);
+	});
+
+	it.each(actionNodes())('%s: every operation of every resource has a readable subtitle', (name, node) => {
+		for (const resource of new Set(endpointsOfNode(name as NodeName).map((e) => e.resource))) {
+			for (const option of operationsOf(node, resource)) {
+				const text = subtitle(name, { resource, operation: option.value });
+				expect(text).toBe(`${option.name}: ${String((node.description.properties as INodeProperties[]).find((p) => p.name === 'resource')!.options!.find((o) => (o as INodePropertyOptions).value === resource)!.name)}`);
+			}
+		}
+	});
+});
+
+describe('the trigger says what it does, in the panel and on the canvas', () => {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports -- the node file, loaded by path
+	const { MediaGenTrigger } = require(join(REPO, 'nodes', 'MediaGenTrigger', 'MediaGenTrigger.node.ts')) as { MediaGenTrigger: new () => INodeType };
+	const trigger = new MediaGenTrigger();
+	const properties = trigger.description.properties as INodeProperties[];
+
+	it('lists its events by name on the canvas', () => {
+		const subtitle = (events: string[]) => evaluateForNode({ nodeType: trigger, parameters: { events } }, trigger.description.subtitle!);
+		expect(subtitle(['run.completed', 'batch.failed'])).toBe('Run Completed, Batch Failed');
+		expect(subtitle([])).toBe('');
+	});
+
+	it('describes each event in the user’s words, with an action for n8n’s trigger panel', () => {
+		const events = optionsOf(properties.find((p) => p.name === 'events')!);
+		expect(events.map((o) => o.action)).toEqual(['When a batch completes', 'When a batch fails', 'When a generation completes', 'When a generation fails']);
+		for (const o of events) expect(o.description).not.toMatch(/reached/);
+	});
+
+	it('tells up front that it registers the webhook for the user and which scopes the credential needs', () => {
+		const notice = properties[0];
+		expect(notice.type).toBe('notice');
+		expect(notice.displayName).toMatch(/registers this workflow’s webhook with MediaGen for you/);
+		expect(notice.displayName).toContain('webhooks:read and webhooks:write');
+	});
+
+	it('replaces n8n’s generic "create an event in MediaGen" texts with its own', () => {
+		expect(trigger.description.eventTriggerDescription).toBe('Waiting for a MediaGen run or batch to finish');
+		const panel = trigger.description.triggerPanel as { header: string; executionsHelp: { active: string; inactive: string }; activationHint: string };
+		expect(panel.header).toMatch(/MediaGen finishes a run or a batch/);
+		expect(panel.executionsHelp.inactive).toMatch(/registers a test URL with MediaGen for you/);
+		expect(panel.executionsHelp.active).toContain('data-key="executions"');
+		expect(panel.activationHint).toMatch(/publish it/);
 	});
 });

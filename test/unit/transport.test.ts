@@ -100,7 +100,11 @@ const generation = { method: 'POST' as const, path: '/images/generations', body:
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
-afterAll(() => nock.enableNetConnect());
+afterAll(() => {
+	nock.enableNetConnect();
+	// unpatch node:http: later test files in this worker would otherwise reach this file's interceptor
+	nock.restore();
+});
 
 describe('apiRequest through the n8n request helpers', () => {
 	it('authenticates with the credential, asks for the full response and returns {status, headers, body}', async () => {

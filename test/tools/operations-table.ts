@@ -1,5 +1,5 @@
-import { offersEstimate } from '../runs/cost';
-import { catalog, type Endpoint } from './index';
+import { offersEstimate } from '../../src/catalog';
+import { catalog, type Endpoint } from '../../src/catalog';
 
 export const NODE_TITLES: Record<string, string> = {
 	MediaGenImage: 'MediaGen Image',
