@@ -1,4 +1,4 @@
-import { NodeApiError, type IBinaryData, type IExecuteFunctions, type IWebhookFunctions, type JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, type IBinaryData, type IExecuteFunctions, type IWebhookFunctions, type JsonObject } from 'n8n-workflow';
 
 import { redactUrl } from '../transport/redact';
 import { downloadRefusal } from './download-address';
@@ -159,14 +159,19 @@ export async function downloadOutput(ctx: DownloadContext, file: OutputFile, fal
 		const extension = file.format ?? urlExtension ?? extensionFor(mimeType) ?? 'bin';
 		return await ctx.helpers.prepareBinaryData(ended ? head : body, urlName ?? `${fallbackName}.${extension}`, mimeType);
 	} catch (error) {
-		if (error instanceof NodeApiError && error.context.problem) throw error;
-		if (failure.reason === 'too_large') throw tooLarge(ctx, limits, url);
-		if (limits.signal?.aborted) throw cancelled(ctx, limits, url);
-		if (failure.reason === 'broken') throw downloadError(ctx, 'download_failed', `The connection broke while downloading an output file of run ${limits.runId}`, url, limits.runId);
-		throw error;
+		throw storingFailure(ctx, error, failure.reason, limits, url);
 	} finally {
 		close();
 	}
+}
+
+/** Why storing a download failed, as the item's error. */
+function storingFailure(ctx: DownloadContext, error: unknown, reason: 'too_large' | 'broken' | undefined, limits: DownloadLimits, url: string): Error {
+	if (error instanceof NodeApiError && error.context.problem) return error;
+	if (reason === 'too_large') return tooLarge(ctx, limits, url);
+	if (limits.signal?.aborted) return cancelled(ctx, limits, url);
+	if (reason === 'broken') return downloadError(ctx, 'download_failed', `The connection broke while downloading an output file of run ${limits.runId}`, url, limits.runId);
+	return new NodeOperationError(ctx.getNode(), error as Error, { description: `n8n could not store an output file of run ${limits.runId}` });
 }
 
 /** A JSON document at an output address (e.g. a workflow's fields at output_url); undefined when it is not JSON. */
@@ -178,16 +183,16 @@ export async function downloadJson(ctx: DownloadContext, address: string, baseUr
 	try {
 		for await (const chunk of body as AsyncIterable<Buffer>) {
 			size += chunk.length;
-			if (size > MAX_JSON_BYTES) throw downloadError(ctx, 'output_too_large', `The output document of run ${limits.runId} is larger than ${megabytes(MAX_JSON_BYTES)}`, url, limits.runId);
+			if (size > MAX_JSON_BYTES) break;
 			chunks.push(chunk);
 		}
-	} catch (error) {
-		if (error instanceof NodeApiError && error.context.problem) throw error;
+	} catch {
 		if (limits.signal?.aborted) throw cancelled(ctx, jsonLimits, url);
 		throw downloadError(ctx, 'download_failed', `The connection broke while downloading the output document of run ${limits.runId}`, url, limits.runId);
 	} finally {
 		close();
 	}
+	if (size > MAX_JSON_BYTES) throw downloadError(ctx, 'output_too_large', `The output document of run ${limits.runId} is larger than ${megabytes(MAX_JSON_BYTES)}`, url, limits.runId);
 	try {
 		return JSON.parse(Buffer.concat(chunks).toString('utf8'));
 	} catch {

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
 // Output files stream into n8n's binary storage (on disk here, as in n8n 2.x by default): the bytes
 // stored are the bytes sent, the media type is the one the first bytes show, Max Output Size is
 // checked against Content-Length and while the bytes flow, and cancelling the execution stops it.

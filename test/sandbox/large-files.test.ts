@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
 // Files far larger than the sandbox holds in memory: a large upload goes to a temporary file as it
 // arrives (and is measured from its header there), a large video output is generated while it is sent.
 import { createHash } from 'node:crypto';
