@@ -76,9 +76,11 @@ async function readField(
 		const placeholders: string[] = [];
 		for (const [index, property] of properties.entries()) {
 			const input = await describeBinary(ctx, itemIndex, property);
-			placeholders.push(`binary:sha256:${input.sha256}`);
+			const placeholder = `binary:${property}`;
+			placeholders.push(placeholder);
 			uploads.push({
 				input,
+				placeholder,
 				assign: (url) => {
 					if (field.type === 'media') target[field.name] = url;
 					else (target[field.name] as string[])[index] = url;

@@ -6,6 +6,8 @@ import type { BinaryInput } from '../media/upload';
 /** A binary that must be uploaded before the call; `assign` puts its asset URL into the body. */
 export interface PendingUpload {
 	input: BinaryInput;
+	/** what stands in the body for the upload until it is made (`binary:<property>`) */
+	placeholder: string;
 	assign: (assetUrl: string) => void;
 }
 

@@ -30,6 +30,8 @@ export interface FileRequest {
 export class FileRelay {
 	mode: FileMode = 'as-is';
 	readonly files: FileRequest[] = [];
+	/** every request that passed, with its headers */
+	readonly requests: Array<{ method: string; path: string; headers: IncomingMessage['headers'] }> = [];
 	origin = '';
 	private server?: Server;
 
@@ -48,6 +50,7 @@ export class FileRelay {
 	}
 
 	private relay(req: IncomingMessage, res: ServerResponse): void {
+		this.requests.push({ method: req.method ?? '', path: (req.url ?? '').split('?')[0], headers: req.headers });
 		const sandbox = new URL(this.sandboxOrigin);
 		const upstream = httpRequest({ host: sandbox.hostname, port: sandbox.port, method: req.method, path: req.url, headers: { ...req.headers, host: sandbox.host } }, (answer) => {
 			if (req.url?.startsWith('/storage/files/')) return this.sendFile(req, res, answer);

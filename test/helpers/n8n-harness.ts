@@ -269,6 +269,12 @@ export async function binaryBytes(binary: IBinaryData): Promise<Buffer> {
 	return await Container.get(BinaryDataService).getAsBuffer(binary);
 }
 
+/** An input binary kept in n8n's binary storage (on disk here), as an earlier node of the workflow would leave it. */
+export async function storedBinary(bytes: Buffer, mimeType: string, fileName: string, workflowId = 'wf-test', executionId = 'exec-input'): Promise<IBinaryData> {
+	await ensureBinaryData();
+	return await Container.get(BinaryDataService).store({ type: 'execution', workflowId, executionId }, bytes, { data: '', mimeType, fileName });
+}
+
 /** Files n8n's binary storage holds for an execution (temporary files of unfinished writes included). */
 export function storedBinaryFiles(workflowId: string, executionId: string): string[] {
 	const dir = join(Container.get(StorageConfig).storagePath, 'workflows', workflowId, 'executions', executionId, 'binary_data');
