@@ -11,7 +11,7 @@ export function errorItem(error: unknown, itemIndex: number): INodeExecutionData
 	const problem = problemOf(error);
 	const json: IDataObject = { error: error instanceof Error ? error.message : String(error) };
 	if (problem) {
-		for (const key of ['code', 'status', 'title', 'detail', 'request_id', 'param', 'required_scope', 'run_id', 'batch_id', 'quote']) {
+		for (const key of ['code', 'status', 'title', 'detail', 'request_id', 'param', 'required_scope', 'run_id', 'run_status', 'batch_id', 'quote']) {
 			if (problem[key] !== undefined) json[key] = problem[key] as IDataObject[string];
 		}
 		const hint = hintFor(problem.code);

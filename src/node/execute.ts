@@ -28,6 +28,7 @@ import { apiRequest, createClient, unexpectedResponse, type ApiClient } from '..
 import { customOperationFor } from './custom-operations';
 import { errorItem } from './error-item';
 import { callScopeOf, prepareCall } from './parameters';
+import { outputFor, toolAnswersFailures } from './tool-output';
 
 const DEFAULT_SUBMIT_CONCURRENCY = 5;
 const DOWNLOAD_CONCURRENCY = 8;
@@ -83,7 +84,7 @@ function outcomeError(ctx: IExecuteFunctions, call: PreparedCall, outcome: WaitO
 			description: 'The run goes on at the service. Raise "Wait Timeout" or read it later with MediaGen Run → Get.',
 		},
 	);
-	error.context.problem = { code: outcome.state === 'timeout' ? 'wait_timeout' : 'cancelled', run_id: run.id } as JsonObject;
+	error.context.problem = { code: outcome.state === 'timeout' ? 'wait_timeout' : 'cancelled', run_id: run.id, run_status: run.status } as JsonObject;
 	return error;
 }
 
@@ -132,7 +133,7 @@ export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName)
 	const items = ctx.getInputData();
 	const results: INodeExecutionData[][] = items.map(() => []);
 	const fail = (itemIndex: number, error: unknown) => {
-		if (!ctx.continueOnFail()) throw error;
+		if (!ctx.continueOnFail() && !toolAnswersFailures(ctx)) throw error;
 		failedItems++;
 		results[itemIndex] = [errorItem(error, itemIndex)];
 	};
@@ -222,5 +223,5 @@ export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName)
 	}
 	// Every item done: a later try of this node run (n8n retries when the first item is an error) has nothing to replay.
 	if (failedItems === 0) memory.clearRun();
-	return [results.flat()];
+	return [outputFor(ctx, results.flat())];
 }

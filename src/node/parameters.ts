@@ -7,6 +7,7 @@ import { modelAlias } from '../models/model-catalog';
 import type { PendingUpload, PreparedCall } from '../runs/call';
 import { deriveIdempotencyKey, keyFromUserValue } from '../transport/idempotency';
 import { binaryParam, paramName, sourceParam } from './names';
+import { runsAsTool } from './tool-output';
 
 function isEmpty(value: unknown): boolean {
 	return value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
@@ -209,7 +210,8 @@ export async function prepareCall(ctx: IExecuteFunctions, endpoint: Endpoint, it
 			requestTimeoutMs: numberOption(ctx, itemIndex, options, 'requestTimeout', 'Request Timeout (Seconds)', 30, 1, 600) * 1000,
 			useBatchApi: options.useBatchApi === true,
 			waitTimeoutMs: numberOption(ctx, itemIndex, options, 'waitTimeout', 'Wait Timeout (Seconds)', 600, 1, MAX_WAIT_SECONDS) * 1000,
-			returnUrlsOnly: Boolean(options.returnUrlsOnly),
+			// an agent's tool answers with URLs: n8n drops binaries before the model (README)
+			returnUrlsOnly: Boolean(options.returnUrlsOnly) || runsAsTool(ctx),
 			binaryPropertyName: String(options.binaryPropertyName || 'data'),
 			maxOutputBytes: numberOption(ctx, itemIndex, options, 'maxOutputSize', 'Max Output Size (MB)', DEFAULT_MAX_OUTPUT_MB, 1, MAX_OUTPUT_MB) * BYTES_PER_MB,
 		};

@@ -4,6 +4,7 @@ import { endpointKey, endpointsOfNode, estimateOperation, offersEstimate, type C
 import { DEFAULT_MAX_OUTPUT_MB } from '../media/download';
 import { binaryParam, choicesMethod, DYNAMIC_CHOICES_DESCRIPTION, listMethod, MODEL_SEARCH_METHOD, paramName, sourceParam } from './names';
 import { authenticationProperty, credentialsOfNodes } from './authentication';
+import { estimateToolDescriptionOf, toolDescriptionOf } from './tool-description';
 
 /** The operations that show an endpoint's fields: its own, and its Estimate Cost where offered. */
 const operationsOf = (e: Endpoint): string[] => (offersEstimate(e) ? [e.operation, estimateOperation(e).operation] : [e.operation]);
@@ -378,6 +379,24 @@ function endpointProperties(e: Endpoint): INodeProperties[] {
 	return props;
 }
 
+/**
+ * The description an AI agent reads, per operation, shown only on the node's tool variant
+ * (`@tool`). n8n's own "Set Automatically" text is just the operation's action ("Generate images
+ * from a prompt in MediaGen Image"); with this parameter present n8n adds none of its own.
+ */
+/** What an AI agent reads about the operation as a tool (shown only where the node runs as a tool). */
+function toolDescriptionProperty(e: Endpoint): INodeProperties {
+	return {
+		displayName: 'Tool Description',
+		name: 'toolDescription',
+		type: 'string',
+		typeOptions: { rows: 4 },
+		default: e.estimates ? estimateToolDescriptionOf(e, e) : toolDescriptionOf(e),
+		description: 'What the AI agent reads about this tool: written for the operation (cost, duration, inputs, answer). Edit it to steer the agent.',
+		displayOptions: { show: { '@tool': [true], resource: [e.resource], operation: [e.operation] } },
+	};
+}
+
 interface OperationChoice {
 	option: INodePropertyOptions & { name: string; value: string };
 	endpoint: Endpoint;
@@ -472,6 +491,7 @@ export function nodeProperties(node: NodeName, resourceNames: Record<string, str
 			default: ops[0].operation,
 		});
 	}
+	for (const e of endpoints) props.push(toolDescriptionProperty(e));
 	// an Estimate Cost shows the fields of the operation it prices (operationsOf), not fields of its own
 	for (const e of endpoints) if (!e.estimates) props.push(...versionedEndpointProperties(e, earlier));
 	return props;

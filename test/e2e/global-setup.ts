@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 import { startSandbox } from '../../sandbox/server';
+import { startFakeOpenAiChat } from '../helpers/fake-openai-chat';
 import { ARTIFACTS, HOST_DIR, REPO, STATE_ENV, type E2eState } from './state';
 
 // ts-jest compiles this file to CommonJS, which would turn import() into require(); the host's
@@ -47,12 +48,14 @@ export default async function globalSetup(): Promise<void> {
 	const extensionsDir = join(REPO, 'dist');
 
 	const sandbox = await startSandbox({ latencyMs: 300 });
+	// the agent example's chat model: scripted by the tests (PUT /_fake/script)
+	const fakeOpenAi = await startFakeOpenAiChat();
 	const examples = await hostModule('examples.mjs');
 	const userFolder: string = host.makeUserFolder('mediagen-e2e-n8n-');
 	say(`starting n8n ${n8nVersion} (user folder ${userFolder}) ...`);
 	const n8nLog: string[] = [];
 	const n8n = await host.startN8n({ extensionsDir, userFolder, log: (line: string) => n8nLog.push(line) });
-	(globalThis as Record<string, unknown>).__MEDIAGEN_E2E__ = { n8n, sandbox, userFolder, stateFile };
+	(globalThis as Record<string, unknown>).__MEDIAGEN_E2E__ = { n8n, sandbox, fakeOpenAi, userFolder, stateFile };
 	say(`n8n ready on ${n8n.url} in ${(n8n.startupMs / 1000).toFixed(1)} s`);
 
 	const owner = await host.setupOwner(n8n.url);
@@ -68,6 +71,8 @@ export default async function globalSetup(): Promise<void> {
 		key: sandbox.state.createApiKey(NARROW_SCOPES, 'e2e narrow key'),
 	});
 
+	const openAi = await examples.createOpenAiCredential(n8n.url, apiKey, { name: 'OpenAI (fake chat API)', baseUrl: fakeOpenAi.baseUrl, key: 'sk-fake-e2e' });
+
 	const built = examples.builtNodeNames(extensionsDir);
 	const ids: Record<string, string> = {};
 	const skippedExamples: Record<string, string> = {};
@@ -78,7 +83,7 @@ export default async function globalSetup(): Promise<void> {
 			skippedExamples[slug] = `needs ${missing.join(', ')}, not in this build`;
 			continue;
 		}
-		ids[slug] = await examples.createWorkflow(n8n.url, apiKey, examples.forExtensions(workflow, full));
+		ids[slug] = await examples.createWorkflow(n8n.url, apiKey, examples.forExtensions(workflow, full, { openAiCredential: openAi }));
 		if (slug.startsWith('04-')) {
 			narrowKeyWorkflowId = await examples.createWorkflow(
 				n8n.url,
@@ -117,7 +122,8 @@ export default async function globalSetup(): Promise<void> {
 		owner: { email: owner.email, password: owner.password },
 		apiKey,
 		sandbox: { origin: sandbox.origin, baseUrl: sandbox.baseUrl },
-		credentials: { full, narrow },
+		fakeOpenAi: { origin: fakeOpenAi.origin, baseUrl: fakeOpenAi.baseUrl },
+		credentials: { full, narrow, openAi },
 		examples: ids,
 		skippedExamples,
 		narrowKeyWorkflowId,

@@ -2,10 +2,12 @@
 import { rmSync } from 'node:fs';
 
 import type { Sandbox } from '../../sandbox/server';
+import type { FakeOpenAiChat } from '../helpers/fake-openai-chat';
 
 interface Started {
 	n8n: { stop(): Promise<void> };
 	sandbox: Sandbox;
+	fakeOpenAi: FakeOpenAiChat;
 	userFolder: string;
 	stateFile: string;
 }
@@ -15,6 +17,7 @@ export default async function globalTeardown(): Promise<void> {
 	if (!started) return;
 	await started.n8n.stop();
 	await started.sandbox.close();
+	await started.fakeOpenAi.close();
 	rmSync(started.userFolder, { recursive: true, force: true });
 	rmSync(started.stateFile, { force: true });
 }

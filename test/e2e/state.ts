@@ -18,7 +18,9 @@ export interface E2eState {
 	owner: { email: string; password: string };
 	apiKey: string;
 	sandbox: { origin: string; baseUrl: string };
-	credentials: { full: { id: string; name: string }; narrow: { id: string; name: string } };
+	/** the fake OpenAI-compatible chat API the agent example's model talks to (test/helpers/fake-openai-chat.ts) */
+	fakeOpenAi: { origin: string; baseUrl: string };
+	credentials: { full: { id: string; name: string }; narrow: { id: string; name: string }; openAi: { id: string; name: string } };
 	/** example file slug → workflow id in n8n */
 	examples: Record<string, string>;
 	/** examples/*.json not loaded because their nodes are not in this build → reason */

@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { HOST_DIR, N8N_UNAVAILABLE, ensureN8nInstalled, isN8nInstalled } from './install.mjs';
 import { OWNER_EMAIL, OWNER_PASSWORD, createApiKey, freePort, publicApi, setupOwner, startN8n } from './n8n.mjs';
-import { builtNodeNames, createMediaGenCredential, forExtensions, loadExamples, missingNodes } from './examples.mjs';
+import { builtNodeNames, createMediaGenCredential, createOpenAiCredential, forExtensions, loadExamples, missingNodes } from './examples.mjs';
 
 const REPO = resolve(HOST_DIR, '..', '..');
 const DIST = join(REPO, 'dist');
@@ -24,6 +24,11 @@ const N8N_LOG = join(PLAYGROUND, 'n8n.log');
 // The sandbox's ready-made full-access key (sandbox/options.ts SANDBOX_API_KEY).
 const SANDBOX_API_KEY = 'mg_sandbox_full_access_key';
 const CREDENTIAL_NAME = 'MediaGen API (sandbox)';
+// The AI agent example's chat model. No model runs here, so its credential takes OPENAI_API_KEY (and
+// OPENAI_BASE_URL for any OpenAI-compatible server) when set, otherwise a placeholder to replace in n8n.
+const OPENAI_CREDENTIAL_NAME = 'OpenAI';
+const OPENAI_PLACEHOLDER_KEY = 'sk-replace-with-your-key';
+const openAiSettings = { key: process.env.OPENAI_API_KEY ?? '', baseUrl: process.env.OPENAI_BASE_URL || 'https://api.openai.com/v1' };
 
 const { values } = parseArgs({
   options: {
@@ -133,6 +138,16 @@ async function seed(url, state, sandboxBaseUrl) {
     state.credential = { ...created, baseUrl: sandboxBaseUrl };
     state.workflows = {}; // point every example at the new credential
   }
+  const openAiKeyHash = openAiSettings.key ? hash(openAiSettings.key) : null;
+  const openAiStale = !state.openAi || state.openAi.baseUrl !== openAiSettings.baseUrl || (openAiKeyHash && state.openAi.keyHash !== openAiKeyHash);
+  if (openAiStale) {
+    const created = await createOpenAiCredential(url, state.apiKey, {
+      name: OPENAI_CREDENTIAL_NAME,
+      baseUrl: openAiSettings.baseUrl,
+      key: openAiSettings.key || OPENAI_PLACEHOLDER_KEY,
+    });
+    state.openAi = { ...created, baseUrl: openAiSettings.baseUrl, keyHash: openAiKeyHash };
+  }
   const built = builtNodeNames(DIST);
   const report = [];
   for (const { file, slug, workflow } of loadExamples(join(REPO, 'examples'))) {
@@ -141,7 +156,7 @@ async function seed(url, state, sandboxBaseUrl) {
       report.push({ file, skipped: `needs ${missing.join(', ')} (not in this build)` });
       continue;
     }
-    const body = forExtensions(workflow, state.credential);
+    const body = forExtensions(workflow, state.credential, { openAiCredential: state.openAi });
     const digest = hash(body);
     const known = state.workflows[slug];
     if (known?.hash === digest) {
@@ -260,6 +275,9 @@ async function main() {
     `  Open      ${n8n.url}`,
     `  Log in    ${OWNER_EMAIL} / ${OWNER_PASSWORD}`,
     `  Credential "${CREDENTIAL_NAME}" → ${sandboxBaseUrl} (key ${SANDBOX_API_KEY})`,
+    `  Credential "${OPENAI_CREDENTIAL_NAME}" → ${openAiSettings.baseUrl} (${
+      openAiSettings.key ? 'key from OPENAI_API_KEY' : 'placeholder key: put your key in it, or start with OPENAI_API_KEY=…'
+    }), for the AI agent example`,
     '  Example workflows (open one, then "Execute workflow"):',
   ];
   for (const r of report) {

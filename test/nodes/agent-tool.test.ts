@@ -1,0 +1,131 @@
+import type { IExecuteFunctions, INodeType } from 'n8n-workflow';
+
+import { MediaGenAccount } from '../../nodes/MediaGenAccount/MediaGenAccount.node';
+import { MediaGenImage } from '../../nodes/MediaGenImage/MediaGenImage.node';
+import { SANDBOX_API_KEY } from '../../sandbox/options';
+import { TOOL_ANSWER_LIMITS } from '../../src/node/tool-output';
+import { runNode } from '../helpers/n8n-harness';
+import { posts, startFixture, type Fixture } from '../helpers/sandbox-fixture';
+
+/**
+ * The node as n8n hands it to an AI agent: n8n registers `<name>Tool` for every usableAsTool node,
+ * and the AI Agent v3 of n8n 2.41 runs that type through the workflow engine (isToolExecution() is
+ * false there). The real agent in real n8n is in test/e2e/agent-tool.test.ts.
+ */
+function asTool(node: INodeType): INodeType {
+	return {
+		description: { ...node.description, name: `${node.description.name}Tool` },
+		methods: node.methods,
+		async execute(this: IExecuteFunctions) {
+			return await node.execute!.call(this);
+		},
+	};
+}
+
+const generate = (extra: Record<string, unknown> = {}) => ({ resource: 'image', operation: 'generate', model: 'image.aurora-2', prompt: 'a lighthouse at dusk', ...extra });
+const downloads = (fx: Fixture) => fx.sandbox.state.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/storage/'));
+
+describe('a MediaGen node as an AI agent tool (n8n-core, against the sandbox)', () => {
+	let fx: Fixture;
+	afterEach(async () => fx.sandbox.close());
+
+	it('answers with compact JSON: run id, status, output URLs with MIME types, credits spent — no binary, nothing downloaded', async () => {
+		fx = await startFixture();
+		const { items, error } = await runNode({ nodeType: asTool(new MediaGenImage()), credentials: fx.credentials, parameters: generate({ aspectRatio: '16:9', count: 2 }) });
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(1);
+		const [{ json, binary }] = items;
+		expect(binary).toBeUndefined();
+		const [charge] = fx.sandbox.state.ledger;
+		expect(fx.sandbox.state.ledger).toHaveLength(1);
+		expect(json).toEqual({
+			run_id: charge.run_id,
+			status: 'completed',
+			model: 'image.aurora-2',
+			outputs: [
+				{ url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/storage\/files\/run_[\w-]+\/.+\.png\?/), mime_type: 'image/png' },
+				{ url: expect.stringMatching(/\.png\?/), mime_type: 'image/png' },
+			],
+			credits_spent: charge.credits,
+		});
+		expect(charge.credits).toBe(8);
+		expect(downloads(fx)).toHaveLength(0);
+		expect(JSON.stringify(json).length).toBeLessThan(700);
+	});
+
+	it('answers a refused aspect ratio with the allowed values and a hint that nothing was spent, instead of failing the agent', async () => {
+		fx = await startFixture();
+		const { items, error } = await runNode({ nodeType: asTool(new MediaGenImage()), credentials: fx.credentials, parameters: generate({ aspectRatio: '7:3' }) });
+		expect(error).toBeUndefined();
+		expect(items.map((i) => i.json)).toEqual([
+			{
+				status: 'error',
+				error: 'Aspect Ratio: "7:3" is not allowed by the model Aurora 2 (image.aurora-2); allowed: one of 1:1, 16:9, 9:16, 4:3, 3:4, 21:9',
+				hint: 'Nothing was sent to the service, so no credits were spent. API field aspect_ratio; model limit aspect_ratios.',
+			},
+		]);
+		expect(posts(fx.sandbox, '/images/generations')).toHaveLength(0);
+	});
+
+	it('answers a run failed at the service with its code and the hint for it (and no charge)', async () => {
+		fx = await startFixture();
+		fx.credentials.set('mediaGenApi', { baseUrl: fx.sandbox.baseUrl, apiKey: 'mg_sandbox_no_credits_key' });
+		const { items, error } = await runNode({ nodeType: asTool(new MediaGenImage()), credentials: fx.credentials, parameters: generate() });
+		expect(error).toBeUndefined();
+		expect(items[0].json).toEqual({
+			status: 'error',
+			error: expect.stringContaining('insufficient_credits'),
+			code: 'insufficient_credits',
+			run_id: expect.stringMatching(/^run_/),
+			hint: expect.stringContaining('top up'),
+		});
+		expect(fx.sandbox.state.ledger).toHaveLength(0);
+	});
+
+	it('answers a run still going after Wait Timeout with its run id and status, to check later', async () => {
+		fx = await startFixture({ latencyMs: 4000 });
+		const { items, error } = await runNode({ nodeType: asTool(new MediaGenImage()), credentials: fx.credentials, parameters: generate({ options: { waitTimeout: 1 } }) });
+		expect(error).toBeUndefined();
+		const [run] = fx.sandbox.state.runs.values();
+		expect(['queued', 'processing']).toContain(run.run.status);
+		// the status the node last saw: the submit's queued, or processing from a poll
+		expect(items[0].json).toEqual({ run_id: run.run.id, status: expect.stringMatching(/^(queued|processing)$/), still_running: true, next: expect.stringContaining('MediaGen Run tool (Get') });
+	});
+
+	it('with On Error set to Stop Workflow, a refusal fails the node as it does in a workflow', async () => {
+		fx = await startFixture();
+		const { items, error } = await runNode({
+			nodeType: asTool(new MediaGenImage()),
+			credentials: fx.credentials,
+			parameters: generate({ aspectRatio: '7:3' }),
+			settings: { onError: 'stopWorkflow' },
+		});
+		expect(items).toHaveLength(0);
+		expect(error?.message).toContain('allowed: one of 1:1, 16:9');
+	});
+
+	it(`answers a list with at most ${TOOL_ANSWER_LIMITS.items} trimmed items and says how many there were`, async () => {
+		fx = await startFixture();
+		const plain = await runNode({ nodeType: new MediaGenAccount(), credentials: fx.credentials, parameters: { resource: 'model', operation: 'list', returnAll: true } });
+		const total = plain.items.length;
+		expect(total).toBeGreaterThan(TOOL_ANSWER_LIMITS.items);
+		const { items } = await runNode({ nodeType: asTool(new MediaGenAccount()), credentials: fx.credentials, parameters: { resource: 'model', operation: 'list', returnAll: true } });
+		expect(items).toHaveLength(TOOL_ANSWER_LIMITS.items + 1);
+		expect(items.slice(0, -1).map((i) => i.json.id)).toEqual(plain.items.slice(0, TOOL_ANSWER_LIMITS.items).map((i) => i.json.id));
+		expect(items.at(-1)!.json).toEqual(expect.objectContaining({ truncated: true, shown: TOOL_ANSWER_LIMITS.items, total }));
+		// nulls are dropped, the rest of a model is kept
+		const first = plain.items[0].json;
+		const nulls = Object.keys(first).filter((k) => first[k] === null);
+		for (const key of nulls) expect(items[0].json).not.toHaveProperty(key);
+		expect(items[0].json.limits).toEqual(first.limits);
+	});
+
+	it('leaves the same node in a workflow unchanged: the full run and its PNG as binary', async () => {
+		fx = await startFixture();
+		fx.credentials.set('mediaGenApi', { baseUrl: fx.sandbox.baseUrl, apiKey: SANDBOX_API_KEY });
+		const { items } = await runNode({ nodeType: new MediaGenImage(), credentials: fx.credentials, parameters: generate() });
+		expect(items[0].json).toEqual(expect.objectContaining({ object: 'run', id: expect.stringMatching(/^run_/), input_summary: expect.any(Object), output_urls: [expect.any(String)] }));
+		expect(items[0].binary?.data.mimeType).toBe('image/png');
+		expect(downloads(fx)).toHaveLength(1);
+	});
+});

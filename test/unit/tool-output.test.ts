@@ -1,0 +1,130 @@
+import { NodeHelpers, type INode, type INodeExecutionData, type INodeTypeDescription } from 'n8n-workflow';
+
+import { MediaGenImage } from '../../nodes/MediaGenImage/MediaGenImage.node';
+
+import { catalog, estimateOperation, findOperation } from '../../src/catalog';
+import { estimateToolDescriptionOf, toolDescriptionOf } from '../../src/node/tool-description';
+import { compactRun, TOOL_ANSWER_LIMITS, toolAnswer, trimForModel } from '../../src/node/tool-output';
+import type { Run } from '../../src/runs/run';
+
+const run = (extra: Partial<Run>): Run => ({ id: 'run_1', object: 'run', status: 'completed', ...extra });
+
+describe('tool answers (what an AI agent reads)', () => {
+	it('gives each file of a 3D run with the MIME type of its format, and a transcription its text (bounded)', () => {
+		const model3d = compactRun(
+			run({ model: 'model3d.forge-1', output: { model_urls: { glb: 'https://files.test/a', stl: 'https://files.test/b' } }, usage: { credits: 12 } }),
+		);
+		expect(model3d).toEqual({
+			run_id: 'run_1',
+			status: 'completed',
+			model: 'model3d.forge-1',
+			outputs: [
+				{ url: 'https://files.test/a', mime_type: 'model/gltf-binary' },
+				{ url: 'https://files.test/b', mime_type: 'model/stl' },
+			],
+			credits_spent: 12,
+		});
+		const text = 'word '.repeat(2000);
+		const transcript = compactRun(run({ output: { output_url: 'https://files.test/t.txt', text, segments: [{ start: 0, end: 1, text: 'word' }] } }));
+		expect(transcript.outputs).toEqual([{ url: 'https://files.test/t.txt', mime_type: 'text/plain' }]);
+		expect(transcript.text).toMatch(/^word word .*… \(6000 more characters\)$/);
+		expect(transcript).not.toHaveProperty('segments');
+	});
+
+	it('takes the MIME type of a downloaded binary over the URL, and leaves it out when neither tells', () => {
+		const answer = compactRun(run({ output: { output_url: 'https://files.test/file' } }), [{ mimeType: 'video/mp4', data: '' }]);
+		expect(answer.outputs).toEqual([{ url: 'https://files.test/file', mime_type: 'video/mp4' }]);
+		expect(compactRun(run({ output: { output_url: 'https://files.test/file' } })).outputs).toEqual([{ url: 'https://files.test/file' }]);
+	});
+
+	it('tells the agent to check back on a run that is not finished, and gives a failed run its code', () => {
+		expect(compactRun(run({ status: 'queued' }))).toEqual({ run_id: 'run_1', status: 'queued', still_running: true, next: expect.stringContaining('MediaGen Run tool') });
+		expect(compactRun(run({ status: 'failed', error: { code: 'provider_error', message: 'The provider failed' } }))).toEqual({
+			run_id: 'run_1',
+			status: 'failed',
+			error: 'The provider failed',
+			code: 'provider_error',
+		});
+	});
+
+	it('bounds other JSON: empty values dropped, long strings and arrays cut, deep objects summarised', () => {
+		const { stringChars, arrayEntries } = TOOL_ANSWER_LIMITS;
+		const trimmed = trimForModel({
+			keep: 1,
+			gone: null,
+			empty: '',
+			none: [],
+			long: 'x'.repeat(stringChars + 10),
+			many: Array.from({ length: arrayEntries + 3 }, (_, i) => i),
+			deep: { a: { b: { c: { d: 1 } } } },
+		});
+		expect(trimmed).toEqual({
+			keep: 1,
+			long: `${'x'.repeat(stringChars)}… (10 more characters)`,
+			many: [...Array.from({ length: arrayEntries }, (_, i) => i), '… 3 more'],
+			deep: { a: { b: { c: '{…}' } } },
+		});
+	});
+
+	it('never passes a binary on, keeps pairedItem, and says how many items there were beyond the limit', () => {
+		const items: INodeExecutionData[] = Array.from({ length: TOOL_ANSWER_LIMITS.items + 5 }, (_, i) => ({
+			json: { id: `m${i}` },
+			binary: { data: { mimeType: 'image/png', data: 'AAAA' } },
+			pairedItem: { item: 0 },
+		}));
+		const answers = toolAnswer(items);
+		expect(answers).toHaveLength(TOOL_ANSWER_LIMITS.items + 1);
+		expect(answers.every((a) => a.binary === undefined && (a.pairedItem as { item: number }).item === 0)).toBe(true);
+		expect(answers.at(-1)!.json).toEqual(expect.objectContaining({ truncated: true, shown: TOOL_ANSWER_LIMITS.items, total: TOOL_ANSWER_LIMITS.items + 5 }));
+	});
+});
+
+describe('tool descriptions (what an AI agent reads about an operation)', () => {
+	it('says what image generation does, costs, how long it takes, the inputs and their allowed values, and the answer', () => {
+		const text = toolDescriptionOf(findOperation('MediaGenImage', 'image', 'generate')!);
+		expect(text).toContain('Generate images from a prompt.');
+		expect(text).toContain("Cost: the model's credits per image × count");
+		expect(text).toContain('Wait Timeout');
+		expect(text).toContain('still_running');
+		expect(text).toContain("prompt (required; up to the model's prompt max length)");
+		expect(text).toContain("aspect_ratio (one of the model's aspect ratios; empty = the model default)");
+		expect(text).toContain("count (at least 1, up to the model's max count)");
+		expect(text).toContain('outputs [{url, mime_type}]');
+	});
+
+	it('prices video per second, speech per character, and lists fixed choices', () => {
+		expect(toolDescriptionOf(findOperation('MediaGenVideo', 'video', 'generate')!)).toContain("the model's credits per second of output");
+		expect(toolDescriptionOf(findOperation('MediaGenAudio', 'audio', 'speech')!)).toContain("the model's credits per character of text");
+		expect(toolDescriptionOf(findOperation('MediaGenImage', 'image', 'capture')!)).toContain('a set number of credits per run');
+		expect(toolDescriptionOf(findOperation('MediaGenLibrary', 'lora', 'create')!)).toContain('kind (one of character, style, object)');
+	});
+
+	it('gives reading operations no price, and estimates say nothing is charged', () => {
+		const get = toolDescriptionOf(findOperation('MediaGenRun', 'run', 'get')!);
+		expect(get).not.toContain('Cost:');
+		expect(toolDescriptionOf(findOperation('MediaGenRun', 'run', 'wait')!)).not.toContain('Cost:');
+		const generate = findOperation('MediaGenImage', 'image', 'generate')!;
+		expect(estimateToolDescriptionOf(generate, estimateOperation(generate))).toContain('Nothing is charged.');
+	});
+
+	it("is the tool variant's Tool Description for the chosen operation (and no parameter of the node in a workflow)", () => {
+		const { description } = new MediaGenImage();
+		const resolve = (type: INodeTypeDescription, operation: string) =>
+			NodeHelpers.getNodeParameters(type.properties, { resource: 'image', operation }, true, false, { typeVersion: 1 } as INode, type)!;
+		// n8n names the tool variant of a usableAsTool node `<name>Tool`; `@tool` display options key on that
+		const tool = { ...description, name: `${description.name}Tool` };
+		expect(resolve(tool, 'upscale').toolDescription).toBe(toolDescriptionOf(findOperation('MediaGenImage', 'image', 'upscale')!));
+		expect(resolve(tool, 'generateEstimateCost').toolDescription).toMatch(/^Estimate the cost to generate images from a prompt\./);
+		expect(resolve(description, 'upscale')).not.toHaveProperty('toolDescription');
+	});
+
+	it('writes one for every operation, each a few sentences long', () => {
+		for (const endpoint of catalog) {
+			const text = toolDescriptionOf(endpoint);
+			expect({ op: `${endpoint.node} ${endpoint.resource}.${endpoint.operation}`, long: text.length > 40 && text.length < 1500 }).toEqual({
+				op: `${endpoint.node} ${endpoint.resource}.${endpoint.operation}`,
+				long: true,
+			});
+		}
+	});
+});
