@@ -15,7 +15,7 @@ import type { PreparedCall } from '../runs/call';
 import { validateCall } from '../runs/check-call';
 import { planCost } from '../runs/cost';
 import { checkMentionsReady, listInfluencers, mentionsOf } from '../runs/mentions';
-import { forEachLimited } from '../runs/pool';
+import { forEachLimited, TaskPool } from '../runs/pool';
 import { outputFiles } from '../media/output-files';
 import { isRun, type Run } from '../runs/run';
 import { submitRun, uploadPending } from '../runs/submit';
@@ -201,15 +201,12 @@ export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName)
 	if (submitted.length) {
 		let timeout = 0;
 		for (const s of submitted) timeout = Math.max(timeout, s.call.run!.waitTimeoutMs);
-		const outcomes = await waitForRuns(
-			client,
-			submitted.map((s) => s.run),
-			{ deadline: Date.now() + timeout },
-		);
-		// Outputs are downloaded several at a time; results stay in input order (indexed by item).
-		const ordered = submitted.sort((a, b) => a.call.itemIndex - b.call.itemIndex);
-		await forEachLimited(ordered, DOWNLOAD_CONCURRENCY, async ({ call, run }) => {
-			const outcome = outcomes.get(run.id)!;
+		// Each run's outputs are downloaded as soon as the loop sees it finish, several at a time,
+		// while the loop waits for the others; results stay in input order (indexed by item).
+		const downloads = new TaskPool(DOWNLOAD_CONCURRENCY);
+		const byRun = new Map<string, Submitted[]>();
+		for (const s of submitted) byRun.set(s.run.id, [...(byRun.get(s.run.id) ?? []), s]);
+		const collect = ({ call }: Submitted, outcome: WaitOutcome) => async () => {
 			try {
 				if (outcome.state !== 'completed') throw outcomeError(ctx, call, outcome);
 				const custom = customOperationFor(call.endpoint);
@@ -219,7 +216,13 @@ export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName)
 			} catch (error) {
 				fail(call.itemIndex, error);
 			}
-		});
+		};
+		await waitForRuns(
+			client,
+			submitted.map((s) => s.run),
+			{ deadline: Date.now() + timeout, onSettled: (outcome) => byRun.get(outcome.run.id)?.forEach((s) => downloads.add(collect(s, outcome))) },
+		);
+		await downloads.drained();
 	}
 	// Every item done: a later try of this node run (n8n retries when the first item is an error) has nothing to replay.
 	if (failedItems === 0) memory.clearRun();

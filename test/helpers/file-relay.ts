@@ -15,6 +15,10 @@ export type FileMode =
 
 export interface FileRequest {
 	path: string;
+	/** when the request reached the relay (ms since epoch) */
+	at: number;
+	/** when its connection closed (ms since epoch; 0 while open) */
+	closedAt: number;
 	/** bytes the relay wrote to the client */
 	sent: number;
 	/** the client closed the connection before the relay finished */
@@ -29,6 +33,8 @@ export interface FileRequest {
  */
 export class FileRelay {
 	mode: FileMode = 'as-is';
+	/** how long the relay holds the answer of the n-th file request (0-based) before sending it */
+	holdFile: (index: number) => number = () => 0;
 	readonly files: FileRequest[] = [];
 	/** every request that passed, with its headers */
 	readonly requests: Array<{ method: string; path: string; headers: IncomingMessage['headers'] }> = [];
@@ -67,10 +73,24 @@ export class FileRelay {
 
 	private sendFile(req: IncomingMessage, res: ServerResponse, answer: IncomingMessage): void {
 		let finished!: () => void;
-		const file: FileRequest = { path: req.url ?? '', sent: 0, closedEarly: false, done: new Promise((resolve) => (finished = resolve)) };
+		const file: FileRequest = { path: req.url ?? '', at: Date.now(), closedAt: 0, sent: 0, closedEarly: false, done: new Promise((resolve) => (finished = resolve)) };
+		const hold = this.holdFile(this.files.length);
 		this.files.push(file);
+		if (hold > 0) {
+			answer.pause();
+			setTimeout(() => {
+				this.passFile(file, res, answer, finished);
+				answer.resume(); // a stream paused on purpose stays paused when a 'data' listener comes
+			}, hold);
+			return;
+		}
+		this.passFile(file, res, answer, finished);
+	}
+
+	private passFile(file: FileRequest, res: ServerResponse, answer: IncomingMessage, finished: () => void): void {
 		res.on('close', () => {
 			file.closedEarly = !res.writableFinished;
+			file.closedAt = Date.now();
 			answer.destroy();
 			finished();
 		});
