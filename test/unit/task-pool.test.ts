@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
 import { TaskPool } from '../../src/runs/pool';
 
 /** A task that runs until the test lets it finish. */
