@@ -2,6 +2,9 @@
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+import { SANDBOX_API_KEY, type SandboxOptions } from '../../sandbox/options';
+import { startFixture, type Fixture } from './sandbox-fixture';
+
 /** How the relay passes an output file on. */
 export type FileMode =
 	/** as the sandbox sent it */
@@ -125,4 +128,12 @@ export class FileRelay {
 		});
 		answer.on('end', () => res.end());
 	}
+}
+
+/** A sandbox fixture whose API key credential goes through a relay (so output files do too). */
+export async function startRelayed(options: Partial<SandboxOptions>): Promise<{ fx: Fixture; relay: FileRelay }> {
+	const fx = await startFixture(options);
+	const relay = new FileRelay(fx.sandbox.origin);
+	fx.credentials.set('mediaGenApi', { baseUrl: `${await relay.start()}/v1`, apiKey: SANDBOX_API_KEY });
+	return { fx, relay };
 }

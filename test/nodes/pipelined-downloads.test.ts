@@ -2,10 +2,9 @@
 // wait loop sees it finish, a bounded number at once, and the items still come out in input order.
 // Checked through the order of events in the request logs (sandbox and relay), never through durations.
 import { MediaGenImage } from '../../nodes/MediaGenImage/MediaGenImage.node';
-import { SANDBOX_API_KEY } from '../../sandbox/options';
-import { FileRelay } from '../helpers/file-relay';
+import { startRelayed, type FileRelay } from '../helpers/file-relay';
 import { runNode } from '../helpers/n8n-harness';
-import { startFixture, type Fixture } from '../helpers/sandbox-fixture';
+import type { Fixture } from '../helpers/sandbox-fixture';
 
 /** The node's own cap on downloads in flight (src/node/execute.ts). */
 const DOWNLOAD_CONCURRENCY = 8;
@@ -14,11 +13,7 @@ describe('downloads pipelined into the wait', () => {
 	let fx: Fixture;
 	let relay: FileRelay;
 
-	const start = async (options: Parameters<typeof startFixture>[0]) => {
-		fx = await startFixture(options);
-		relay = new FileRelay(fx.sandbox.origin);
-		fx.credentials.set('mediaGenApi', { baseUrl: `${await relay.start()}/v1`, apiKey: SANDBOX_API_KEY });
-	};
+	const start = async (options: Parameters<typeof startRelayed>[0]) => ({ fx, relay } = await startRelayed(options));
 	afterEach(async () => {
 		await relay.close();
 		await fx.sandbox.close();

@@ -9,10 +9,9 @@ import type { INodeExecutionData } from 'n8n-workflow';
 
 import { MediaGenImage } from '../../nodes/MediaGenImage/MediaGenImage.node';
 import { MediaGenVideo } from '../../nodes/MediaGenVideo/MediaGenVideo.node';
-import { SANDBOX_API_KEY } from '../../sandbox/options';
-import { FileRelay } from '../helpers/file-relay';
+import { startRelayed, type FileRelay } from '../helpers/file-relay';
 import { binaryBytes, runNode, storedBinaryFiles } from '../helpers/n8n-harness';
-import { startFixture, type Fixture } from '../helpers/sandbox-fixture';
+import type { Fixture } from '../helpers/sandbox-fixture';
 
 const MB = 1024 * 1024;
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
@@ -23,9 +22,7 @@ describe('streamed output downloads', () => {
 	let executionCount = 0;
 
 	beforeEach(async () => {
-		fx = await startFixture({ latencyMs: 50 });
-		relay = new FileRelay(fx.sandbox.origin);
-		fx.credentials.set('mediaGenApi', { baseUrl: `${await relay.start()}/v1`, apiKey: SANDBOX_API_KEY });
+		({ fx, relay } = await startRelayed({ latencyMs: 50 }));
 	});
 	afterEach(async () => {
 		await relay.close();

@@ -6,43 +6,21 @@ import { readFileSync } from 'node:fs';
 
 import { MediaGenAudio } from '../../nodes/MediaGenAudio/MediaGenAudio.node';
 import { MediaGenImage } from '../../nodes/MediaGenImage/MediaGenImage.node';
-import { SANDBOX_API_KEY } from '../../sandbox/options';
 import { makePng } from '../../sandbox/png';
-import { FileRelay } from '../helpers/file-relay';
+import { startRelayed, type FileRelay } from '../helpers/file-relay';
+import { monoWav } from '../helpers/media';
 import { runNode, storedBinary } from '../helpers/n8n-harness';
-import { posts, startFixture, type Fixture } from '../helpers/sandbox-fixture';
+import { posts, type Fixture } from '../helpers/sandbox-fixture';
 
 const MB = 1024 * 1024;
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
-/** A mono 8-bit WAV at `rate` samples a second with `dataBytes` of samples. */
-function wav(dataBytes: number, rate: number): Buffer {
-	const header = Buffer.alloc(44);
-	header.write('RIFF', 0, 'ascii');
-	header.writeUInt32LE(36 + dataBytes, 4);
-	header.write('WAVE', 8, 'ascii');
-	header.write('fmt ', 12, 'ascii');
-	header.writeUInt32LE(16, 16);
-	header.writeUInt16LE(1, 20);
-	header.writeUInt16LE(1, 22);
-	header.writeUInt32LE(rate, 24);
-	header.writeUInt32LE(rate, 28);
-	header.writeUInt16LE(1, 32);
-	header.writeUInt16LE(8, 34);
-	header.write('data', 36, 'ascii');
-	header.writeUInt32LE(dataBytes, 40);
-	const data = Buffer.alloc(dataBytes);
-	for (let i = 0; i < dataBytes; i += 997) data[i] = (i * 31) & 0xff;
-	return Buffer.concat([header, data]);
-}
 
 describe('streamed uploads of input binaries kept on disk', () => {
 	let fx: Fixture;
 	let relay: FileRelay;
 	beforeEach(async () => {
-		fx = await startFixture({ latencyMs: 50 });
-		relay = new FileRelay(fx.sandbox.origin);
-		fx.credentials.set('mediaGenApi', { baseUrl: `${await relay.start()}/v1`, apiKey: SANDBOX_API_KEY });
+		({ fx, relay } = await startRelayed({ latencyMs: 50 }));
 	});
 	afterEach(async () => {
 		await relay.close();
@@ -58,7 +36,7 @@ describe('streamed uploads of input binaries kept on disk', () => {
 		});
 
 	it('streams the file to the pre-signed URL with its Content-Length: the service receives exactly its bytes', async () => {
-		const recording = wav(20 * MB, 8000);
+		const recording = monoWav(20 * MB, 8000);
 		const binary = await storedBinary(recording, 'audio/wav', 'interview.wav');
 		expect(binary.id).toBeDefined();
 		const { items, error } = await transcribe(binary);
@@ -73,7 +51,7 @@ describe('streamed uploads of input binaries kept on disk', () => {
 
 	it('refuses a recording longer than the model allows from its header, before anything is sent', async () => {
 		// 20 MB of 1 kHz 8-bit mono plays ~20,971 s; the transcription model takes at most 7,200 s
-		const binary = await storedBinary(wav(20 * MB, 1000), 'audio/wav', 'long.wav');
+		const binary = await storedBinary(monoWav(20 * MB, 1000), 'audio/wav', 'long.wav');
 		const { error } = await transcribe(binary);
 		expect(error?.message).toBe('Audio: "20971.5 s" is not allowed by the model Scribe (transcription.scribe-1); allowed: at most 7200 s');
 		expect(relay.requests.filter((r) => r.method !== 'GET')).toEqual([]);

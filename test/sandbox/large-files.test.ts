@@ -10,30 +10,11 @@ import axios, { type AxiosInstance } from 'axios';
 import { SPILL_BYTES } from '../../sandbox/large-files';
 import { playingSeconds } from '../../sandbox/media-length';
 import type { Sandbox } from '../../sandbox/server';
+import { monoWav } from '../helpers/media';
 import { expectProblem, idem, openSandbox, waitForRun } from './helpers';
 
 const MB = 1024 * 1024;
 
-/** A mono 8-bit WAV at 1,000 samples a second: `dataBytes` bytes play `dataBytes / 1000` s. */
-function longWav(dataBytes: number): Buffer {
-	const header = Buffer.alloc(44);
-	header.write('RIFF', 0, 'ascii');
-	header.writeUInt32LE(36 + dataBytes, 4);
-	header.write('WAVE', 8, 'ascii');
-	header.write('fmt ', 12, 'ascii');
-	header.writeUInt32LE(16, 16);
-	header.writeUInt16LE(1, 20);
-	header.writeUInt16LE(1, 22);
-	header.writeUInt32LE(1000, 24);
-	header.writeUInt32LE(1000, 28);
-	header.writeUInt16LE(1, 32);
-	header.writeUInt16LE(8, 34);
-	header.write('data', 36, 'ascii');
-	header.writeUInt32LE(dataBytes, 40);
-	const data = Buffer.alloc(dataBytes);
-	for (let i = 0; i < dataBytes; i += 4096) data[i] = i & 0xff;
-	return Buffer.concat([header, data]);
-}
 
 /** Reads a response stream through: size, sha256 and the first bytes, without keeping it. */
 async function drain(stream: Readable): Promise<{ size: number; sha256: string; head: Buffer; tail: Buffer }> {
@@ -60,7 +41,7 @@ describe('sandbox: large uploads and outputs', () => {
 	afterAll(() => sandbox.close());
 
 	it('keeps an upload above the spill size in a temporary file, serves it back byte for byte, and measures it from its header', async () => {
-		const wav = longWav(SPILL_BYTES + 12 * MB);
+		const wav = monoWav(SPILL_BYTES + 12 * MB, 1000);
 		const { data: upload } = await http.post('/uploads', { content_type: 'audio/wav', filename: 'long.wav' });
 		const put = await axios.put(upload.upload_url, wav, { headers: { 'Content-Type': 'audio/wav' }, maxBodyLength: Infinity });
 		expect(put.status).toBe(200);
@@ -81,7 +62,7 @@ describe('sandbox: large uploads and outputs', () => {
 	it('removes its temporary files when it closes', async () => {
 		const other = await openSandbox({ latencyMs: 50 });
 		const { data: upload } = await other.http.post('/uploads', { content_type: 'audio/wav' });
-		await axios.put(upload.upload_url, longWav(SPILL_BYTES + MB), { headers: { 'Content-Type': 'audio/wav' }, maxBodyLength: Infinity });
+		await axios.put(upload.upload_url, monoWav(SPILL_BYTES + MB, 1000), { headers: { 'Content-Type': 'audio/wav' }, maxBodyLength: Infinity });
 		const path = other.sandbox.state.uploads.get(upload.asset_id)!.spool!.path;
 		expect(existsSync(path)).toBe(true);
 		await other.sandbox.close();
@@ -89,7 +70,7 @@ describe('sandbox: large uploads and outputs', () => {
 	});
 
 	it('keeps a small upload in memory, as before', async () => {
-		const wav = longWav(1000);
+		const wav = monoWav(1000, 1000);
 		const { data: upload } = await http.post('/uploads', { content_type: 'audio/wav' });
 		await axios.put(upload.upload_url, wav, { headers: { 'Content-Type': 'audio/wav' } });
 		expect(sandbox.state.uploads.get(upload.asset_id)?.bytes?.equals(wav)).toBe(true);
