@@ -29,7 +29,7 @@ describe('downloads pipelined into the wait', () => {
 
 	it("downloads a run's files as soon as it finishes, before the last run has finished", async () => {
 		// one run at a time at the service: the runs finish one after the other
-		await start({ latencyMs: 800, concurrencyPerAccount: 1 });
+		await start({ latencyMs: 1500, concurrencyPerAccount: 1 });
 		const { items, error } = await images([{ count: 1 }, { count: 1 }, { count: 1 }]);
 		expect(error).toBeUndefined();
 		expect(items.map((i) => i.json.status)).toEqual(['completed', 'completed', 'completed']);
