@@ -82,6 +82,9 @@ export async function uploadBinaryAsset(client: ApiClient, ctx: IExecuteFunction
 			json: false,
 			// no byte accepted for this long counts as a lost connection (a large file may take minutes)
 			timeout: 120_000,
+			// following redirects makes the request helper keep every byte sent (to send it again):
+			// the whole file would sit in memory; a pre-signed PUT does not redirect
+			disableFollowRedirect: true,
 			abortSignal: client.signal,
 		});
 	} finally {

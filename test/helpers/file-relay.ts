@@ -38,6 +38,8 @@ export class FileRelay {
 	mode: FileMode = 'as-is';
 	/** how long the relay holds the answer of the n-th file request (0-based) before sending it */
 	holdFile: (index: number) => number = () => 0;
+	/** answer every PUT with a 307 to the same address at the sandbox (a client that follows resends the body) */
+	redirectPuts = false;
 	readonly files: FileRequest[] = [];
 	/** every request that passed, with its headers */
 	readonly requests: Array<{ method: string; path: string; headers: IncomingMessage['headers'] }> = [];
@@ -60,6 +62,11 @@ export class FileRelay {
 
 	private relay(req: IncomingMessage, res: ServerResponse): void {
 		this.requests.push({ method: req.method ?? '', path: (req.url ?? '').split('?')[0], headers: req.headers });
+		if (this.redirectPuts && req.method === 'PUT') {
+			req.resume();
+			req.on('end', () => res.writeHead(307, { location: `${this.sandboxOrigin}${req.url ?? ''}`, 'content-length': '0' }).end());
+			return;
+		}
 		const sandbox = new URL(this.sandboxOrigin);
 		const upstream = httpRequest({ host: sandbox.hostname, port: sandbox.port, method: req.method, path: req.url, headers: { ...req.headers, host: sandbox.host } }, (answer) => {
 			if (req.url?.startsWith('/storage/files/')) return this.sendFile(req, res, answer);

@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
-import { readdirSync } from 'node:fs';
+import { createReadStream, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { Container } from '@n8n/di';
@@ -273,6 +273,12 @@ export async function binaryBytes(binary: IBinaryData): Promise<Buffer> {
 export async function storedBinary(bytes: Buffer, mimeType: string, fileName: string, workflowId = 'wf-test', executionId = 'exec-input'): Promise<IBinaryData> {
 	await ensureBinaryData();
 	return await Container.get(BinaryDataService).store({ type: 'execution', workflowId, executionId }, bytes, { data: '', mimeType, fileName });
+}
+
+/** An input binary stored from a file on disk, streamed (a big file never sits in memory). */
+export async function storedBinaryFromFile(path: string, mimeType: string, fileName: string, workflowId = 'wf-test', executionId = 'exec-input'): Promise<IBinaryData> {
+	await ensureBinaryData();
+	return await Container.get(BinaryDataService).store({ type: 'execution', workflowId, executionId }, createReadStream(path), { data: '', mimeType, fileName });
 }
 
 /** Files n8n's binary storage holds for an execution (temporary files of unfinished writes included). */

@@ -49,6 +49,16 @@ describe('streamed uploads of input binaries kept on disk', () => {
 		expect(sha256(readFileSync(kept.spool!.path))).toBe(sha256(recording));
 	});
 
+	// A client that follows redirects keeps every byte it sent, to send them again: a whole file in memory.
+	it('does not follow a redirect of the upload PUT (it would hold the file to resend it): the 307 fails the item', async () => {
+		relay.redirectPuts = true;
+		const binary = await storedBinary(monoWav(2 * MB, 8000), 'audio/wav', 'interview.wav');
+		const { error } = await transcribe(binary);
+		// the redirect itself is the item's failure (a followed one ends at the sandbox, which refuses the resent body)
+		expect(`${error?.message} ${error?.description}`).toContain('status code 307');
+		expect(relay.requests.filter((r) => r.method === 'PUT')).toHaveLength(1);
+	});
+
 	it('refuses a recording longer than the model allows from its header, before anything is sent', async () => {
 		// 20 MB of 1 kHz 8-bit mono plays ~20,971 s; the transcription model takes at most 7,200 s
 		const binary = await storedBinary(monoWav(20 * MB, 1000), 'audio/wav', 'long.wav');
