@@ -19,6 +19,7 @@ async function main(): Promise<void> {
 			credits: { type: 'string' },
 			chaos: { type: 'string' },
 			'chaos-slow': { type: 'string' },
+			'video-bytes': { type: 'string' },
 			'webhook-backoff-scale': { type: 'string' },
 			'keep-failing-webhooks': { type: 'boolean', default: false },
 			help: { type: 'boolean', default: false },
@@ -28,7 +29,8 @@ async function main(): Promise<void> {
 		process.stdout.write(
 			'npm run sandbox -- [--port 4010] [--latency ms] [--failure-rate 0..1] [--rate-limit req/s] [--concurrency runs]\n' +
 				'                   [--token-ttl s] [--quote-ttl s] [--credits n] [--chaos 0..1] [--webhook-backoff-scale x]\n' +
-				'                   [--keep-failing-webhooks]  (do not disable an endpoint whose delivery failed every attempt)\n',
+				'                   [--keep-failing-webhooks]  (do not disable an endpoint whose delivery failed every attempt)\n' +
+				'                   [--video-bytes n]  (every MP4 output is n bytes long, padded while it is sent)\n',
 		);
 		return;
 	}
@@ -46,6 +48,7 @@ async function main(): Promise<void> {
 			startingCredits: num(values.credits),
 			chaos: num(values.chaos),
 			chaosSlowMs: num(values['chaos-slow']),
+			videoOutputBytes: num(values['video-bytes']),
 			webhookBackoffScale: num(values['webhook-backoff-scale']),
 			webhookAutoDisable: values['keep-failing-webhooks'] ? false : undefined,
 		}).filter(([, v]) => v !== undefined),

@@ -22,6 +22,11 @@ export interface SandboxOptions {
 	chaos: number;
 	/** how late a chaos "slow reply" answers (ms): longer than the client's request timeout */
 	chaosSlowMs: number;
+	/**
+	 * bytes of every MP4 a run produces (0: the clip as it is): the clip followed by a `free` box
+	 * generated while it is sent, so a 1 GB output costs the sandbox no memory (large-files.ts)
+	 */
+	videoOutputBytes: number;
 }
 
 export const defaultSandboxOptions: SandboxOptions = {
@@ -36,6 +41,7 @@ export const defaultSandboxOptions: SandboxOptions = {
 	webhookAutoDisable: true,
 	chaos: 0,
 	chaosSlowMs: 35_000,
+	videoOutputBytes: 0,
 };
 
 /** The ready-made credentials the sandbox starts with (printed by `npm run sandbox`). */

@@ -1,5 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- the local sandbox service: runs in Node, never shipped (CONTRIBUTING.md, Linting) */
 import { newId, nowIso } from './ids';
+import { mp4Padding } from './large-files';
 import { MONEY_FAILURE_MESSAGES } from './money';
 import type { SandboxModel } from './models';
 import type { OutputMaker } from './outputs';
@@ -131,7 +132,8 @@ export class RunEngine {
 			const output: Record<string, unknown> = { ...extra };
 			const expires = Date.now() + FILE_URL_VALIDITY_MS;
 			for (const file of files) {
-				record.files.set(file.name, { contentType: file.contentType, bytes: file.bytes });
+				const padding = file.contentType === 'video/mp4' ? mp4Padding(file.bytes, this.state.options.videoOutputBytes) : undefined;
+				record.files.set(file.name, { contentType: file.contentType, bytes: file.bytes, padding });
 				const url = this.signer.sign(this.origin(), `/storage/files/${record.run.id}/${file.name}`, expires);
 				if (file.slot === 'image') ((output.images ??= []) as unknown[]).push({ url });
 				else if (typeof file.slot === 'object') ((output.model_urls ??= {}) as Record<string, string>)[file.slot.format] = url;

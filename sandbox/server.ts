@@ -1,4 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- the local sandbox service: runs in Node, never shipped (CONTRIBUTING.md, Linting) */
+import { rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 
@@ -7,12 +8,13 @@ import express, { type Request, type Response } from 'express';
 import { sandboxHandlers } from './handlers';
 import { cliAdminRouter } from './routes/cli-admin';
 import { newId } from './ids';
+import { receiveBody, sendKept, sendOutput } from './large-files';
 import { defaultSandboxOptions, type SandboxOptions } from './options';
 import { sendProblem } from './problem';
 import { publishedRouter, responseRecorder } from './published';
 import { apiRouter } from './router';
 import { SandboxServices } from './services';
-import { SandboxState, type Fault } from './state';
+import { SandboxState, uploadedBytes, type Fault } from './state';
 
 export interface Sandbox {
 	state: SandboxState;
@@ -25,35 +27,45 @@ export interface Sandbox {
 	close(): Promise<void>;
 }
 
+/** The largest body a pre-signed upload accepts (the API document's largest file limit is 500 MB). */
+const MAX_UPLOAD_BYTES = 512 * 1024 * 1024;
+
 /** Signed storage: pre-signed upload PUTs, asset reads, run output files. */
 function storageRouter(state: SandboxState, services: SandboxServices): express.Router {
 	const router = express.Router();
 	const refuse = (req: Request, res: Response, reason: string) => sendProblem(req, res, 403, 'signature_rejected', `The signed URL is ${reason}`);
-	router.put('/uploads/:assetId', express.raw({ type: () => true, limit: '512mb' }), (req, res) => {
+	// The body is received as it arrives (large ones into a temporary file), never held whole.
+	router.put('/uploads/:assetId', async (req, res) => {
 		const check = services.urls.check(`/storage${req.path}`, req.query.expires, req.query.sig);
 		if (check !== 'ok') return refuse(req, res, check);
-		const upload = state.uploads.get(String(req.params.assetId));
+		const assetId = String(req.params.assetId);
+		const upload = state.uploads.get(assetId);
 		if (!upload) return sendProblem(req, res, 404, 'not_found', 'No such upload');
 		const contentType = (req.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
 		if (contentType !== upload.content_type) {
 			return sendProblem(req, res, 403, 'signature_rejected', `The upload was signed for ${upload.content_type}, not ${contentType || 'no content type'}`);
 		}
-		upload.bytes = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+		const kept = await receiveBody(req, () => services.spool.file(`${assetId}-${Date.now()}`), MAX_UPLOAD_BYTES);
+		if (!kept) return sendProblem(req, res, 413, 'payload_too_large', `An upload may hold at most ${MAX_UPLOAD_BYTES / 1024 / 1024} MB`);
+		if (upload.spool) rmSync(upload.spool.path, { force: true });
+		upload.bytes = kept.bytes;
+		upload.spool = kept.path ? { path: kept.path, size: kept.size } : undefined;
 		res.status(200).end();
 	});
 	router.get('/assets/:assetId', (req, res) => {
 		const check = services.urls.check(`/storage${req.path}`, req.query.expires, req.query.sig);
 		if (check !== 'ok') return refuse(req, res, check);
 		const upload = state.uploads.get(String(req.params.assetId));
-		if (!upload?.bytes) return sendProblem(req, res, 404, 'not_found', 'Nothing was uploaded to this asset');
-		res.type(upload.content_type).send(upload.bytes);
+		const kept = uploadedBytes(upload);
+		if (!upload || !kept) return sendProblem(req, res, 404, 'not_found', 'Nothing was uploaded to this asset');
+		sendKept(res, kept, upload.content_type);
 	});
 	router.get('/files/:runId/:name', (req, res) => {
 		const check = services.urls.check(`/storage${req.path}`, req.query.expires, req.query.sig);
 		if (check !== 'ok') return refuse(req, res, check);
 		const file = state.runs.get(String(req.params.runId))?.files.get(String(req.params.name));
 		if (!file) return sendProblem(req, res, 404, 'not_found', 'No such file');
-		res.type(file.contentType).send(file.bytes);
+		sendOutput(res, file);
 	});
 	return router;
 }
@@ -139,6 +151,7 @@ export async function startSandbox(options: Partial<SandboxOptions> & { port?: n
 			services.webhooks.stop();
 			state.events.removeAllListeners();
 			server.closeAllConnections();
+			services.spool.remove();
 			await new Promise<void>((resolve) => server.close(() => resolve()));
 		},
 	};

@@ -2,13 +2,16 @@
 import { ProblemError, type RouteContext } from './http';
 import { QuoteSigner } from './quotes';
 import { RunEngine } from './runs';
-import type { SandboxState } from './state';
+import { keptSource, SpoolFolder, type ByteSource } from './large-files';
+import { uploadedBytes, type SandboxState } from './state';
 import { UrlSigner } from './storage';
 import { WebhookEngine } from './webhooks';
 
 /** The sandbox's shared machinery that route handlers use. */
 export class SandboxServices {
 	readonly urls = new UrlSigner();
+	/** where large uploads are kept while the sandbox runs */
+	readonly spool = new SpoolFolder();
 	readonly quotes: QuoteSigner;
 	readonly runs: RunEngine;
 	readonly webhooks: WebhookEngine;
@@ -21,12 +24,13 @@ export class SandboxServices {
 	}
 
 	/** The bytes behind one of the sandbox's own asset URLs (the service measures what it stores). */
-	storedBytes(origin: string, url: unknown): Buffer | undefined {
+	storedBytes(origin: string, url: unknown): ByteSource | undefined {
 		if (typeof url !== 'string') return undefined;
 		try {
 			const parsed = new URL(url);
 			if (parsed.origin !== origin || !parsed.pathname.startsWith('/storage/assets/')) return undefined;
-			return this.state.uploads.get(parsed.pathname.split('/').pop() ?? '')?.bytes;
+			const kept = uploadedBytes(this.state.uploads.get(parsed.pathname.split('/').pop() ?? ''));
+			return kept && keptSource(kept);
 		} catch {
 			return undefined;
 		}
@@ -49,7 +53,7 @@ export class SandboxServices {
 		const assetId = parsed.pathname.split('/').pop() ?? '';
 		if (parsed.pathname.startsWith('/storage/assets/')) {
 			const upload = this.state.uploads.get(assetId);
-			if (!upload?.bytes) throw new ProblemError(400, 'invalid_parameter', `${param}: nothing was uploaded to asset ${assetId}`, { param });
+			if (!uploadedBytes(upload)) throw new ProblemError(400, 'invalid_parameter', `${param}: nothing was uploaded to asset ${assetId}`, { param });
 		}
 	}
 }

@@ -2,6 +2,7 @@
 import { EventEmitter } from 'node:events';
 
 import { nowIso } from './ids';
+import type { KeptBytes, PaddedFile } from './large-files';
 import {
 	ALL_SCOPES,
 	SANDBOX_ACCOUNT_ID,
@@ -65,7 +66,7 @@ export interface RunRecord {
 	moneyFailure?: string;
 	/** the Idempotency-Key of the request that created the run (none for batch items and keyless routes) */
 	idempotencyKey?: string;
-	files: Map<string, { contentType: string; bytes: Buffer }>;
+	files: Map<string, PaddedFile>;
 }
 
 export interface LedgerEntry {
@@ -97,7 +98,16 @@ export interface UploadRecord {
 	filename?: string;
 	uploadExpiresAt: number;
 	assetExpiresAt: number;
+	/** the uploaded bytes, when small */
 	bytes?: Buffer;
+	/** a large upload, kept in a temporary file (large-files.ts) */
+	spool?: { path: string; size: number };
+}
+
+/** What was uploaded to an asset, wherever the sandbox keeps it (undefined: nothing yet). */
+export function uploadedBytes(upload: UploadRecord | undefined): KeptBytes | undefined {
+	if (upload?.bytes) return { size: upload.bytes.length, bytes: upload.bytes };
+	return upload?.spool;
 }
 
 export interface RequestLogEntry {

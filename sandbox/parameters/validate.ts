@@ -1,4 +1,5 @@
 import { principalOf, ProblemError, type RouteContext } from '../http';
+import type { ByteSource } from '../large-files';
 import { playingSeconds } from '../media-length';
 import type { SandboxModel } from '../models';
 import { influencerStatus } from '../routes/library';
@@ -37,10 +38,10 @@ function firstLimit(model: SandboxModel | undefined, keys: string[] = []): [stri
 }
 
 /** Size and length of a stored file against the model's limits. */
-function checkFile(name: string, bytes: Buffer, bounds: FileBounds, model?: SandboxModel): void {
+function checkFile(name: string, bytes: ByteSource, bounds: FileBounds, model?: SandboxModel): void {
 	const maxMb = firstLimit(model, bounds.maxMb);
-	if (maxMb && bytes.length > maxMb[1] * BYTES_PER_MB) {
-		throw invalid(name, `${name}: the file is ${(bytes.length / BYTES_PER_MB).toFixed(1)} MB, at most ${maxMb[1]} MB (limits.${maxMb[0]} of ${model?.id})`);
+	if (maxMb && bytes.size > maxMb[1] * BYTES_PER_MB) {
+		throw invalid(name, `${name}: the file is ${(bytes.size / BYTES_PER_MB).toFixed(1)} MB, at most ${maxMb[1]} MB (limits.${maxMb[0]} of ${model?.id})`);
 	}
 	const seconds = playingSeconds(bytes);
 	if (seconds === undefined) return;

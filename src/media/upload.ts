@@ -1,9 +1,8 @@
-import { createHash } from 'node:crypto';
-
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 
 import { apiRequest, unexpectedResponse, type ApiClient } from '../transport/request';
 import { mediaDurationSeconds } from './duration';
+import type { ByteStream } from './stream-watch';
 
 /** A binary property of an input item, about to be uploaded. */
 export interface BinaryInput {
@@ -11,24 +10,41 @@ export interface BinaryInput {
 	property: string;
 	mimeType: string;
 	fileName?: string;
-	/** sha256 of the bytes: stands for the upload in idempotency keys (the asset URL differs each time) */
-	sha256: string;
 	/** bytes, and seconds where the header tells (MP4, WAV): checked against the model's file limits */
 	size?: number;
 	durationSeconds?: number;
 }
 
+/** Chunks read from n8n's binary storage: large ones pass over sample data quickly. */
+const READ_CHUNK_BYTES = 1024 * 1024;
+
+/**
+ * The bytes of an input binary: a stream from n8n's binary storage (on disk by default, S3 or the
+ * database in queue mode) when it keeps the file there; the buffer when the binary travels inline.
+ */
+async function openBinary(ctx: IExecuteFunctions, itemIndex: number, property: string, binary: IBinaryData): Promise<{ body: ByteStream | Buffer; size: number }> {
+	if (binary.id) {
+		const { fileSize } = await ctx.helpers.getBinaryMetadata(binary.id);
+		return { body: await ctx.helpers.getBinaryStream(binary.id, READ_CHUNK_BYTES), size: fileSize };
+	}
+	const buffer = await ctx.helpers.getBinaryDataBuffer(itemIndex, property);
+	return { body: buffer, size: buffer.length };
+}
+
+/**
+ * What the limit checks need of an input binary, without loading it: its size from n8n's metadata
+ * and, for MP4 and WAV, its length from the header (duration.ts reads only up to the header it needs).
+ */
 export async function describeBinary(ctx: IExecuteFunctions, itemIndex: number, property: string): Promise<BinaryInput> {
 	const binary = ctx.helpers.assertBinaryData(itemIndex, property);
-	const buffer = await ctx.helpers.getBinaryDataBuffer(itemIndex, property);
+	const { body, size } = await openBinary(ctx, itemIndex, property, binary);
 	return {
 		itemIndex,
 		property,
 		mimeType: binary.mimeType,
 		fileName: binary.fileName,
-		sha256: createHash('sha256').update(buffer).digest('hex'),
-		size: buffer.length,
-		durationSeconds: mediaDurationSeconds(buffer),
+		size,
+		durationSeconds: await mediaDurationSeconds(body as AsyncIterable<Buffer> | Buffer),
 	};
 }
 
@@ -43,7 +59,9 @@ export interface UploadedAsset {
 
 /**
  * Uploads an input binary through `POST /uploads` and its pre-signed PUT, and returns the Upload
- * (its `asset_url` goes in generation fields). The PUT goes without our credential: the URL is signed.
+ * (its `asset_url` goes in generation fields). The PUT goes without our credential (the URL is
+ * signed) and streams the file from n8n's binary storage with its `Content-Length` (pre-signed
+ * storage URLs refuse chunked bodies); cancelling the execution stops it.
  */
 export async function uploadBinaryAsset(client: ApiClient, ctx: IExecuteFunctions, input: BinaryInput): Promise<UploadedAsset> {
 	const { body } = await apiRequest<{ upload_url?: string; asset_url?: string }>(client, {
@@ -53,15 +71,26 @@ export async function uploadBinaryAsset(client: ApiClient, ctx: IExecuteFunction
 		itemIndex: input.itemIndex,
 	});
 	if (!body.upload_url || !body.asset_url) throw unexpectedResponse(client, 'The upload response has no upload_url or asset_url', body, input.itemIndex);
-	const bytes = await ctx.helpers.getBinaryDataBuffer(input.itemIndex, input.property);
-	await ctx.helpers.httpRequest({
-		method: 'PUT',
-		url: body.upload_url,
-		body: bytes,
-		headers: { 'Content-Type': input.mimeType },
-		json: false,
-		timeout: 120_000,
-	});
+	const binary = ctx.helpers.assertBinaryData(input.itemIndex, input.property);
+	const file = await openBinary(ctx, input.itemIndex, input.property, binary);
+	try {
+		await ctx.helpers.httpRequest({
+			method: 'PUT',
+			url: body.upload_url,
+			body: file.body,
+			headers: { 'Content-Type': input.mimeType, 'Content-Length': String(file.size) },
+			json: false,
+			// no byte accepted for this long counts as a lost connection (a large file may take minutes)
+			timeout: 120_000,
+			// following redirects makes the request helper keep every byte sent (to send it again):
+			// the whole file would sit in memory; a pre-signed PUT does not redirect
+			disableFollowRedirect: true,
+			abortSignal: client.signal,
+		});
+	} finally {
+		// a refused or cancelled PUT leaves the file's stream open otherwise
+		if (!Buffer.isBuffer(file.body)) file.body.destroy();
+	}
 	// the signed PUT URL is a write grant: it stays out of the node's output
 	const asset = { ...body };
 	delete asset.upload_url;

@@ -37,7 +37,7 @@ const customOperations: Record<string, CustomOperation> = {
 				fileName: typeof call.body.filename === 'string' && call.body.filename ? call.body.filename : described.fileName,
 			};
 			const asset = await uploadBinaryAsset(client, ctx, input);
-			return [{ json: { ...asset, file_name: input.fileName ?? null, sha256: input.sha256 }, pairedItem: { item: call.itemIndex } }];
+			return [{ json: { ...asset, file_name: input.fileName ?? null }, pairedItem: { item: call.itemIndex } }];
 		},
 	},
 };

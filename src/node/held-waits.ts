@@ -6,7 +6,7 @@ import type { Run } from '../runs/run';
 import { waitForRuns } from '../runs/wait';
 import type { ApiClient } from '../transport/request';
 import { pauseExecution } from './pause';
-import { collectRunOutputs, type HeldRun } from './run-outputs';
+import { RunOutputCollector, type HeldRun } from './run-outputs';
 
 export interface HeldBatch {
 	calls: PreparedCall[];
@@ -37,13 +37,16 @@ export async function collectBatchOutputs(ctx: Parameters<typeof batchOutputs>[0
 /** Waits here (polling) for everything held, then puts the outputs into `results`. */
 async function waitHere(ctx: IExecuteFunctions, client: ApiClient, held: Held, results: INodeExecutionData[][], fail: FailItem): Promise<void> {
 	if (held.runs.length) {
-		const timeout = Math.max(...held.runs.map((r) => r.call.run!.waitTimeoutMs));
-		const outcomes = await waitForRuns(
+		let timeout = 0;
+		for (const { call } of held.runs) timeout = Math.max(timeout, call.run!.waitTimeoutMs);
+		// each run's outputs start downloading as soon as the loop sees it finish, while it waits for the others
+		const outputs = new RunOutputCollector(ctx, client, held.runs, results, fail);
+		await waitForRuns(
 			client,
 			held.runs.map((r) => r.run),
-			{ deadline: Date.now() + timeout },
+			{ deadline: Date.now() + timeout, onSettled: outputs.settled },
 		);
-		await collectRunOutputs(ctx, client, held.runs, outcomes, results, fail);
+		await outputs.drained();
 	}
 	await Promise.all(
 		held.batches.map(async (entry) => {

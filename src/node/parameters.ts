@@ -1,6 +1,7 @@
 import { isResourceLocatorValue, NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
 import { endpointKey, fieldLocation, type Endpoint, type FieldSpec, type WaitMode } from '../catalog';
+import { BYTES_PER_MB, DEFAULT_MAX_OUTPUT_MB, MAX_OUTPUT_MB } from '../media/download';
 import { describeBinary } from '../media/upload';
 import { modelAlias } from '../models/model-catalog';
 import type { PendingUpload, PreparedCall } from '../runs/call';
@@ -76,9 +77,11 @@ async function readField(
 		const placeholders: string[] = [];
 		for (const [index, property] of properties.entries()) {
 			const input = await describeBinary(ctx, itemIndex, property);
-			placeholders.push(`binary:sha256:${input.sha256}`);
+			const placeholder = `binary:${property}`;
+			placeholders.push(placeholder);
 			uploads.push({
 				input,
+				placeholder,
 				assign: (url) => {
 					if (field.type === 'media') target[field.name] = url;
 					else (target[field.name] as string[])[index] = url;
@@ -221,6 +224,7 @@ export async function prepareCall(ctx: IExecuteFunctions, endpoint: Endpoint, it
 			// an agent's tool answers with URLs: n8n drops binaries before the model (README)
 			returnUrlsOnly: Boolean(options.returnUrlsOnly) || runsAsTool(ctx),
 			binaryPropertyName: String(options.binaryPropertyName || 'data'),
+			maxOutputBytes: numberOption(ctx, itemIndex, options, 'maxOutputSize', 'Max Output Size (MB)', DEFAULT_MAX_OUTPUT_MB, 1, MAX_OUTPUT_MB) * BYTES_PER_MB,
 		};
 		if (typeof options.idempotencyKey === 'string' && options.idempotencyKey.trim()) ownKey = options.idempotencyKey.trim();
 	}

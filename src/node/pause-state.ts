@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { endpointKey, type Endpoint } from '../catalog';
+import { BYTES_PER_MB, DEFAULT_MAX_OUTPUT_MB } from '../media/download';
 import type { Batch } from '../runs/batches';
 import type { PreparedCall } from '../runs/call';
 import type { Run } from '../runs/run';
@@ -39,6 +40,8 @@ export interface CallShape {
 	u?: true;
 	/** Binary Field Name, when not `data` */
 	b?: string;
+	/** Max Output Size in bytes, when not the default */
+	m?: number;
 }
 
 /** n8n keeps at most this many characters of a custom data value. */
@@ -56,6 +59,7 @@ export function shapeOf(call: PreparedCall): CallShape {
 	if (Object.keys(call.settings).length) shape.s = call.settings;
 	if (call.run!.returnUrlsOnly) shape.u = true;
 	if (call.run!.binaryPropertyName !== 'data') shape.b = call.run!.binaryPropertyName;
+	if (call.run!.maxOutputBytes !== DEFAULT_MAX_OUTPUT_MB * BYTES_PER_MB) shape.m = call.run!.maxOutputBytes;
 	return shape;
 }
 
@@ -120,6 +124,7 @@ function callOf(endpoint: Endpoint, itemIndex: number, shape: CallShape): Prepar
 			waitTimeoutMs: 0,
 			returnUrlsOnly: shape.u === true,
 			binaryPropertyName: shape.b ?? 'data',
+			maxOutputBytes: shape.m ?? DEFAULT_MAX_OUTPUT_MB * BYTES_PER_MB,
 		},
 	};
 }

@@ -1,6 +1,7 @@
 import type { DisplayCondition, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { endpointKey, endpointsOfNode, estimateOperation, offersEstimate, type Capability, type Endpoint, type FieldSpec, type NodeName } from '../catalog';
+import { DEFAULT_MAX_OUTPUT_MB } from '../media/download';
 import { binaryParam, choicesMethod, DYNAMIC_CHOICES_DESCRIPTION, listMethod, MODEL_SEARCH_METHOD, paramName, sourceParam } from './names';
 import { authenticationProperty, credentialsOfNodes } from './authentication';
 import { estimateToolDescriptionOf, toolDescriptionOf } from './tool-description';
@@ -257,6 +258,14 @@ function runOptions(e: Endpoint): INodeProperties[] {
 			type: 'string',
 			default: 'data',
 			description: 'First output file goes to this field, further ones to data_1, data_2, …',
+		},
+		{
+			displayName: 'Max Output Size (MB)',
+			name: 'maxOutputSize',
+			type: 'number',
+			default: DEFAULT_MAX_OUTPUT_MB,
+			typeOptions: { minValue: 1 },
+			description: 'Largest output file the node downloads; a larger one fails its item, naming the run (checked before and while downloading)',
 		},
 		{
 			displayName: 'Max Parallel Submits',

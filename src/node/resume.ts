@@ -178,22 +178,22 @@ async function resumedItems(ctx: IWebhookFunctions, client: ApiClient, held: Hel
 
 /**
  * Signing secrets opened in this process, by execution, node and sealed value (unique per pause),
- * with the credential's base URL. A burst of deliveries to one paused execution then reads the
+ * with the credential they were opened with (the client's base URL and, for an API key, its header). A burst of deliveries to one paused execution then reads the
  * credential once: n8n resolves a credential in an expression isolate each time, which costs
  * 0.1–1 s of CPU on a busy 2-core machine. The opening is kept while it is under way, so that the
  * deliveries of a burst that arrive together wait for one read instead of each making its own.
  */
-const openedSecrets = new Map<string, Promise<{ secret: string; baseUrl: unknown } | undefined>>();
+const openedSecrets = new Map<string, Promise<{ secret: string; credentials: ICredentialDataDecryptedObject } | undefined>>();
 const OPENED_SECRETS_KEPT = 100;
 
-async function openSecretOf(ctx: IWebhookFunctions, credentialType: CredentialType, sealed: string): Promise<{ secret: string; baseUrl: unknown } | undefined> {
+async function openSecretOf(ctx: IWebhookFunctions, credentialType: CredentialType, sealed: string): Promise<{ secret: string; credentials: ICredentialDataDecryptedObject } | undefined> {
 	const credentials = await ctx.getCredentials<ICredentialDataDecryptedObject>(credentialType);
 	const key = sealKeyOf(credentials, ctx.getExecutionId(), ctx.getNode().name);
 	const secret = key && openSecret(sealed, key);
-	return secret ? { secret, baseUrl: credentials.baseUrl } : undefined;
+	return secret ? { secret, credentials } : undefined;
 }
 
-async function openedSecret(ctx: IWebhookFunctions, credentialType: CredentialType, sealed: string): Promise<{ secret: string; baseUrl: unknown } | undefined> {
+async function openedSecret(ctx: IWebhookFunctions, credentialType: CredentialType, sealed: string): Promise<{ secret: string; credentials: ICredentialDataDecryptedObject } | undefined> {
 	const place = `${ctx.getExecutionId()}\u0000${ctx.getNode().name}\u0000${sealed}`;
 	const known = openedSecrets.get(place);
 	if (known) return await known;
@@ -245,7 +245,7 @@ export async function resumePausedExecution(ctx: IWebhookFunctions, node: NodeNa
 		stored = (ctx.evaluateExpression('{{ $input.all() }}', 0) as unknown as INodeExecutionData[]) ?? [];
 		const held = heldFromStored(stored, state, endpoint);
 		if (!concerns(held, event)) return answer(ctx, 200, { received: true, ignored: 'not_this_execution' });
-		const client = await createClient(ctx, credentialType, { baseUrl: opened.baseUrl } as ICredentialDataDecryptedObject);
+		const client = await createClient(ctx, credentialType, opened.credentials);
 		const place = `${ctx.getExecutionId()}\u0000${nodeName}`;
 		const progress = await sharedProgress(place, arrivedAt, event, async () => await readProgress(client, held));
 		const { ready, waitingFor } = readyToResume(held, progress, event);

@@ -10,7 +10,7 @@ import {
 
 import { downloadOutput } from '../media/download';
 import type { PreparedCall } from '../runs/call';
-import { forEachLimited } from '../runs/pool';
+import { TaskPool } from '../runs/pool';
 import { outputFiles } from '../media/output-files';
 import type { Run } from '../runs/run';
 import type { WaitOutcome } from '../runs/wait';
@@ -42,7 +42,11 @@ async function completedRunItem(ctx: OutputContext, client: ApiClient, call: Pre
 	const binary: IBinaryKeyData = {};
 	for (const [index, file] of files.entries()) {
 		const key = index === 0 ? settings.binaryPropertyName : `${settings.binaryPropertyName}_${index}`;
-		binary[key] = await downloadOutput(ctx, file, `${run.id}${index ? `_${index}` : ''}`, client.baseUrl);
+		binary[key] = await downloadOutput(ctx, file, `${run.id}${index ? `_${index}` : ''}`, client.baseUrl, {
+			runId: run.id,
+			maxBytes: settings.maxOutputBytes,
+			signal: client.signal,
+		});
 	}
 	return { json, binary, pairedItem: { item: call.itemIndex } };
 }
@@ -89,10 +93,47 @@ export async function runOutputs(ctx: OutputContext, client: ApiClient, call: Pr
 }
 
 /**
- * Puts the outputs of finished runs into `results` (by input item). Outputs are downloaded several
- * at a time; results stay in input order. A run's error goes to `fail` (which throws or makes an
- * error item, as the node is set).
+ * Puts the outputs of runs into `results` (by input item) as each run is reported finished, several
+ * downloads at a time, so downloading overlaps the wait for the other runs. A run's error goes to
+ * `fail` (which throws or makes an error item, as the node is set). `settled` is meant for
+ * `waitForRuns`'s `onSettled`; `drained` resolves once every reported run's outputs are in.
  */
+export class RunOutputCollector {
+	private readonly downloads = new TaskPool(DOWNLOAD_CONCURRENCY);
+	private readonly byRun = new Map<string, HeldRun[]>();
+
+	constructor(
+		private readonly ctx: OutputContext,
+		private readonly client: ApiClient,
+		held: HeldRun[],
+		private readonly results: INodeExecutionData[][],
+		private readonly fail: (itemIndex: number, error: unknown) => void,
+	) {
+		for (const entry of [...held].sort((a, b) => a.call.itemIndex - b.call.itemIndex)) {
+			const same = this.byRun.get(entry.run.id);
+			if (same) same.push(entry);
+			else this.byRun.set(entry.run.id, [entry]);
+		}
+	}
+
+	readonly settled = (outcome: WaitOutcome): void => {
+		for (const { call } of this.byRun.get(outcome.run.id) ?? []) {
+			this.downloads.add(async () => {
+				try {
+					this.results[call.itemIndex] = await runOutputs(this.ctx, this.client, call, outcome);
+				} catch (error) {
+					this.fail(call.itemIndex, error);
+				}
+			});
+		}
+	};
+
+	async drained(): Promise<void> {
+		await this.downloads.drained();
+	}
+}
+
+/** Puts the outputs of runs that all finished already into `results`, in input order (see RunOutputCollector). */
 export async function collectRunOutputs(
 	ctx: OutputContext,
 	client: ApiClient,
@@ -101,12 +142,12 @@ export async function collectRunOutputs(
 	results: INodeExecutionData[][],
 	fail: (itemIndex: number, error: unknown) => void,
 ): Promise<void> {
-	const ordered = [...held].sort((a, b) => a.call.itemIndex - b.call.itemIndex);
-	await forEachLimited(ordered, DOWNLOAD_CONCURRENCY, async ({ call, run }) => {
-		try {
-			results[call.itemIndex] = await runOutputs(ctx, client, call, outcomes.get(run.id)!);
-		} catch (error) {
-			fail(call.itemIndex, error);
-		}
-	});
+	const collector = new RunOutputCollector(ctx, client, held, results, fail);
+	const reported = new Set<string>();
+	for (const { run } of [...held].sort((a, b) => a.call.itemIndex - b.call.itemIndex)) {
+		if (reported.has(run.id)) continue;
+		reported.add(run.id);
+		collector.settled(outcomes.get(run.id)!);
+	}
+	await collector.drained();
 }

@@ -115,7 +115,11 @@ async function batchItemOutput(ctx: IExecuteFunctions | IWebhookFunctions, clien
 	const binary: IBinaryKeyData = {};
 	for (const [index, file] of files.entries()) {
 		const key = index === 0 ? settings.binaryPropertyName : `${settings.binaryPropertyName}_${index}`;
-		binary[key] = await downloadOutput(ctx, file, `${item.id}${index ? `_${index}` : ''}`, client.baseUrl);
+		binary[key] = await downloadOutput(ctx, file, `${item.id}${index ? `_${index}` : ''}`, client.baseUrl, {
+			runId: item.id,
+			maxBytes: settings.maxOutputBytes,
+			signal: client.signal,
+		});
 	}
 	return { json, binary, pairedItem: { item: pairedTo } };
 }

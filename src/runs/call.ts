@@ -8,6 +8,8 @@ import type { Run } from './run';
 /** A binary that must be uploaded before the call; `assign` puts its asset URL into the body. */
 export interface PendingUpload {
 	input: BinaryInput;
+	/** what stands in the body for the upload until it is made (`binary:<property>`) */
+	placeholder: string;
 	assign: (assetUrl: string) => void;
 }
 
@@ -22,6 +24,8 @@ export interface RunSettings {
 	waitTimeoutMs: number;
 	returnUrlsOnly: boolean;
 	binaryPropertyName: string;
+	/** largest output file downloaded (Max Output Size) */
+	maxOutputBytes: number;
 }
 
 /** Max Credits of a submit: estimate first, refuse above it, submit bound to the quote. */

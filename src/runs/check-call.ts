@@ -72,9 +72,8 @@ export function validateCall(ctx: IExecuteFunctions, call: PreparedCall, models:
 		const violation = checkStaticBounds(field, value) ?? checkCapability(field, value, model?.capabilities) ?? checkLimit(field, value, model?.limits);
 		if (violation) throw violationError(ctx, call, violation, model);
 		if (field.fileLimits) {
-			const placeholders = (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string' && v.startsWith('binary:sha256:'));
-			for (const placeholder of placeholders) {
-				const input = call.uploads.find((u) => `binary:sha256:${u.input.sha256}` === placeholder)?.input;
+			for (const placeholder of Array.isArray(value) ? value : [value]) {
+				const input = call.uploads.find((u) => u.placeholder === placeholder)?.input;
 				const tooBig = input && checkFileLimits(field, input, model?.limits);
 				if (tooBig) throw violationError(ctx, call, tooBig, model);
 			}

@@ -15,6 +15,11 @@ export interface WaitOptions {
 	/** absolute time (ms since epoch) after which waiting stops for every run */
 	deadline: number;
 	onProgress?: (done: number, total: number) => void;
+	/**
+	 * Called once for each run, as soon as its outcome is known (while the loop waits for the
+	 * others): the node starts downloading its files then, instead of after the last run.
+	 */
+	onSettled?: (outcome: WaitOutcome) => void;
 }
 
 /** Below this many pending runs each run is polled on its own; from it on, one list read covers many. */
@@ -78,11 +83,17 @@ const minOf = (values: Iterable<number>) => {
  */
 export async function waitForRuns(client: ApiClient, runs: Run[], options: WaitOptions): Promise<Map<string, WaitOutcome>> {
 	const outcomes = new Map<string, WaitOutcome>();
+	/** Every outcome goes through here: known once, announced at once. */
+	const record = (outcome: WaitOutcome) => {
+		if (outcomes.has(outcome.run.id)) return;
+		outcomes.set(outcome.run.id, outcome);
+		options.onSettled?.(outcome);
+	};
 	const pending = new Map<string, Pending>();
 	const byIndex: Run[] = [];
 	const started = Date.now();
 	for (const run of runs) {
-		if (isTerminal(run)) outcomes.set(run.id, { state: run.status as 'completed' | 'failed', run });
+		if (isTerminal(run)) record({ state: run.status as 'completed' | 'failed', run });
 		else if (!pending.has(run.id)) {
 			pending.set(run.id, { run, index: byIndex.length, seenAt: started, intervalMs: SINGLE_FIRST_POLL_MS, missed: 0, outagePauseMs: 0 });
 			byIndex.push(run);
@@ -102,10 +113,10 @@ export async function waitForRuns(client: ApiClient, runs: Run[], options: WaitO
 				detail: 'Known statuses: queued, processing, completed, failed. The node stopped waiting for it; read it later with MediaGen Run → Get.',
 				run_id: run.id,
 			}, undefined);
-			outcomes.set(run.id, { state: 'error', run, error });
+			record({ state: 'error', run, error });
 			return;
 		}
-		outcomes.set(run.id, { state: run.status as 'completed' | 'failed', run });
+		record({ state: run.status as 'completed' | 'failed', run });
 		const took = Date.parse(String(run.completed_at ?? '')) - Date.parse(String(run.created_at ?? ''));
 		if (Number.isFinite(took) && took > 0) fastestRunMs = Math.min(fastestRunMs ?? took, took);
 	};
@@ -161,7 +172,7 @@ export async function waitForRuns(client: ApiClient, runs: Run[], options: WaitO
 				return;
 			}
 			pending.delete(p.run.id);
-			outcomes.set(p.run.id, { state: 'error', run: p.run, error: error as Error });
+			record({ state: 'error', run: p.run, error: error as Error });
 		}
 	};
 
@@ -194,11 +205,11 @@ export async function waitForRuns(client: ApiClient, runs: Run[], options: WaitO
 		const nextOwn = minOf([...pending.values()].map((p) => p.seenAt + p.intervalMs));
 		const wakeAt = Math.min(pending.size >= LIST_MODE_MIN_PENDING ? nextSweepAt : nextOwn, options.deadline);
 		if (!(await pause(Math.max(0, wakeAt - Date.now()), client.signal))) {
-			for (const p of pending.values()) outcomes.set(p.run.id, { state: 'cancelled', run: p.run });
+			for (const p of pending.values()) record({ state: 'cancelled', run: p.run });
 			break;
 		}
 		if (Date.now() >= options.deadline) {
-			for (const p of pending.values()) outcomes.set(p.run.id, { state: 'timeout', run: p.run });
+			for (const p of pending.values()) record({ state: 'timeout', run: p.run });
 			break;
 		}
 	}

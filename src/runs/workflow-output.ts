@@ -24,7 +24,7 @@ async function workflowFields(ctx: IExecuteFunctions | IWebhookFunctions, client
 	const output: IDataObject = run.output ?? {};
 	const missing = declared ? declared.some((name) => output[name] === undefined) : false;
 	if (!missing || typeof output.output_url !== 'string') return output;
-	const document = await downloadJson(ctx, output.output_url, client.baseUrl);
+	const document = await downloadJson(ctx, output.output_url, client.baseUrl, { runId: run.id, signal: client.signal });
 	return document && typeof document === 'object' && !Array.isArray(document) ? { ...(document as IDataObject), ...output } : output;
 }
 

@@ -1,6 +1,6 @@
 import type { IBinaryKeyData, IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { downloadOutput } from '../media/download';
+import { BYTES_PER_MB, DEFAULT_MAX_OUTPUT_MB, downloadOutput } from '../media/download';
 import { outputFiles } from '../media/output-files';
 import { BEARER_CREDENTIAL_TYPE, isCredentialType, normalizeBaseUrl } from '../transport/credentials';
 import { problemOf } from '../transport/problem';
@@ -95,7 +95,10 @@ async function eventItem(ctx: IWebhookFunctions, event: WebhookEvent, deliveryId
 	try {
 		const baseUrl = await baseUrlOf(ctx);
 		for (const [index, file] of files.entries()) {
-			binary[index === 0 ? field : `${field}_${index}`] = await downloadOutput(ctx, file, `${subject.id}${index ? `_${index}` : ''}`, baseUrl);
+			binary[index === 0 ? field : `${field}_${index}`] = await downloadOutput(ctx, file, `${subject.id}${index ? `_${index}` : ''}`, baseUrl, {
+				runId: subject.id,
+				maxBytes: DEFAULT_MAX_OUTPUT_MB * BYTES_PER_MB,
+			});
 		}
 	} catch (error) {
 		// The delivery is already answered: the workflow still starts, with the URLs and the reason.

@@ -24,3 +24,24 @@ export async function kindOf(binary: IBinaryData): Promise<string> {
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A mono 8-bit WAV at `rate` samples a second with `dataBytes` of samples (they play `dataBytes / rate` s). */
+export function monoWav(dataBytes: number, rate: number): Buffer {
+	const header = Buffer.alloc(44);
+	header.write('RIFF', 0, 'ascii');
+	header.writeUInt32LE(36 + dataBytes, 4);
+	header.write('WAVE', 8, 'ascii');
+	header.write('fmt ', 12, 'ascii');
+	header.writeUInt32LE(16, 16);
+	header.writeUInt16LE(1, 20);
+	header.writeUInt16LE(1, 22);
+	header.writeUInt32LE(rate, 24);
+	header.writeUInt32LE(rate, 28);
+	header.writeUInt16LE(1, 32);
+	header.writeUInt16LE(8, 34);
+	header.write('data', 36, 'ascii');
+	header.writeUInt32LE(dataBytes, 40);
+	const data = Buffer.alloc(dataBytes);
+	for (let i = 0; i < dataBytes; i += 997) data[i] = (i * 31) & 0xff;
+	return Buffer.concat([header, data]);
+}

@@ -1,6 +1,9 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
+import { createReadStream, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
 import { Container } from '@n8n/di';
-import { BinaryDataService, Credentials, ExecutionLifecycleHooks, LoadOptionsContext, WorkflowExecute } from 'n8n-core';
+import { BinaryDataService, Credentials, ExecutionLifecycleHooks, LoadOptionsContext, StorageConfig, WorkflowExecute } from 'n8n-core';
 import {
 	ICredentialsHelper,
 	Workflow,
@@ -46,6 +49,8 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 	readonly store = new Map<string, ICredentialDataDecryptedObject>();
 	/** tokens a credential fetched itself (preAuthentication) and stored */
 	tokenUpdates = 0;
+	/** how often n8n asked for a decrypted credential (each costs a database read and a decryption in n8n) */
+	decryptions = 0;
 
 	set(type: string, data: ICredentialDataDecryptedObject): void {
 		this.store.set(type, { ...data });
@@ -109,6 +114,7 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 	}
 
 	async getDecrypted(_a: IWorkflowExecuteAdditionalData, _n: INodeCredentialsDetails, type: string): Promise<ICredentialDataDecryptedObject> {
+		this.decryptions++;
 		const stored = this.store.get(type) ?? {};
 		const data: IDataObject = {};
 		for (const p of credentialTypes[type]?.properties ?? []) data[p.name] = (stored[p.name] ?? p.default) as IDataObject[string];
@@ -273,6 +279,28 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 /** The bytes of an output binary, however n8n stored them. */
 export async function binaryBytes(binary: IBinaryData): Promise<Buffer> {
 	return await Container.get(BinaryDataService).getAsBuffer(binary);
+}
+
+/** An input binary kept in n8n's binary storage (on disk here), as an earlier node of the workflow would leave it. */
+export async function storedBinary(bytes: Buffer, mimeType: string, fileName: string, workflowId = 'wf-test', executionId = 'exec-input'): Promise<IBinaryData> {
+	await ensureBinaryData();
+	return await Container.get(BinaryDataService).store({ type: 'execution', workflowId, executionId }, bytes, { data: '', mimeType, fileName });
+}
+
+/** An input binary stored from a file on disk, streamed (a big file never sits in memory). */
+export async function storedBinaryFromFile(path: string, mimeType: string, fileName: string, workflowId = 'wf-test', executionId = 'exec-input'): Promise<IBinaryData> {
+	await ensureBinaryData();
+	return await Container.get(BinaryDataService).store({ type: 'execution', workflowId, executionId }, createReadStream(path), { data: '', mimeType, fileName });
+}
+
+/** Files n8n's binary storage holds for an execution (temporary files of unfinished writes included). */
+export function storedBinaryFiles(workflowId: string, executionId: string): string[] {
+	const dir = join(Container.get(StorageConfig).storagePath, 'workflows', workflowId, 'executions', executionId, 'binary_data');
+	try {
+		return readdirSync(dir);
+	} catch {
+		return [];
+	}
 }
 
 type EditorMethodOptions = Omit<RunNodeOptions, 'input' | 'settings'> & { method: string };

@@ -44,7 +44,7 @@ describe('sandbox outputs have the requested shape', () => {
 		return { output, files };
 	}
 
-	const secondsOf = (file: Buffer) => [mediaDurationSeconds(file), playingSeconds(file)];
+	const secondsOf = async (file: Buffer) => [await mediaDurationSeconds(file), playingSeconds(file)];
 
 	it.each([
 		['image.aurora-2', '16:9', 16 / 9],
@@ -74,7 +74,7 @@ describe('sandbox outputs have the requested shape', () => {
 		['video.motion-2', 5],
 	])('%s makes an MP4 of the asked duration (%i s)', async (model, duration) => {
 		const { output, files } = await filesOf('/videos/generations', { prompt: 'a wave', model, duration });
-		expect(secondsOf(files[0])).toEqual([duration, duration]);
+		expect(await secondsOf(files[0])).toEqual([duration, duration]);
 		expect(output.duration_seconds).toBe(duration);
 	});
 
@@ -87,8 +87,8 @@ describe('sandbox outputs have the requested shape', () => {
 	});
 
 	it('makes sound effects as WAV of the asked duration_seconds, and 5 s when the model decides', async () => {
-		expect(secondsOf((await filesOf('/audio/sfx', { prompt: 'rain', duration_seconds: 7 })).files[0])).toEqual([7, 7]);
-		expect(secondsOf((await filesOf('/audio/sfx', { prompt: 'rain' })).files[0])).toEqual([5, 5]);
+		expect(await secondsOf((await filesOf('/audio/sfx', { prompt: 'rain', duration_seconds: 7 })).files[0])).toEqual([7, 7]);
+		expect(await secondsOf((await filesOf('/audio/sfx', { prompt: 'rain' })).files[0])).toEqual([5, 5]);
 	});
 
 	it('makes music as MP3 of the asked duration_seconds', async () => {
@@ -104,6 +104,6 @@ describe('sandbox outputs have the requested shape', () => {
 
 	it('makes producer videos real MP4s of their duration_seconds', async () => {
 		const { files } = await filesOf('/explainers/generations', { prompt: 'how tides work', duration_seconds: 12 });
-		expect(secondsOf(files[0])).toEqual([12, 12]);
+		expect(await secondsOf(files[0])).toEqual([12, 12]);
 	});
 });

@@ -123,6 +123,18 @@ describe('apiRequest through the n8n request helpers', () => {
 		expect(scope.isDone()).toBe(true);
 	});
 
+	it('with the API key read once (client.authorization) sends it itself through httpRequest, with the cancel signal and no redirects', async () => {
+		const scope = nock(ORIGIN).matchHeader('authorization', 'Bearer mg_key_read_once').get('/v1/account').twice().reply(200, { id: 'acc_1' });
+		const { client, sent } = newClient();
+		const cancel = new AbortController();
+		Object.assign(client, { authorization: 'Bearer mg_key_read_once', signal: cancel.signal });
+		await apiRequest(client, { method: 'GET', path: '/account' });
+		await apiRequest(client, { method: 'GET', path: '/account' });
+		expect(sent.map((s) => s.helper)).toEqual(['httpRequest', 'httpRequest']);
+		expect(sent[0].options).toEqual(expect.objectContaining({ abortSignal: cancel.signal, disableFollowRedirect: true, sendCredentialsOnCrossOriginRedirect: false }));
+		expect(scope.isDone()).toBe(true);
+	});
+
 	it("sends auth: 'none' requests through httpRequest, without a credential", async () => {
 		const scope = nock(ORIGIN, { badheaders: ['authorization'] }).post('/v1/oauth/token').reply(200, { access_token: 'at_1' });
 		const { client, sent } = newClient();

@@ -1,0 +1,69 @@
+// Output files are downloaded while the node still waits for other runs: a run's files start when the
+// wait loop sees it finish, a bounded number at once, and the items still come out in input order.
+// Checked through the order of events in the request logs (sandbox and relay), never through durations.
+import { MediaGenImage } from '../../nodes/MediaGenImage/MediaGenImage.node';
+import { startRelayed, type FileRelay } from '../helpers/file-relay';
+import { runNode } from '../helpers/n8n-harness';
+import type { Fixture } from '../helpers/sandbox-fixture';
+
+/** The node's own cap on downloads in flight (src/node/execute.ts). */
+const DOWNLOAD_CONCURRENCY = 8;
+
+describe('downloads pipelined into the wait', () => {
+	let fx: Fixture;
+	let relay: FileRelay;
+
+	const start = async (options: Parameters<typeof startRelayed>[0]) => ({ fx, relay } = await startRelayed(options));
+	afterEach(async () => {
+		await relay.close();
+		await fx.sandbox.close();
+	});
+
+	const images = (input: Array<{ count: number }>) =>
+		runNode({
+			nodeType: new MediaGenImage(),
+			credentials: fx.credentials,
+			parameters: { resource: 'image', operation: 'generate', prompt: 'a fox', count: '={{ $json.count }}' },
+			input: input.map((json) => ({ json })),
+		});
+
+	it("downloads a run's files as soon as it finishes, before the last run has finished", async () => {
+		// one run at a time at the service: the runs finish one after the other
+		await start({ latencyMs: 1500, concurrencyPerAccount: 1 });
+		const { items, error } = await images([{ count: 1 }, { count: 1 }, { count: 1 }]);
+		expect(error).toBeUndefined();
+		expect(items.map((i) => i.json.status)).toEqual(['completed', 'completed', 'completed']);
+		const finished = items.map((i) => Date.parse(String(i.json.completed_at))).sort((a, b) => a - b);
+		const firstFile = relay.files[0];
+		const itemOfFirstFile = items.find((i) => (i.json.output_urls as string[]).some((url) => url.endsWith(firstFile.path)));
+		// the first file fetched is the first run's, fetched whole while the service still worked on the last run
+		expect(Date.parse(String(itemOfFirstFile?.json.completed_at))).toBe(finished[0]);
+		expect(firstFile.closedEarly).toBe(false);
+		expect(firstFile.closedAt).toBeLessThan(finished[2]);
+	});
+
+	it('keeps input order when an earlier run\'s download finishes last', async () => {
+		await start({ latencyMs: 300, concurrencyPerAccount: 1 });
+		relay.holdFile = (index) => (index === 0 ? 1500 : 0);
+		const { items, error } = await images([{ count: 1 }, { count: 2 }, { count: 3 }]);
+		expect(error).toBeUndefined();
+		// the first file request ended after every other one
+		expect(relay.files).toHaveLength(6);
+		expect(Math.max(...relay.files.slice(1).map((f) => f.closedAt))).toBeLessThan(relay.files[0].closedAt);
+		expect(items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(items.map((i) => Object.keys(i.binary ?? {}).length)).toEqual([1, 2, 3]);
+	});
+
+	it(`has at most ${DOWNLOAD_CONCURRENCY} downloads in flight, several at once`, async () => {
+		await start({ latencyMs: 50 });
+		relay.holdFile = () => 300;
+		const { items, error } = await images(Array.from({ length: 12 }, () => ({ count: 1 })));
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(12);
+		expect(relay.files).toHaveLength(12);
+		// most downloads open at the moment one of them started
+		const inFlight = relay.files.map((f) => relay.files.filter((g) => g.at <= f.at && g.closedAt > f.at).length);
+		expect(Math.max(...inFlight)).toBeLessThanOrEqual(DOWNLOAD_CONCURRENCY);
+		expect(Math.max(...inFlight)).toBeGreaterThan(1);
+	});
+});
