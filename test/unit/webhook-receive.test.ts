@@ -1,5 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
 import { createHmac } from 'node:crypto';
+import { Readable } from 'node:stream';
 
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
@@ -90,9 +91,15 @@ function trigger(stored: IDataObject = {}, staticData: IDataObject = { signingSe
 				httpRequest: async (request: { url: string }) => {
 					downloads.push(request.url);
 					if (downloadFails) throw new Error('socket hang up');
-					return { statusCode: 200, headers: { 'content-type': 'image/png' }, body: Buffer.from('png bytes') };
+					// downloads are streamed (src/media/download.ts): the body is a stream
+					return { statusCode: 200, headers: { 'content-type': 'image/png' }, body: Readable.from([Buffer.from('png bytes')]) };
 				},
-				prepareBinaryData: async (data: Buffer, fileName: string, mimeType: string) => ({ data: data.toString('base64'), fileName, mimeType }),
+				prepareBinaryData: async (data: Buffer | Readable, fileName: string, mimeType: string) => {
+					const chunks: Buffer[] = [];
+					if (Buffer.isBuffer(data)) chunks.push(data);
+					else for await (const chunk of data) chunks.push(chunk as Buffer);
+					return { data: Buffer.concat(chunks).toString('base64'), fileName, mimeType };
+				},
 			},
 		} as unknown as IWebhookFunctions;
 		const result = await receiveEvent(ctx);
@@ -284,7 +291,7 @@ describe('output downloads (Download Outputs on)', () => {
 		expect((await deliver(completed('evt_1', urls))).started).toEqual(['evt_1']);
 		const item = results[0].workflowData![0][0];
 		expect(item.binary).toBeUndefined();
-		expect(item.json.download_error).toEqual({ code: 'download_failed', message: 'socket hang up' });
+		expect(item.json.download_error).toEqual({ code: 'download_failed', message: 'download_failed — Could not download an output file of run run_9 (no answer)' });
 		expect(item.json.output_urls).toEqual(urls);
 	});
 
