@@ -1,32 +1,13 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { batchOutputs, waitForBatch, type Batch } from '../runs/batches';
+import { batchOutputs, waitForBatch } from '../runs/batches';
 import type { BatchPairing, PreparedCall, WaitHolder } from '../runs/call';
-import type { Run } from '../runs/run';
+import type { Batch, Run } from '../runs/run';
 import { waitForRuns } from '../runs/wait';
 import type { ApiClient } from '../transport/request';
 import { pauseExecution } from './pause';
-import { RunOutputCollector, type HeldRun } from './run-outputs';
-
-export interface HeldBatch {
-	calls: PreparedCall[];
-	batch: Batch;
-	pairing: BatchPairing;
-}
-
-/** The runs and batches one node execution waits for. */
-export interface Held {
-	runs: HeldRun[];
-	batches: HeldBatch[];
-}
-
-/** What the node does with an item's error: throw it, or an error item (Continue On Fail). */
-export type FailItem = (itemIndex: number, error: unknown) => void;
-
-/** The calls whose outputs depend on what is held, in input order. */
-export function heldCalls(held: Held): PreparedCall[] {
-	return [...held.runs.map((r) => r.call), ...held.batches.flatMap((b) => b.calls)].sort((a, b) => a.itemIndex - b.itemIndex);
-}
+import { heldCalls, type FailItem, type Held, type HeldBatch } from './held';
+import { RunOutputCollector } from './run-outputs';
 
 /** Puts the outputs of a finished batch into `results`. */
 export async function collectBatchOutputs(ctx: Parameters<typeof batchOutputs>[0], client: ApiClient, held: HeldBatch, results: INodeExecutionData[][]): Promise<void> {

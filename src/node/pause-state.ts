@@ -4,11 +4,10 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { endpointKey, type Endpoint } from '../catalog';
 import { BYTES_PER_MB, DEFAULT_MAX_OUTPUT_MB } from '../media/download';
-import type { Batch } from '../runs/batches';
+import type { Batch, Run } from '../runs/run';
 import type { PreparedCall } from '../runs/call';
-import type { Run } from '../runs/run';
 import { customOperationFor } from './custom-operations';
-import type { Held } from './held-waits';
+import type { Held } from './held';
 
 /**
  * What a paused execution keeps for its resume, in two places n8n saves with the execution and

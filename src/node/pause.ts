@@ -9,7 +9,7 @@ import type { EventType } from '../webhooks/events';
 import { registerPausedEndpoint, removeExpiredPausedEndpoints, removePausedEndpoint, type PausedExecution } from '../webhooks/paused-endpoint';
 import { sealSecret, type SealKey } from '../webhooks/sealed-secret';
 import { errorItem } from './error-item';
-import type { Held } from './held-waits';
+import type { Held } from './held';
 import { encodeState, shapeOf, STATE_MAX_LENGTH, stateKey, type CallShape } from './pause-state';
 import { outcomeError } from './run-outputs';
 import { runsAsTool } from './tool-output';

@@ -1,9 +1,10 @@
 import type { ICredentialDataDecryptedObject, IDataObject, INodeExecutionData, IWebhookDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { findOperation, type NodeName } from '../catalog';
-import { isBatchFinished, listBatchItems, readBatch, type Batch, type BatchItem } from '../runs/batches';
+import { isBatchFinished, listBatchItems, readBatch } from '../runs/batches';
+import type { Batch, BatchItem, Run } from '../runs/run';
 import { readRunsOnce } from '../runs/read-runs';
-import { isTerminal, type Run } from '../runs/run';
+import { isTerminal } from '../runs/run';
 import type { WaitOutcome } from '../runs/wait';
 import { BEARER_CREDENTIAL_TYPE, isCredentialType, type CredentialType } from '../transport/credentials';
 import { pause } from '../transport/pause';
@@ -13,7 +14,8 @@ import { removePausedEndpoint } from '../webhooks/paused-endpoint';
 import { openSecret } from '../webhooks/sealed-secret';
 import { verifyDelivery } from '../webhooks/signature';
 import { errorItem } from './error-item';
-import { collectBatchOutputs, type Held } from './held-waits';
+import type { Held } from './held';
+import { collectBatchOutputs } from './held-waits';
 import { sealKeyOf } from './pause';
 import { decodeState, heldFromStored, stateKey } from './pause-state';
 import { collectRunOutputs } from './run-outputs';

@@ -17,6 +17,7 @@ import type { WaitOutcome } from '../runs/wait';
 import { problemError } from '../transport/problem';
 import type { ApiClient } from '../transport/request';
 import { customOperationFor } from './custom-operations';
+import type { HeldRun } from './held';
 
 /**
  * Turning finished runs into output items, shared by the two ways of waiting: in the execution
@@ -24,12 +25,6 @@ import { customOperationFor } from './custom-operations';
  * so that both give the same items, binaries, pairing and error items.
  */
 export type OutputContext = IExecuteFunctions | IWebhookFunctions;
-
-/** A run the node submitted (or read) for one input item's call. */
-export interface HeldRun {
-	call: PreparedCall;
-	run: Run;
-}
 
 const DOWNLOAD_CONCURRENCY = 8;
 

@@ -16,28 +16,12 @@ import { pause } from '../transport/pause';
 import { isOutage } from '../transport/problem';
 import { apiRequest, unexpectedResponse, type ApiClient } from '../transport/request';
 import type { BatchPairing, PreparedCall, WaitHolder } from './call';
+import type { Batch, BatchItem } from './run';
 import { outputFiles } from '../media/output-files';
 import { refusedOutright, uploadPending } from './submit';
 import type { SubmitMemory } from './submit-memory';
 import { checkWorkflowInputs } from './workflow-inputs';
 import { OUTAGE_FIRST_PAUSE_MS, POLL_RETRY_LIMITS } from './wait';
-
-/** A batch as the service returns it (the Batch resource of the API document). */
-export interface Batch extends IDataObject {
-	id: string;
-	status: 'queued' | 'processing' | 'completed' | 'failed' | 'partial';
-	total_items?: number;
-	completed_items?: number;
-	failed_items?: number;
-}
-
-export interface BatchItem extends IDataObject {
-	id: string;
-	index: number;
-	status: string;
-	output?: IDataObject | null;
-	error?: IDataObject | null;
-}
 
 const FINISHED = new Set(['completed', 'failed', 'partial']);
 const MAX_POLL_MS = 10_000;

@@ -2,8 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { Endpoint, WaitMode } from '../catalog';
 import type { BinaryInput } from '../media/upload';
-import type { Batch } from './batches';
-import type { Run } from './run';
+import type { Batch, Run } from './run';
 
 /** A binary that must be uploaded before the call; `assign` puts its asset URL into the body. */
 export interface PendingUpload {

@@ -1,6 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
 
-
 /** A run as the service returns it (fields of the API document). */
 export interface Run extends IDataObject {
 	id: string;
@@ -14,6 +13,23 @@ export interface Run extends IDataObject {
 	created_at?: string;
 	updated_at?: string;
 	completed_at?: string | null;
+}
+
+/** A batch as the service returns it (the Batch resource of the API document). */
+export interface Batch extends IDataObject {
+	id: string;
+	status: 'queued' | 'processing' | 'completed' | 'failed' | 'partial';
+	total_items?: number;
+	completed_items?: number;
+	failed_items?: number;
+}
+
+export interface BatchItem extends IDataObject {
+	id: string;
+	index: number;
+	status: string;
+	output?: IDataObject | null;
+	error?: IDataObject | null;
 }
 
 export function isRun(value: unknown): value is Run {
