@@ -1,12 +1,16 @@
 import { downloadRefusal, isInternalHost } from '../../src/media/download-address';
 
 describe('isInternalHost', () => {
-	it.each(['127.0.0.1', '127.8.9.10', '10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.1.1', '169.254.169.254', '0.0.0.0', '100.64.0.1', 'localhost', 'api.localhost', '[::1]', '::', '[fd00::1]', '[fe80::1]', '[::ffff:127.0.0.1]', '[::ffff:a9fe:a9fe]'])(
+	it.each(['127.0.0.1', '127.8.9.10', '10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.1.1', '169.254.169.254', '0.0.0.0', '100.64.0.1', '100.127.255.255', '198.18.0.1', '198.19.255.255', 'localhost', 'api.localhost', '[::1]', '::', '[fd00::1]', '[fe80::1]', '[::ffff:127.0.0.1]', '[::ffff:a9fe:a9fe]'])(
 		'%s is internal',
 		(host) => expect(isInternalHost(host)).toBe(true),
 	);
 
-	it.each(['8.8.8.8', '172.32.0.1', '172.15.0.1', '192.169.0.1', '100.128.0.1', 'cdn.example.com', 'localhost.example.com', '[2001:db8::1]', '[::ffff:8.8.8.8]'])('%s is not', (host) =>
+	// each range's edges, and public addresses whose second number a private range uses after another first number
+	it.each([
+		'8.8.8.8', '172.32.0.1', '172.15.0.1', '192.169.0.1', '192.167.0.1', '100.128.0.1', '100.63.255.255', '169.253.0.1', '198.17.0.1', '198.20.0.1',
+		'8.16.0.1', '1.168.0.1', '1.254.0.1', '1.64.0.1', '1.18.0.1', 'cdn.example.com', 'localhost.example.com', '10.0.0', '10.0.0.0.1', '[2001:db8::1]', '[::ffff:8.8.8.8]',
+	])('%s is not', (host) =>
 		expect(isInternalHost(host)).toBe(false),
 	);
 });
