@@ -17,7 +17,7 @@ import type { WaitOutcome } from '../runs/wait';
 import { problemError } from '../transport/problem';
 import type { ApiClient } from '../transport/request';
 import { customOperationFor } from './custom-operations';
-import type { HeldRun } from './held';
+import type { FailItem, HeldRun } from './held';
 
 /**
  * Turning finished runs into output items, shared by the two ways of waiting: in the execution
@@ -102,7 +102,7 @@ export class RunOutputCollector {
 		private readonly client: ApiClient,
 		held: HeldRun[],
 		private readonly results: INodeExecutionData[][],
-		private readonly fail: (itemIndex: number, error: unknown) => void,
+		private readonly fail: FailItem,
 	) {
 		for (const entry of [...held].sort((a, b) => a.call.itemIndex - b.call.itemIndex)) {
 			const same = this.byRun.get(entry.run.id);
@@ -123,6 +123,11 @@ export class RunOutputCollector {
 		}
 	};
 
+	/** Reports every held run at once, in input order (runs that finished before anyone waited). */
+	settleAll(outcomes: Map<string, WaitOutcome>): void {
+		for (const runId of this.byRun.keys()) this.settled(outcomes.get(runId)!);
+	}
+
 	async drained(): Promise<void> {
 		await this.downloads.drained();
 	}
@@ -135,14 +140,9 @@ export async function collectRunOutputs(
 	held: HeldRun[],
 	outcomes: Map<string, WaitOutcome>,
 	results: INodeExecutionData[][],
-	fail: (itemIndex: number, error: unknown) => void,
+	fail: FailItem,
 ): Promise<void> {
 	const collector = new RunOutputCollector(ctx, client, held, results, fail);
-	const reported = new Set<string>();
-	for (const { run } of [...held].sort((a, b) => a.call.itemIndex - b.call.itemIndex)) {
-		if (reported.has(run.id)) continue;
-		reported.add(run.id);
-		collector.settled(outcomes.get(run.id)!);
-	}
+	collector.settleAll(outcomes);
 	await collector.drained();
 }
