@@ -10,27 +10,34 @@ export type ByteStream = Awaited<ReturnType<IExecuteFunctions['helpers']['getBin
  * Reads the first `bytes` bytes of a stream (or all of it, if shorter) and puts them back in front,
  * so whoever reads the stream next still gets every byte. `ended`: the stream had no more, `head`
  * is then the whole content and the stream is used up.
+ *
+ * Reads with `read()` on 'readable', never with a 'data' listener and `pause()`: a stream paused
+ * explicitly stays paused when its next reader only listens for 'data' (n8n's binary storage in
+ * database mode, the default in queue mode, reads that way and would wait forever). Once the
+ * 'readable' listener is gone the stream is back where it started: the next reader's first
+ * listener or pipe starts it.
  */
 export async function peekHead(stream: ByteStream, bytes: number): Promise<{ head: Buffer; ended: boolean }> {
 	return await new Promise((resolve, reject) => {
 		const chunks: Buffer[] = [];
 		let length = 0;
 		const stop = () => {
-			stream.off('data', onData);
+			stream.off('readable', onReadable);
 			stream.off('end', onEnd);
 			stream.off('error', onError);
 			stream.off('close', onClose);
 		};
-		const onData = (chunk: Buffer) => {
-			chunks.push(chunk);
-			length += chunk.length;
-			if (length < bytes) return;
-			stream.pause();
-			stop();
-			const head = Buffer.concat(chunks);
-			// in the same tick as the pause, before the stream could emit 'end': the bytes go back in front
-			stream.unshift(head);
-			resolve({ head, ended: false });
+		const onReadable = () => {
+			for (let chunk: Buffer | null; (chunk = stream.read() as Buffer | null) !== null; ) {
+				chunks.push(chunk);
+				length += chunk.length;
+				if (length < bytes) continue;
+				stop();
+				const head = Buffer.concat(chunks);
+				// before the stream could emit 'end': the bytes go back in front
+				stream.unshift(head);
+				return resolve({ head, ended: false });
+			}
 		};
 		const onEnd = () => {
 			stop();
@@ -45,7 +52,7 @@ export async function peekHead(stream: ByteStream, bytes: number): Promise<{ hea
 			reject(stream.errored ?? new Error('The stream closed before its end'));
 		};
 		if (stream.destroyed) return reject(stream.errored ?? new Error('The stream was closed'));
-		stream.on('data', onData);
+		stream.on('readable', onReadable);
 		stream.once('end', onEnd);
 		stream.once('error', onError);
 		stream.once('close', onClose);
@@ -53,16 +60,20 @@ export async function peekHead(stream: ByteStream, bytes: number): Promise<{ hea
 }
 
 /**
- * Counts the bytes a stream yields to its reader and destroys it once they pass `maxBytes`. Must be
- * called while the stream is paused (after `peekHead`): listening does not start the flow, the
- * reader does, and every byte it reads is counted (`read()` and the flowing mode both emit 'data').
+ * Counts the bytes that arrive in a stream (from the bytes it holds now on) and destroys it once
+ * they pass `maxBytes`, whoever reads it and however. It wraps the stream's own `push`, the one
+ * door every arriving byte goes through: a 'data' listener of its own would start the flow
+ * before the reader came (bytes lost), and n8n's readers differ (pipe to a file, 'data' listener,
+ * async iteration). Call it after `peekHead`, before the stream is handed on.
  */
 export function watchBytes(stream: ByteStream, maxBytes: number, onTooMany: () => void): void {
-	let seen = 0;
-	stream.on('data', (chunk: Buffer) => {
-		seen += chunk.length;
-		if (seen <= maxBytes) return;
+	let seen = stream.readableLength;
+	const push = stream.push.bind(stream);
+	stream.push = (chunk: unknown, encoding?: BufferEncoding) => {
+		if (chunk !== null && chunk !== undefined) seen += typeof chunk === 'string' ? Buffer.byteLength(chunk, encoding) : (chunk as Uint8Array).length;
+		if (seen <= maxBytes) return push(chunk, encoding);
 		onTooMany();
 		stream.destroy(new Error(`more than ${maxBytes} bytes`));
-	});
+		return false;
+	};
 }

@@ -158,7 +158,7 @@ async function main() {
     // 0. nothing at module level that another process would need to see
     const moduleState = findModuleState();
     for (const f of moduleState.found) log(`module state: ${f.key} — ${KNOWN[f.key] ?? 'UNKNOWN'}`);
-    check(moduleState.found.every((f) => KNOWN[f.key]), `module-level state in the ${moduleState.files} files the nodes load: only the known per-process model cache`, moduleState.found.map((f) => f.key).join(', '));
+    check(moduleState.found.every((f) => KNOWN[f.key]), `module-level state in the ${moduleState.files} files the nodes load: only the known per-process caches`, moduleState.found.map((f) => f.key).join(', '));
     report.moduleState = moduleState.found.map((f) => f.key);
     const setupStarted = Date.now();
     await timed('apt packages (redis-server, postgresql) present', async () => {

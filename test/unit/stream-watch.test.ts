@@ -2,6 +2,9 @@
 import { PassThrough, Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
+// what n8n's binary storage in database mode (queue mode's default) reads a stream with: a 'data' listener
+import { binaryToBuffer } from '@n8n/backend-network';
+
 import { peekHead, watchBytes } from '../../src/media/stream-watch';
 
 const bytes = Buffer.from(Array.from({ length: 100 }, (_, i) => i));
@@ -49,6 +52,15 @@ describe('peekHead', () => {
 		expect((await readAll(stream)).equals(bytes)).toBe(true);
 	});
 
+	it("leaves the stream for a reader that only listens for 'data' (n8n's database binary mode): every byte arrives", async () => {
+		const stream = trickle(bytes, 3);
+		await peekHead(stream, 16);
+		expect((await binaryToBuffer(stream)).equals(bytes)).toBe(true);
+		const whole = Readable.from([bytes]);
+		await peekHead(whole, 16);
+		expect((await binaryToBuffer(whole)).equals(bytes)).toBe(true);
+	});
+
 	it('rejects for a stream that fails or was already destroyed', async () => {
 		const failing = new PassThrough();
 		setImmediate(() => failing.destroy(new Error('connection reset')));
@@ -81,6 +93,31 @@ describe('watchBytes', () => {
 		expect(tooMany).toBe(true);
 		// the chunk that crossed the limit may reach the reader; the write then fails as a whole
 		expect(received).toBeLessThan(50 + 7);
+	});
+
+	it("lets every byte through to a reader that only listens for 'data', and stops it past the limit", async () => {
+		const small = trickle(bytes, 7);
+		await peekHead(small, 16);
+		let tooMany = false;
+		watchBytes(small, 100, () => (tooMany = true));
+		expect((await binaryToBuffer(small)).equals(bytes)).toBe(true);
+		expect(tooMany).toBe(false);
+
+		const large = trickle(bytes, 7);
+		await peekHead(large, 16);
+		watchBytes(large, 50, () => (tooMany = true));
+		await expect(binaryToBuffer(large)).rejects.toThrow('more than 50 bytes');
+		expect(tooMany).toBe(true);
+	});
+
+	it('counts the bytes the stream already holds: a head larger than the limit is caught at the next arrival', async () => {
+		const stream = trickle(bytes, 40);
+		const { head } = await peekHead(stream, 16);
+		expect(head.length).toBe(40);
+		let tooMany = false;
+		watchBytes(stream, 60, () => (tooMany = true));
+		await expect(readAll(stream)).rejects.toThrow('more than 60 bytes');
+		expect(tooMany).toBe(true);
 	});
 
 	it('does not start the flow by itself: bytes wait for the reader', async () => {
