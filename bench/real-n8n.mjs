@@ -134,6 +134,9 @@ function timeline(requests, startedAt, stoppedAt) {
 }
 
 async function runWorkflow(n8n, apiKey, workflowId, body) {
+	// the execution this call starts is newer than every one before it (a warm-up that just ended
+	// started within a second of it, so a time window alone could pick the warm-up)
+	const before = Number((await publicApi(n8n.url, apiKey, `/executions?workflowId=${workflowId}&limit=1`)).data?.[0]?.id ?? 0);
 	const started = Date.now();
 	const response = await fetch(`${n8n.url}/webhook/bench-${workflowId}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 	if (!response.ok) throw new Error(`${workflowId}: webhook answered ${response.status} ${await response.text()}`);
@@ -141,7 +144,7 @@ async function runWorkflow(n8n, apiKey, workflowId, body) {
 		await sleep(250);
 		const list = await publicApi(n8n.url, apiKey, `/executions?workflowId=${workflowId}&limit=1`);
 		const execution = list.data?.[0];
-		if (execution && Date.parse(execution.startedAt) >= started - 1000 && execution.stoppedAt && !['running', 'waiting', 'new'].includes(execution.status)) return execution;
+		if (execution && Number(execution.id) > before && execution.stoppedAt && !['running', 'waiting', 'new'].includes(execution.status)) return execution;
 		if (Date.now() - started > 20 * 60 * 1000) throw new Error(`${workflowId}: not finished after 20 minutes`);
 	}
 }
