@@ -121,13 +121,16 @@ function counts(requests, runs) {
 	return { requests_per_run: Number((api / runs).toFixed(2)), downloads_per_run: Number((downloads / runs).toFixed(2)), total_per_run: Number(((api + downloads) / runs).toFixed(2)) };
 }
 
+/** The API submits (POST /v1/…) in the sandbox's log. */
+const submitsOf = (requests) => requests.filter((r) => r.method === 'POST' && r.path.startsWith('/v1/'));
+
 /**
  * Where the time went, from the sandbox's log (each request logged when its answer was sent), in
  * seconds from the start of the execution.
  */
 function timeline(requests, startedAt, stoppedAt) {
 	const at = (r) => ((r.at - startedAt) / 1000).toFixed(2);
-	const posts = requests.filter((r) => r.method === 'POST' && r.path.startsWith('/v1/'));
+	const posts = submitsOf(requests);
 	const files = requests.filter((r) => r.path.startsWith('/storage/'));
 	if (!posts.length) return 'no submit logged';
 	return `timeline (s from start): submits ${at(posts[0])}-${at(posts.at(-1))}, downloads ${files.length ? `${at(files[0])}-${at(files.at(-1))}` : 'none'}, end ${((stoppedAt - startedAt) / 1000).toFixed(2)}`;
@@ -160,7 +163,7 @@ async function measureWorkflow(ctx, scenario, workflowId, label) {
 	const wall = (Date.parse(execution.stoppedAt) - Date.parse(execution.startedAt)) / 1000;
 	const requests = await sandboxRequests(ctx.sandboxOrigin);
 	mark(`${label} (${scenario.items} items, ${scenario.latency} ms, cap ${scenario.cap})`, Date.parse(execution.startedAt), Date.parse(execution.stoppedAt));
-	const posts = requests.filter((r) => r.method === 'POST' && r.path.startsWith('/v1/'));
+	const posts = submitsOf(requests);
 	if (posts.length) mark(`${label}: submits (first to last POST answered)`, Date.parse(execution.startedAt), posts.at(-1).at);
 	log(`${label} (${scenario.items} items, ${scenario.latency} ms, cap ${scenario.cap}): ${wall.toFixed(2)} s, ${execution.status}, ${requests.length} requests`);
 	return { row: label, items: scenario.items, latency_ms: scenario.latency, cap: scenario.cap, wall_s: wall, ...counts(requests, scenario.items), note: `n8n 2.41.1 execution ${execution.id} ${execution.status}; wall = execution stoppedAt - startedAt; ${timeline(requests, Date.parse(execution.startedAt), Date.parse(execution.stoppedAt))}` };
