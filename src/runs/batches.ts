@@ -20,6 +20,7 @@ import type { Batch, BatchItem } from './run';
 import { outputFiles } from '../media/output-files';
 import { refusedOutright, uploadPending } from './submit';
 import type { SubmitMemory } from './submit-memory';
+import { NOTHING_SPENT } from './nothing-spent';
 import { checkWorkflowInputs } from './workflow-inputs';
 import { OUTAGE_FIRST_PAUSE_MS, POLL_RETRY_LIMITS } from './wait';
 
@@ -146,8 +147,10 @@ function sameSetting(ctx: IExecuteFunctions, calls: PreparedCall[], name: string
 	const first = calls[0].body[name];
 	const other = calls.find((c) => c.body[name] !== first);
 	if (other) {
-		throw new NodeOperationError(ctx.getNode(), `${name}: every item of one batch needs the same ${name} ("${String(first)}" on item 0, "${String(other.body[name])}" on item ${other.itemIndex})`, {
+		const label = calls[0].endpoint.fields.find((f) => f.name === name)?.displayName ?? name;
+		throw new NodeOperationError(ctx.getNode(), `${label}: every item of one batch needs the same ${label} ("${String(first)}" on item 0, "${String(other.body[name])}" on item ${other.itemIndex}); allowed: one value for all items`, {
 			itemIndex: other.itemIndex,
+			description: `${NOTHING_SPENT} (API field ${name}.)`,
 		});
 	}
 	return first;
@@ -211,16 +214,16 @@ function batchTarget(ctx: IExecuteFunctions, call: PreparedCall, mode: string, r
 	const value = raw.trim();
 	if (mode === 'workflow') {
 		if ((WORKFLOW_KEYS as readonly string[]).includes(value)) return value;
-		throw new NodeOperationError(ctx.getNode(), `Target (target): "${value}" is not a workflow; allowed: ${WORKFLOW_KEYS.join(', ')}`, {
+		throw new NodeOperationError(ctx.getNode(), `Target: "${value}" is not a workflow; allowed: ${WORKFLOW_KEYS.join(', ')}`, {
 			itemIndex: call.itemIndex,
-			description: 'Nothing was sent to the service.',
+			description: `${NOTHING_SPENT} (API field target.)`,
 		});
 	}
 	const name = /^[A-Z]+\s/.test(value) ? value.replace(/\s+/, ' ') : `POST /${value.replace(/^\/+/, '')}`;
 	if (BATCH_OPERATIONS.includes(name)) return name;
-	throw new NodeOperationError(ctx.getNode(), `Target (target): "${value}" is not a generating operation; allowed: an operation name such as POST /images/generations or POST /videos/generations`, {
+	throw new NodeOperationError(ctx.getNode(), `Target: "${value}" is not a generating operation; allowed: an operation name such as POST /images/generations or POST /videos/generations`, {
 		itemIndex: call.itemIndex,
-		description: `Nothing was sent to the service. All operation names: ${BATCH_OPERATIONS.join(', ')}`,
+		description: `${NOTHING_SPENT} All operation names: ${BATCH_OPERATIONS.join(', ')}. (API field target.)`,
 	});
 }
 
@@ -235,12 +238,15 @@ export async function createBatchFromItems(
 	for (const call of calls) {
 		const item = call.body.item;
 		if (typeof item !== 'object' || item === null || Array.isArray(item)) {
-			throw new NodeOperationError(ctx.getNode(), 'Item Body (item): must be a JSON object (the body the target takes)', { itemIndex: call.itemIndex });
+			throw new NodeOperationError(ctx.getNode(), 'Item Body: must be a JSON object; allowed: an object such as {"prompt": "…"}, the body the Target takes', {
+				itemIndex: call.itemIndex,
+				description: `${NOTHING_SPENT} (API field item.)`,
+			});
 		}
 	}
 	const mode = sameSetting(ctx, calls, 'mode') as string;
 	const target = batchTarget(ctx, calls[0], mode, String(sameSetting(ctx, calls, 'target') ?? ''));
-	if (mode === 'workflow') for (const call of calls) checkWorkflowInputs(ctx, call.itemIndex, target, call.body.item as IDataObject, 'Item Body (item)');
+	if (mode === 'workflow') for (const call of calls) checkWorkflowInputs(ctx, call.itemIndex, target, call.body.item as IDataObject, 'Item Body');
 	const concurrency = sameSetting(ctx, calls, 'concurrency');
 	return await submitBatch(ctx, client, calls, memory, waits, () => ({
 		mode,

@@ -4,6 +4,7 @@ import { fieldLocation, type FieldSpec } from '../catalog';
 import { checkCapability, checkFileLimits, checkLimit, checkStaticBounds, type LimitViolation } from '../models/limits';
 import { defaultModel, modelName, modelsForCapability, type Model } from '../models/model-catalog';
 import type { PreparedCall } from './call';
+import { NOTHING_SPENT } from './nothing-spent';
 import { checkWorkflowInputs } from './workflow-inputs';
 
 function describeValue(value: unknown): string {
@@ -11,7 +12,6 @@ function describeValue(value: unknown): string {
 	return typeof value === 'number' && !Number.isFinite(value) ? String(value) : JSON.stringify(value);
 }
 
-const NOTHING_SPENT = 'Nothing was sent to the service, so no credits were spent.';
 
 /** The API names behind a message, for people who read the API document. */
 const apiNames = (fields: FieldSpec[], modelLimit?: string) =>

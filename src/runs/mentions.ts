@@ -3,6 +3,7 @@ import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8
 import { listAll } from '../transport/paginate';
 import type { ApiClient } from '../transport/request';
 import type { PreparedCall } from './call';
+import { NOTHING_SPENT } from './nothing-spent';
 
 export interface Mention {
 	handle: string;
@@ -15,18 +16,18 @@ export async function listInfluencers(client: ApiClient): Promise<IDataObject[]>
 }
 
 function refuse(ctx: IExecuteFunctions, call: PreparedCall, message: string, description: string): NodeOperationError {
-	return new NodeOperationError(ctx.getNode(), `Mentions (mentions): ${message}`, { itemIndex: call.itemIndex, description: `${description} Nothing was sent to the service.` });
+	return new NodeOperationError(ctx.getNode(), `Mentions: ${message}`, { itemIndex: call.itemIndex, description: `${description} ${NOTHING_SPENT} (API field mentions.)` });
 }
 
 /** The call's mentions when they have the document's shape ({handle, influencer_id}, both strings). */
 export function mentionsOf(ctx: IExecuteFunctions, call: PreparedCall): Mention[] {
 	const value = call.body.mentions;
 	if (value === undefined) return [];
-	if (!Array.isArray(value)) throw refuse(ctx, call, 'must be a list of mentions', 'Each mention is {"handle": "ava", "influencer_id": "inf_…"}.');
+	if (!Array.isArray(value)) throw refuse(ctx, call, 'must be a list of mentions; allowed: entries of a Handle and a ready Influencer', 'Each mention is {"handle": "ava", "influencer_id": "inf_…"}.');
 	return value.map((entry, index) => {
 		const mention = entry as Partial<Mention> | null;
 		if (typeof mention?.handle !== 'string' || !mention.handle.trim() || typeof mention.influencer_id !== 'string' || !mention.influencer_id.trim()) {
-			throw refuse(ctx, call, `entry ${index + 1} needs a Handle and an Influencer`, 'Each mention is {"handle": "ava", "influencer_id": "inf_…"}.');
+			throw refuse(ctx, call, `entry ${index + 1} needs a Handle and an Influencer; allowed: a Handle (the word your prompt uses) and a ready Influencer`, 'Each mention is {"handle": "ava", "influencer_id": "inf_…"}.');
 		}
 		return mention as Mention;
 	});

@@ -3,6 +3,7 @@ import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8
 import type { FieldSpec } from '../catalog';
 import { WORKFLOW_INPUT_FIELDS, WORKFLOW_KEYS, type WorkflowKey } from '../catalog/workflows';
 import { checkStaticBounds } from '../models/limits';
+import { NOTHING_SPENT } from './nothing-spent';
 
 function isWorkflowKey(value: string): value is WorkflowKey {
 	return (WORKFLOW_KEYS as readonly string[]).includes(value);
@@ -40,7 +41,7 @@ export function checkWorkflowInputs(ctx: IExecuteFunctions, itemIndex: number, k
 	if (!isWorkflowKey(key)) return;
 	const fields = WORKFLOW_INPUT_FIELDS[key].filter((f) => f.in !== 'node');
 	const refuse = (message: string) =>
-		new NodeOperationError(ctx.getNode(), `${where}: ${message}`, { itemIndex, description: `Workflow ${key} takes: ${fields.map((f) => f.name).join(', ')}. Nothing was sent to the service.` });
+		new NodeOperationError(ctx.getNode(), `${where}: ${message}`, { itemIndex, description: `Workflow ${key} takes: ${fields.map((f) => f.name).join(', ')}. ${NOTHING_SPENT}` });
 	for (const name of Object.keys(inputs)) {
 		if (!fields.some((f) => f.name === name)) throw refuse(`"${name}" is not an input of ${key}; allowed: ${fields.map((f) => f.name).join(', ')}`);
 	}

@@ -111,9 +111,9 @@ describe('MediaGen Batch in n8n-core (against the sandbox)', () => {
 
 	it('refuses a target that is no workflow or operation before sending, naming the choices', async () => {
 		const workflow = await run({ resource: 'batch', operation: 'create', mode: 'workflow', target: 'nope' }, [{ json: { prompt: 'x' } }]);
-		expect(workflow.error?.message).toBe('Target (target): "nope" is not a workflow; allowed: storyboard, hook_pack, ugc_ad, creative_pack, product_ad_variants');
+		expect(workflow.error?.message).toBe('Target: "nope" is not a workflow; allowed: storyboard, hook_pack, ugc_ad, creative_pack, product_ad_variants');
 		const operation = await run({ resource: 'batch', operation: 'create', mode: 'operation', target: 'GET /runs' }, [{ json: { prompt: 'x' } }]);
-		expect(operation.error?.message).toContain('Target (target): "GET /runs" is not a generating operation');
+		expect(operation.error?.message).toContain('Target: "GET /runs" is not a generating operation');
 		expect(fx.sandbox.state.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
 	});
 

@@ -29,7 +29,7 @@ describe('image mentions', () => {
 	])('refuses %s before sending', async (_name, mentions, message) => {
 		const before = posts(fx.sandbox, '/images/generations').length;
 		const { error } = await run(mentions);
-		expect(error?.message).toContain(`Mentions (mentions): ${message}`);
+		expect(error?.message).toContain(`Mentions: ${message}`);
 		expect(posts(fx.sandbox, '/images/generations')).toHaveLength(before);
 	});
 

@@ -144,7 +144,7 @@ describe('MediaGen Workflow in n8n-core (against the sandbox)', () => {
 			parameters: { resource: 'batch', operation: 'create', mode: 'workflow', target: 'hook_pack', item: '={{ $json }}' },
 			input: [{ json: { prompt: 'a' } }, { json: { prompt: 'b', tone: 'loud' } }],
 		});
-		expect(error?.message).toContain('Item Body (item): tone: "loud" is not allowed');
+		expect(error?.message).toContain('Item Body: tone: "loud" is not allowed');
 		expect(fx.sandbox.state.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
 	});
 
