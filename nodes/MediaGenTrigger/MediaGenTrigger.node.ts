@@ -85,7 +85,7 @@ export class MediaGenTrigger implements INodeType {
 						name: 'binaryPropertyName',
 						type: 'string',
 						default: 'data',
-						description: 'With Download Outputs: the first file goes to this field, further ones to data_1, data_2, …',
+						description: 'With Download Outputs: the first file goes to this field, further ones to "data_1", "data_2", …',
 					},
 					{
 						displayName: 'Download Outputs',

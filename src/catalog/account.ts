@@ -8,7 +8,7 @@ const capabilityFilter: FieldSpec = {
 	type: 'string',
 	in: 'query',
 	default: '',
-	description: 'Only models of this capability (e.g. image_generation)',
+	description: 'Only models of this capability, written as the API names it, e.g. "image_generation"',
 };
 
 export const accountEndpoints: Endpoint[] = [
@@ -138,7 +138,7 @@ export const accountEndpoints: Endpoint[] = [
 		operation: 'create',
 		name: 'Upload',
 		action: 'Upload a file',
-		description: 'Upload an input binary; returns the asset_url to pass to generation fields',
+		description: 'Upload an input binary; its output "asset_url" is the address to give generation fields',
 		output: 'object',
 		custom: 'uploadBinary',
 		fields: [
@@ -166,7 +166,7 @@ export const accountEndpoints: Endpoint[] = [
 		name: 'Start',
 		action: 'Start a sign-in session',
 		description:
-			'Starts the PKCE sign-in: the node makes the code verifier and its S256 challenge; open verification_url to approve',
+			'Starts the command-line sign-in (PKCE): the node makes the code verifier and its S256 challenge; open the sign-in link it outputs ("verification_url") to approve',
 		output: 'object',
 		custom: 'pkceStart',
 		fields: [
@@ -208,7 +208,7 @@ export const accountEndpoints: Endpoint[] = [
 				type: 'string',
 				required: true,
 				default: '',
-				description: 'The code_verifier that Start returned for this session: 43 to 128 characters of A–Z, a–z, 0–9, -, ., _, ~',
+				description: 'The code verifier that Start output for this session (its "code_verifier"): 43 to 128 characters of A–Z, a–z, 0–9, -, ., _, ~',
 				pattern: { regex: '^[A-Za-z0-9._~-]{43,128}$', allowed: '43 to 128 characters of A-Z, a-z, 0-9, "-", ".", "_" and "~" (RFC 7636)' },
 			},
 		],

@@ -29,7 +29,7 @@ export const audioEndpoints: Endpoint[] = [
 				type: 'text',
 				primary: true,
 				default: '',
-				description: 'What to say, up to the model max_characters (or use Dialogue)',
+				description: "What to say, up to the chosen model's character limit (API: max_characters); or use Dialogue",
 				limit: { kind: 'maxLength', keys: ['max_characters'] },
 			},
 			voiceId(false),
@@ -39,7 +39,7 @@ export const audioEndpoints: Endpoint[] = [
 				type: 'json',
 				default: '[]',
 				description:
-					'Array of {"text", "voice_id"} lines, on dialogue models: up to their max_voices different voices and max_characters in all',
+					"Array of {\"text\", \"voice_id\"} lines, on dialogue models: up to the model's number of different voices, and its character limit in all (API: max_voices, max_characters)",
 				limit: {
 					kind: 'all',
 					rules: [
@@ -82,7 +82,7 @@ export const audioEndpoints: Endpoint[] = [
 			},
 			{ name: 'force_instrumental', displayName: 'Instrumental', type: 'boolean', default: false, description: 'Whether to leave out vocals' },
 			negativePrompt,
-			{ name: 'store_for_inpainting', displayName: 'Store for Inpainting', type: 'boolean', default: false, description: 'Whether to keep the song for later edits (song_id)' },
+			{ name: 'store_for_inpainting', displayName: 'Store for Inpainting', type: 'boolean', default: false, description: 'Whether to keep the song so that later requests can edit it (they name it by its song ID)' },
 			{ name: 'song_id', displayName: 'Song ID', type: 'string', default: '', description: 'A stored song to continue or edit' },
 			mediaUrl('video_url', 'Video', false, 'Video to score: the music follows its length and mood'),
 			seed,
@@ -145,7 +145,7 @@ export const audioEndpoints: Endpoint[] = [
 				displayName: 'Key Terms',
 				type: 'stringList',
 				default: [],
-				description: 'Names and jargon to recognise, up to the model max_keyterms',
+				description: "Names and jargon to recognise, up to the chosen model's number of key terms (API: max_keyterms)",
 				limit: { kind: 'maxItems', keys: ['max_keyterms'] },
 			},
 			{ name: 'entity_detection', displayName: 'Entity Detection', type: 'boolean', default: false, description: 'Whether to tag names, places, amounts' },

@@ -51,7 +51,7 @@ export const batchEndpoints: Endpoint[] = [
 				default: '',
 				placeholder: 'POST /images/generations',
 				description:
-					'Mode Operation: the operation name — method and path of a generating submit as the API document writes it, e.g. POST /images/generations (a path alone is read as POST). Mode Workflow: the workflow key (storyboard, hook_pack, ugc_ad, creative_pack, product_ad_variants).',
+					'Mode Operation: the operation name — method and path of a generating submit as the API document writes it, e.g. "POST /images/generations" (a path alone is read as POST). Mode Workflow: the workflow key, one of "storyboard", "hook_pack", "ugc_ad", "creative_pack", "product_ad_variants".',
 			},
 			{
 				name: 'item',

@@ -64,7 +64,7 @@ export const referenceImageUrls: FieldSpec = {
 	displayName: 'Reference Images',
 	type: 'mediaList',
 	default: [],
-	description: "Reference images (URLs or binary fields), up to the model's max_reference_images",
+	description: "Reference images (URLs or binary fields), up to the number the chosen model takes (API: max_reference_images)",
 	limit: { kind: 'maxItems', keys: ['max_reference_images'] },
 };
 
@@ -74,7 +74,7 @@ export const inputImageUrls: FieldSpec = {
 	displayName: 'Input Images',
 	type: 'mediaList',
 	default: [],
-	description: "Images the model combines or edits (URLs or binary fields), on models with max_input_images, up to that many",
+	description: "Images the model combines or edits (URLs or binary fields), on models that take input images, up to the number they take (API: max_input_images)",
 	limit: { kind: 'maxItems', keys: ['max_input_images'] },
 };
 

@@ -174,7 +174,7 @@ export const imageEndpoints: Endpoint[] = [
 		operation: 'sceneBlockout',
 		name: 'Scene Blockout',
 		action: 'Block out a scene',
-		description: 'A rough layout render of a scene (PNG) to plan shots; billed to the personal balance only (no team_id)',
+		description: 'A rough layout render of a scene (PNG) to plan shots; billed to the personal balance only (a Team ID is not accepted)',
 		capability: 'image_generation',
 		output: 'run',
 		teamBilling: false,

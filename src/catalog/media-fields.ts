@@ -50,7 +50,7 @@ export const audioDuration = (description: string): FieldSpec => ({
 	type: 'integer',
 	default: 30,
 	min: 1,
-	description: `${description}, up to the model's maximum (max_duration_seconds). Leave it out to let the model decide.`,
+	description: `${description}, up to the chosen model's maximum (API: max_duration_seconds). Leave it out to let the model decide.`,
 	limit: { kind: 'max', keys: ['max_duration_seconds'] },
 });
 

@@ -39,7 +39,7 @@ export const model3dEndpoints: Endpoint[] = [
 				default: 30000,
 				min: 100,
 				max: 300000,
-				description: 'Polygons to aim for, 100 to 300000 (within the model target_polycount bounds)',
+				description: "Polygons to aim for, 100 to 300000, within the chosen model's bounds (API: target_polycount)",
 				limit: { kind: 'between', keys: ['target_polycount'] },
 			},
 			{

@@ -439,7 +439,7 @@ export const producerEndpoints: Endpoint[] = [
 		operation: 'get',
 		name: 'Get',
 		action: 'Get a picture book',
-		description: 'A picture book with its pages (its ID is the resource_id of the generation run)',
+		description: 'A picture book with its pages (its ID is the "resource_id" of the generation run)',
 		output: 'object',
 		fields: [{ name: 'id', displayName: 'Picture Book ID', type: 'string', required: true, default: '', placeholder: 'pbook_…' }],
 	},

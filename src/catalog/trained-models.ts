@@ -44,7 +44,7 @@ export const trainedModelEndpoints: Endpoint[] = [
 		operation: 'create',
 		name: 'Create',
 		action: 'Train a LoRA',
-		description: 'Train a model on photos; the run completes when the LoRA is ready (its ID is the run resource_id)',
+		description: 'Train a model on photos; the run completes when the LoRA is ready (its ID is the run\'s "resource_id")',
 		output: 'run',
 		defaultWait: 'parked',
 		fields: loraFields,

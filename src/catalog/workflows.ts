@@ -107,7 +107,7 @@ export const WORKFLOW_INPUT_FIELDS: Record<WorkflowKey, FieldSpec[]> = {
 			primary: true,
 			default: true,
 			description:
-				'Whether to output each variant as its own item (ready for one image per variant) instead of one item with all variants. Each item carries the run’s cost as run_credits; credits is on the first item only, so a sum over the items is the real cost.',
+				'Whether to output each variant as its own item (ready for one image per variant) instead of one item with all variants. Each item carries the run’s cost as "run_credits"; "credits" is on the first item only, so a sum over the items is the real cost.',
 		},
 	],
 };
@@ -207,7 +207,7 @@ export const workflowEndpoints: Endpoint[] = [
 				default: 'storyboard',
 				options: WORKFLOW_KEYS.map((k) => ({ name: WORKFLOW_NAMES[k], value: k })),
 			},
-			{ ...inputs('Fields of the workflow\'s input_schema, e.g. {"prompt": "…", "tone": "casual"}'), primary: true },
+			{ ...inputs('The workflow\'s inputs, as its input schema names them, e.g. {"prompt": "…", "tone": "casual"}'), primary: true },
 		],
 	},
 

@@ -268,7 +268,7 @@ function runOptions(e: Endpoint): INodeProperties[] {
 			name: 'binaryPropertyName',
 			type: 'string',
 			default: 'data',
-			description: 'First output file goes to this field, further ones to data_1, data_2, …',
+			description: 'First output file goes to this field, further ones to "data_1", "data_2", …',
 		},
 		{
 			displayName: 'Max Output Size (MB)',
@@ -302,7 +302,7 @@ function runOptions(e: Endpoint): INodeProperties[] {
 				name: 'useBatchApi',
 				type: 'boolean',
 				default: false,
-				description: 'Whether to send all items as one batch (POST /batches) and wait for the batch, instead of one submit per item',
+				description: 'Whether to send all items as one batch and wait for the batch, instead of one submit per item (API: POST /batches)',
 			});
 		}
 		if (e.output === 'run') {
@@ -335,7 +335,7 @@ function runOptions(e: Endpoint): INodeProperties[] {
 			default: 0,
 			typeOptions: { minValue: 0, numberPrecision: 2 },
 			description:
-				'Estimate first and refuse (no run is created) when the price is higher; otherwise submit bound to the quote. A fresh quote after quote_expired or quote_mismatch is accepted once if it still fits.',
+				'Estimate first and refuse (no run is created) when the price is higher; otherwise submit bound to the quote. A fresh quote, after the service finds the quote expired or no longer matching, is accepted once if it still fits.',
 		});
 	}
 	if (e.projectFiling) {

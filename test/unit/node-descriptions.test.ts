@@ -115,6 +115,16 @@ const iconFiles = (node: INodeType) => {
 	return [icon.light, icon.dark].map((file) => join(REPO, 'nodes', 'X', file.replace(/^file:/, '')));
 };
 
+/** Every tooltip n8n shows for a node's parameters: their descriptions and their choices' descriptions. */
+function descriptionsOf(properties: INodeProperties[]): string[] {
+	return properties.flatMap((p) => [
+		p.description ?? '',
+		...((p.options ?? []) as Array<INodePropertyOptions | INodeProperties | { values: INodeProperties[] }>).flatMap((o) =>
+			'values' in o ? descriptionsOf(o.values) : 'displayName' in o ? descriptionsOf([o]) : [o.description ?? ''],
+		),
+	]);
+}
+
 describe('what n8n shows of each node: panel, canvas, docs', () => {
 	const nodes = allNodes();
 
@@ -172,6 +182,19 @@ describe('what n8n shows of each node: panel, canvas, docs', () => {
 		// hints are read under the field: no API field names (image_url, duration_seconds…) there
 		const hints = visible.filter((_text, i) => i % 2 === 1);
 		expect(hints.filter((text) => /\b[a-z0-9]+_[a-z0-9_]+\b/.test(text))).toEqual([]);
+	});
+
+	it.each(nodes)('%s: descriptions (tooltips) speak plain words; an API name only closes a sentence as "(API: …)"', (_name, node) => {
+		const mentions = (text: string) =>
+			text
+				// a value the user types or an output field they read is quoted: "image_generation", "play_url"
+				.replace(/"[^"]*"/g, '""')
+				// for people who read the API document, the API name may close a sentence
+				.replace(/ \(API: [^()]+\)(?=[.;,]|$)/g, '')
+				.match(/\b[a-z0-9]+_[a-z0-9_]+\b|\b(GET|POST|PUT|PATCH|DELETE) \//g) ?? [];
+		const offending: string[] = [];
+		for (const text of descriptionsOf(node.description.properties as INodeProperties[])) if (mentions(text).length) offending.push(text);
+		expect(offending).toEqual([]);
 	});
 
 	it.each(actionNodes())('%s: the Model is a searchable list or an ID (resource locator), like n8n’s OpenAI node', (name, node) => {
