@@ -33,6 +33,13 @@ function titleCase(value: string): string {
 	return value.replace(/(^|[_\s-])([a-z])/g, (_, sep: string, c: string) => (sep ? ' ' : '') + c.toUpperCase());
 }
 
+/**
+ * A number the chosen model bounds (Count, Duration, Target Polycount…). The panel cannot flag it:
+ * n8n loads model-dependent data only for choice lists (loadOptions, list search), a number's
+ * bounds, hints and notices are fixed in the description. So its tooltip says what happens instead.
+ */
+const MODEL_BOUND_CHECK = 'The node checks it against the chosen model before sending: a value the model does not allow stops the item, and nothing is charged.';
+
 /** One field as an n8n parameter (without displayOptions). */
 function fieldProperty(field: FieldSpec, inCollection: boolean): INodeProperties {
 	const base = {
@@ -51,6 +58,7 @@ function fieldProperty(field: FieldSpec, inCollection: boolean): INodeProperties
 		case 'integer':
 			return {
 				...base,
+				description: field.limit ? [field.description?.replace(/\.?$/, '.'), MODEL_BOUND_CHECK].filter(Boolean).join(' ') : field.description,
 				type: 'number',
 				default: field.default ?? 0,
 				typeOptions: { minValue: field.min, maxValue: field.max, numberPrecision: field.type === 'integer' ? 0 : 2 },

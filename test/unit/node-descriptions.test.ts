@@ -4,7 +4,8 @@ import { join } from 'node:path';
 
 import { NodeHelpers, type IDataObject, type INode, type INodeProperties, type INodePropertyOptions, type INodeType } from 'n8n-workflow';
 
-import { endpointsOfNode, type NodeName } from '../../src/catalog';
+import { endpointsOfNode, type Endpoint, type NodeName } from '../../src/catalog';
+import { paramName } from '../../src/node/names';
 import { evaluateForNode } from '../helpers/n8n-harness';
 
 /** Every action node built from the catalog, loaded from nodes/. */
@@ -195,6 +196,20 @@ describe('what n8n shows of each node: panel, canvas, docs', () => {
 		const offending: string[] = [];
 		for (const text of descriptionsOf(node.description.properties as INodeProperties[])) if (mentions(text).length) offending.push(text);
 		expect(offending).toEqual([]);
+	});
+
+	it.each(actionNodes())('%s: a number the chosen model bounds says that the node checks it before sending and charges nothing when it refuses', (name, node) => {
+		const properties = node.description.properties as INodeProperties[];
+		const shownFor = (p: INodeProperties, e: Endpoint) =>
+			(p.displayOptions?.show?.resource as string[] | undefined)?.includes(e.resource) && (p.displayOptions?.show?.operation as string[] | undefined)?.includes(e.operation);
+		for (const e of endpointsOfNode(name as NodeName)) {
+			for (const field of e.fields.filter((f) => (f.type === 'number' || f.type === 'integer') && f.limit)) {
+				const inCollections = properties.filter((p) => p.type === 'collection' && shownFor(p, e)).flatMap((p) => p.options as INodeProperties[]);
+				const shown = [...properties.filter((p) => shownFor(p, e)), ...inCollections].filter((p) => p.name === paramName(field));
+				expect(shown.length).toBeGreaterThan(0);
+				for (const p of shown) expect({ field: field.name, description: p.description }).toEqual({ field: field.name, description: expect.stringMatching(/checks it against the chosen model before sending.*nothing is charged\.$/) });
+			}
+		}
 	});
 
 	it.each(actionNodes())('%s: the Model is a searchable list or an ID (resource locator), like n8n’s OpenAI node', (name, node) => {
