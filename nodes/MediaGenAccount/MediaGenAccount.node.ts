@@ -4,7 +4,7 @@ import { methodsOf } from '../../src/node/load-options';
 import { executeCatalogNode } from '../../src/node/execute';
 import { credentialsOfNodes, nodeProperties, operationSubtitle } from '../../src/node/properties';
 
-const RESOURCES = { account: 'Account', model: 'Model', upload: 'Upload', cliSession: 'CLI Sign-In Session', webhook: 'Webhook' };
+const RESOURCES = { account: 'Account', model: 'Model', upload: 'File', cliSession: 'CLI Sign-In Session', webhook: 'Webhook' };
 
 export class MediaGenAccount implements INodeType {
 	description: INodeTypeDescription = {

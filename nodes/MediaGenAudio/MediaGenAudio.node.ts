@@ -14,6 +14,15 @@ import { resumePausedExecution, resumeWebhooks } from '../../src/node/resume';
 
 const RESOURCES = { audio: 'Audio', voice: 'Voice' };
 
+/** The audio operations are named by what they make ("Speech"); the canvas says what the node does. */
+const SUBTITLES = {
+	'audio:speech': 'Generate: Speech',
+	'audio:music': 'Generate: Music',
+	'audio:soundEffect': 'Generate: Sound Effect',
+	'audio:convertVoice': 'Convert: Voice',
+	'audio:transcribe': 'Transcribe: Audio',
+};
+
 export class MediaGenAudio implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'MediaGen Audio',
@@ -21,7 +30,7 @@ export class MediaGenAudio implements INodeType {
 		icon: { light: 'file:../../icons/audio.svg', dark: 'file:../../icons/audio.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: operationSubtitle('MediaGenAudio', RESOURCES),
+		subtitle: operationSubtitle('MediaGenAudio', RESOURCES, SUBTITLES),
 		description: 'Generate speech, dialogue, music and sound effects, convert voices and transcribe with the Media Generation Service',
 		documentationUrl: 'https://github.com/n8n-nodes-mediagen/n8n-nodes-mediagen#mediagen-audio',
 		defaults: { name: 'MediaGen Audio' },

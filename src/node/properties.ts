@@ -546,13 +546,16 @@ export function nodeProperties(node: NodeName, resourceNames: Record<string, str
 /**
  * The canvas subtitle: the operation and resource as the user picked them ("Generate: Image"), not
  * their values. An expression looking the pair up in a fixed table, falling back to the value.
+ * `worded` gives the subtitle of an operation whose panel name is a noun ("Speech" under Audio),
+ * keyed "resource:operation": on the canvas it reads as what the node does ("Generate: Speech").
  */
-export function operationSubtitle(node: NodeName, resourceNames: Record<string, string>): string {
+export function operationSubtitle(node: NodeName, resourceNames: Record<string, string>, worded: Record<string, string> = {}): string {
 	const endpoints = endpointsOfNode(node);
 	const labels: Record<string, string> = {};
 	for (const resource of resourcesOf(endpoints)) {
 		for (const { option } of operationChoices(endpoints.filter((e) => e.resource === resource))) {
-			labels[`${resource}:${option.value}`] = `${option.name}: ${resourceNames[resource] ?? titleCase(resource)}`;
+			const key = `${resource}:${option.value}`;
+			labels[key] = worded[key] ?? `${option.name}: ${resourceNames[resource] ?? titleCase(resource)}`;
 		}
 	}
 	return `={{ ${JSON.stringify(labels)}[$parameter["resource"] + ":" + $parameter["operation"]] || $parameter["operation"] }}`;

@@ -322,6 +322,14 @@ describe('canvas subtitles read like the panel ("Generate: Image"), not like val
 		['MediaGenProduct', { resource: 'product', operation: 'extract' }, 'Extract From URL: Product'],
 		['MediaGenWorkflow', { resource: 'workflow', operation: 'generateProductAdVariants' }, 'Generate Product Ad Variants: Workflow'],
 		['MediaGenAudio', { resource: 'voice', operation: 'list' }, 'List: Voice'],
+		// operations named by what they make read as what the node does, not "Speech: Audio"
+		['MediaGenAudio', { resource: 'audio', operation: 'speech' }, 'Generate: Speech'],
+		['MediaGenAudio', {}, 'Generate: Speech'],
+		['MediaGenAudio', { resource: 'audio', operation: 'soundEffect' }, 'Generate: Sound Effect'],
+		['MediaGenAudio', { resource: 'audio', operation: 'convertVoice' }, 'Convert: Voice'],
+		['MediaGenAudio', { resource: 'audio', operation: 'transcribe' }, 'Transcribe: Audio'],
+		['MediaGenAudio', { resource: 'audio', operation: 'speechEstimateCost' }, 'Estimate Speech Cost: Audio'],
+		['MediaGenAccount', { resource: 'upload', operation: 'create' }, 'Upload: File'],
 		// parameters left at their defaults are not saved: the subtitle reads n8n's defaults
 		['MediaGenImage', {}, 'Generate: Image'],
 	])('%s %j → %s', (name, parameters, expected) => {
@@ -330,9 +338,13 @@ describe('canvas subtitles read like the panel ("Generate: Image"), not like val
 
 	it.each(actionNodes())('%s: every operation of every resource has a readable subtitle', (name, node) => {
 		for (const resource of new Set(endpointsOfNode(name as NodeName).map((e) => e.resource))) {
+			const resourceName = String(optionsOf((node.description.properties as INodeProperties[]).find((p) => p.name === 'resource')!).find((o) => o.value === resource)!.name);
 			for (const option of operationsOf(node, resource)) {
 				const text = subtitle(name, { resource, operation: option.value });
-				expect(text).toBe(`${option.name}: ${String((node.description.properties as INodeProperties[]).find((p) => p.name === 'resource')!.options!.find((o) => (o as INodePropertyOptions).value === resource)!.name)}`);
+				const [what, on] = text.split(': ');
+				// the panel's pair, or one worded by the verb of the operation's action ("Generate speech" → "Generate: Speech")
+				if (text !== `${option.name}: ${resourceName}`) expect({ text, verb: what.toLowerCase() }).toEqual({ text, verb: option.action!.split(' ')[0].toLowerCase() });
+				expect({ text, repeats: what === on }).toEqual({ text, repeats: false });
 			}
 		}
 	});
