@@ -107,3 +107,53 @@ function movieSeconds(source: ByteSource): number | undefined {
 	const duration = longTimes ? Number(body.readBigUInt64BE(timescaleAt + 4)) : body.readUInt32BE(timescaleAt + 4);
 	return timescale ? duration / timescale : undefined;
 }
+
+/** kbit/s by bitrate index: MPEG-1 layers I, II, III, then MPEG-2/2.5 layer I and layers II/III. */
+const MPEG_BITRATES: Record<string, number[]> = {
+	'1-1': [0, 32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448],
+	'1-2': [0, 32, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384],
+	'1-3': [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320],
+	'2-1': [0, 32, 48, 56, 64, 80, 96, 112, 128, 144, 160, 176, 192, 224, 256],
+	'2-2': [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160],
+};
+/** Hz by sample-rate index, per MPEG version bits (3: MPEG-1, 2: MPEG-2, 0: MPEG-2.5). */
+const MPEG_SAMPLE_RATES: Record<number, number[]> = { 3: [44100, 48000, 32000], 2: [22050, 24000, 16000], 0: [11025, 12000, 8000] };
+
+/**
+ * How long an MP3 (MPEG audio) plays: its frames walked one header at a time after an ID3v2 tag,
+ * samples summed over the sample rate. Undefined when the file is not MPEG audio. Kept apart from
+ * playingSeconds: the limit checks measure what the package measures too (MP4, WAV); this one
+ * gives outputs the length of an MP3 input.
+ */
+export function mp3Seconds(file: Buffer | ByteSource): number | undefined {
+	const source = Buffer.isBuffer(file) ? bufferSource(file) : file;
+	let offset = 0;
+	const tag = source.read(0, 10);
+	if (tag.length === 10 && tag.toString('latin1', 0, 3) === 'ID3') offset = 10 + ((tag[6] & 0x7f) << 21) + ((tag[7] & 0x7f) << 14) + ((tag[8] & 0x7f) << 7) + (tag[9] & 0x7f);
+	let seconds = 0;
+	let frames = 0;
+	while (offset + 4 <= source.size) {
+		const frame = mpegFrame(source.read(offset, 4));
+		if (!frame) break;
+		seconds += frame.samples / frame.sampleRate;
+		offset += frame.bytes;
+		frames++;
+	}
+	return frames ? Math.round(seconds * 1000) / 1000 : undefined;
+}
+
+function mpegFrame(header: Buffer): { bytes: number; samples: number; sampleRate: number } | undefined {
+	if (header.length < 4 || header[0] !== 0xff || (header[1] & 0xe0) !== 0xe0) return undefined;
+	const version = (header[1] >> 3) & 3;
+	const layer = 4 - ((header[1] >> 1) & 3);
+	const sampleRate = MPEG_SAMPLE_RATES[version]?.[(header[2] >> 2) & 3];
+	if (version === 1 || layer === 4 || !sampleRate) return undefined;
+	const mpeg1 = version === 3;
+	const kbits = MPEG_BITRATES[mpeg1 ? `1-${layer}` : layer === 1 ? '2-1' : '2-2'][header[2] >> 4];
+	if (!kbits) return undefined;
+	const padding = (header[2] >> 1) & 1;
+	const bitrate = kbits * 1000;
+	if (layer === 1) return { bytes: (Math.floor((12 * bitrate) / sampleRate) + padding) * 4, samples: 384, sampleRate };
+	const samples = layer === 3 && !mpeg1 ? 576 : 1152;
+	return { bytes: Math.floor(((samples / 8) * bitrate) / sampleRate) + padding, samples, sampleRate };
+}

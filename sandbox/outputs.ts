@@ -29,10 +29,20 @@ const IMAGE_SHORT_SIDE = 64;
  */
 export function imageSize(aspectRatio: unknown): { width: number; height: number } {
 	const match = /^(\d+):(\d+)$/.exec(String(aspectRatio ?? ''));
-	if (!match) return { width: IMAGE_SHORT_SIDE, height: IMAGE_SHORT_SIDE };
-	let [a, b] = [Number(match[1]), Number(match[2])];
-	const divisor = greatestCommonDivisor(a, b);
-	[a, b] = [a / divisor, b / divisor];
+	return match ? smallSizeLike(Number(match[1]), Number(match[2])) : { width: IMAGE_SHORT_SIDE, height: IMAGE_SHORT_SIDE };
+}
+
+/**
+ * A small picture shaped like `width` × `height`: the exact ratio when its lowest terms fit a short
+ * side near 64 px (16:9, 3:2), else a short side of 64 px and the long side rounded (1001 × 667).
+ */
+export function smallSizeLike(width: number, height: number): { width: number; height: number } {
+	const divisor = greatestCommonDivisor(width, height);
+	const [a, b] = [width / divisor, height / divisor];
+	if (Math.min(a, b) > IMAGE_SHORT_SIDE) {
+		const long = Math.round((IMAGE_SHORT_SIDE * Math.max(a, b)) / Math.min(a, b));
+		return a >= b ? { width: long, height: IMAGE_SHORT_SIDE } : { width: IMAGE_SHORT_SIDE, height: long };
+	}
 	const scale = Math.max(1, Math.round(IMAGE_SHORT_SIDE / Math.min(a, b)));
 	return { width: a * scale, height: b * scale };
 }
@@ -41,19 +51,28 @@ function greatestCommonDivisor(a: number, b: number): number {
 	return b === 0 ? a || 1 : greatestCommonDivisor(b, a % b);
 }
 
-/** Image-like outputs: `count` PNGs of the asked aspect ratio (one for edits and upscales). */
-export const imageOutputs: OutputMaker = (runId, params) => {
-	const count = Math.max(1, Math.min(6, Number(params.count ?? 1) || 1));
-	const seedText = String(params.prompt ?? params.image_url ?? runId);
-	const { width, height } = imageSize(params.aspect_ratio);
-	const files = Array.from({ length: count }, (_, i) => ({
-		name: `${runId}_${i}.png`,
-		contentType: 'image/png',
-		bytes: makePng(width, height, seedOf(seedText, i)),
-		slot: 'image' as const,
-	}));
-	return { files, extra: { width, height } };
-};
+/**
+ * Image-like outputs: `count` PNGs (one for edits and upscales) of the asked aspect ratio, or, with
+ * none asked, shaped like the input picture (`source`, when the sandbox can read it).
+ */
+export function shapedImageOutputs(source?: { width: number; height: number }): OutputMaker {
+	return (runId, params) => {
+		const count = Math.max(1, Math.min(6, Number(params.count ?? 1) || 1));
+		const seedText = String(params.prompt ?? params.image_url ?? runId);
+		const asked = /^\d+:\d+$/.test(String(params.aspect_ratio ?? ''));
+		const { width, height } = !asked && source ? smallSizeLike(source.width, source.height) : imageSize(params.aspect_ratio);
+		const files = Array.from({ length: count }, (_, i) => ({
+			name: `${runId}_${i}.png`,
+			contentType: 'image/png',
+			bytes: makePng(width, height, seedOf(seedText, i)),
+			slot: 'image' as const,
+		}));
+		return { files, extra: { width, height } };
+	};
+}
+
+/** Image outputs of the asked aspect ratio (the input picture's shape is not known). */
+export const imageOutputs: OutputMaker = shapedImageOutputs();
 
 const words = ['the', 'studio', 'light', 'falls', 'across', 'a', 'quiet', 'street', 'while', 'music', 'plays', 'softly'];
 

@@ -2,7 +2,7 @@
 import { ProblemError, type RouteContext } from './http';
 import { QuoteSigner } from './quotes';
 import { RunEngine } from './runs';
-import { keptSource, SpoolFolder, type ByteSource } from './large-files';
+import { bufferSource, keptSource, SpoolFolder, type ByteSource } from './large-files';
 import { uploadedBytes, type SandboxState } from './state';
 import { UrlSigner } from './storage';
 import { WebhookEngine } from './webhooks';
@@ -31,6 +31,25 @@ export class SandboxServices {
 			if (parsed.origin !== origin || !parsed.pathname.startsWith('/storage/assets/')) return undefined;
 			const kept = uploadedBytes(this.state.uploads.get(parsed.pathname.split('/').pop() ?? ''));
 			return kept && keptSource(kept);
+		} catch {
+			return undefined;
+		}
+	}
+
+	/**
+	 * The bytes behind an input URL that the sandbox itself holds: an uploaded asset, or a file an
+	 * earlier run produced (a workflow passing one node's output URL to the next). Used to shape
+	 * outputs like their inputs; limit checks read uploads only (storedBytes).
+	 */
+	heldBytes(origin: string, url: unknown): ByteSource | undefined {
+		const asset = this.storedBytes(origin, url);
+		if (asset || typeof url !== 'string') return asset;
+		try {
+			const parsed = new URL(url);
+			const [, runId, name] = /^\/storage\/files\/([^/]+)\/([^/]+)$/.exec(parsed.pathname) ?? [];
+			if (parsed.origin !== origin || !runId) return undefined;
+			const file = this.state.runs.get(runId)?.files.get(decodeURIComponent(name));
+			return file && bufferSource(file.bytes);
 		} catch {
 			return undefined;
 		}

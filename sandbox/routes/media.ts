@@ -1,8 +1,9 @@
 import { bodyOf, listReply, principalOf, ProblemError, type Reply, type RouteContext, type RouteHandler } from '../http';
 import { newId, nowIso } from '../ids';
-import { playingSeconds } from '../media-length';
+import { mp3Seconds, playingSeconds } from '../media-length';
 import { findModel } from '../models';
-import { convertedVoiceOutputs, speechOutputs, videoOutputs } from '../outputs';
+import { convertedVoiceOutputs, shapedImageOutputs, speechOutputs, videoOutputs } from '../outputs';
+import { pictureSize } from '../picture-size';
 import { makePng } from '../png';
 import { priceOf } from '../pricing';
 import type { SandboxServices } from '../services';
@@ -97,10 +98,16 @@ export function mediaHandlers(services: SandboxServices): Record<string, RouteHa
 	const timelines = new Map<string, { accountId: string; timeline: Timeline; renders: string[] }>();
 	const generateVideo = runHandler(services, videoOutputs);
 	const speech = runHandler(services, speechOutputs);
-	/** a run whose output is as long as one of its stored inputs (1 s, or the asked length, when the sandbox does not hold it) */
+	/** how long one of the run's inputs plays, when the sandbox holds it (else the caller falls back: 1 s, or the asked length) */
 	const lastingAsInput = (ctx: RouteContext, param: string) => {
-		const bytes = services.storedBytes(ctx.origin, bodyOf(ctx)[param]);
-		return (bytes && playingSeconds(bytes)) || undefined;
+		const bytes = services.heldBytes(ctx.origin, bodyOf(ctx)[param]);
+		return (bytes && (playingSeconds(bytes) ?? mp3Seconds(bytes))) || undefined;
+	};
+	/** image outputs shaped like the run's input picture, when the sandbox holds it */
+	const imagesShapedLike = (param: string): RouteHandler => (ctx) => {
+		const value = bodyOf(ctx)[param];
+		const bytes = services.heldBytes(ctx.origin, Array.isArray(value) ? value[0] : value);
+		return runHandler(services, shapedImageOutputs(bytes && pictureSize(bytes)))(ctx);
 	};
 
 	const timelineOf = (ctx: RouteContext) => {
@@ -160,6 +167,10 @@ export function mediaHandlers(services: SandboxServices): Record<string, RouteHa
 			const seconds = lastingAsInput(ctx, 'audio_url');
 			return runHandler(services, (runId, params) => videoOutputs(runId, { ...params, duration: seconds ?? params.duration }))(ctx);
 		},
+		'POST /images/upscale': imagesShapedLike('image_url'),
+		'POST /images/background-remove': imagesShapedLike('image_url'),
+		// edits: images generated from input images and no asked ratio keep the first input's shape
+		'POST /images/generations': imagesShapedLike('image_urls'),
 		'GET /audio/voices': (ctx) => listReply(ctx.req, SANDBOX_VOICES),
 		'GET /videos/gedi/presets': (ctx) => listReply(ctx.req, GEDI_PRESETS),
 		'GET /videos/gedi/motion-library': (ctx) => listReply(ctx.req, MOTION_LIBRARY),

@@ -38,7 +38,7 @@ const batch = (items: IDataObject[]) => () =>
 		untouchable as SubmitMemory,
 		untouchable as WaitHolder,
 	);
-const image = (mentions: unknown) => callOf('MediaGenImage', 'image', 'generate', { prompt: 'ava', mentions });
+const image = (mentions: unknown) => callOf('MediaGenImage', 'image', 'generate', { prompt: 'ava', mentions: mentions as IDataObject[] });
 
 describe('refusals of user input: the label, the allowed values, nothing spent', () => {
 	it.each([

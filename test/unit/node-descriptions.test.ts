@@ -340,7 +340,7 @@ describe('canvas subtitles read like the panel ("Generate: Image"), not like val
 		for (const resource of new Set(endpointsOfNode(name as NodeName).map((e) => e.resource))) {
 			const resourceName = String(optionsOf((node.description.properties as INodeProperties[]).find((p) => p.name === 'resource')!).find((o) => o.value === resource)!.name);
 			for (const option of operationsOf(node, resource)) {
-				const text = subtitle(name, { resource, operation: option.value });
+				const text = String(subtitle(name, { resource, operation: option.value }));
 				const [what, on] = text.split(': ');
 				// the panel's pair, or one worded by the verb of the operation's action ("Generate speech" → "Generate: Speech")
 				if (text !== `${option.name}: ${resourceName}`) expect({ text, verb: what.toLowerCase() }).toEqual({ text, verb: option.action!.split(' ')[0].toLowerCase() });
