@@ -6,6 +6,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { MediaGenBatch } from '../../nodes/MediaGenBatch/MediaGenBatch.node';
 import { MediaGenImage } from '../../nodes/MediaGenImage/MediaGenImage.node';
 import { MediaGenVideo } from '../../nodes/MediaGenVideo/MediaGenVideo.node';
+import { PAUSED_WAIT_TIMEOUTS } from '../../src/catalog';
 import { SANDBOX_ACCOUNT_ID, SANDBOX_API_KEY, SANDBOX_EMPTY_POOL_TEAM_ID } from '../../sandbox/options';
 import { binaryBytes, runNode } from '../helpers/n8n-harness';
 import { PausedExecutionHost } from '../helpers/paused-harness';
@@ -64,8 +65,10 @@ describe('Wait Mode "Pause the Execution" in n8n-core (the sandbox delivers to a
 		const pausedAt = Date.now();
 		expect(paused.error).toBeUndefined();
 		expect(paused.run.status).toBe('waiting');
-		expect(paused.run.waitTill!.getTime()).toBeGreaterThan(pausedAt + 590_000);
-		expect(paused.run.waitTill!.getTime()).toBeLessThanOrEqual(pausedAt + 600_000);
+		// no Wait Timeout set: the operation's paused deadline from the catalog (2 h for video), not the in-execution 600 s
+		const deadlineMs = PAUSED_WAIT_TIMEOUTS.video * 1000;
+		expect(paused.run.waitTill!.getTime()).toBeGreaterThan(pausedAt + deadlineMs - 10_000);
+		expect(paused.run.waitTill!.getTime()).toBeLessThanOrEqual(pausedAt + deadlineMs);
 		// while paused, the node shows what it waits for
 		expect(paused.items.map((i) => i.json.status)).toEqual(['waiting', 'waiting', 'waiting']);
 
@@ -80,7 +83,7 @@ describe('Wait Mode "Pause the Execution" in n8n-core (the sandbox delivers to a
 		const stored = host.storedData(executionId);
 		const storedItems = stored.executionData!.nodeExecutionStack[0].data.main[0]!;
 		const runIds = paused.items.map((i) => String(i.json.run_id));
-		expect(storedItems.map((i) => i.json)).toEqual(runIds.map((id) => expect.objectContaining({ code: 'wait_timeout', run_id: id, error: `Run ${id} did not finish within 600 s` })));
+		expect(storedItems.map((i) => i.json)).toEqual(runIds.map((id) => expect.objectContaining({ code: 'wait_timeout', run_id: id, error: `Run ${id} did not finish within ${PAUSED_WAIT_TIMEOUTS.video} s` })));
 		expect(storedItems.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(Object.keys(stored.resultData.metadata ?? {})).toEqual([expect.stringMatching(/^mediagen_wait_[0-9a-f]{16}$/)]);
 		expect(JSON.stringify(stored)).not.toContain(secretOf(endpoint.id));
@@ -118,7 +121,8 @@ describe('Wait Mode "Pause the Execution" in n8n-core (the sandbox delivers to a
 	it('resumes at the deadline with the in-execution timeout items, naming their runs (no node code runs then)', async () => {
 		fx.sandbox.state.options.latencyMs = 60_000;
 		const executionId = nextExecutionId();
-		const parameters = { ...generate, waitMode: 'parked', options: { waitTimeout: 2 } };
+		// Wait Mode at its default (paused for video), as a saved workflow stores it: the Wait Timeout set is kept
+		const parameters = { ...generate, options: { waitTimeout: 2 } };
 		const paused = await host.run({ nodeType: video, credentials: fx.credentials, parameters, input: shots(2), executionId, settings: { onError: 'continueRegularOutput' } });
 		expect(paused.run.status).toBe('waiting');
 		const requests = fx.sandbox.state.requests.length;
