@@ -6,7 +6,7 @@ import { isTerminal } from '../runs/run';
 import { problemOf } from '../transport/problem';
 import type { ApiClient } from '../transport/request';
 import type { EventType } from '../webhooks/events';
-import { registerPausedEndpoint, removeExpiredPausedEndpoints, removePausedEndpoint, type PausedExecution } from '../webhooks/paused-endpoint';
+import { registerPausedEndpoint, removeLeftoverPausedEndpoints, removePausedEndpoint, type PausedExecution } from '../webhooks/paused-endpoint';
 import { sealSecret, type SealKey } from '../webhooks/sealed-secret';
 import { errorItem } from './error-item';
 import type { Held } from './held';
@@ -119,8 +119,8 @@ export async function pauseExecution(ctx: IExecuteFunctions, client: ApiClient, 
 		resumeUrl,
 		deadline,
 	};
-	// best effort: endpoints left by executions that resumed at their deadline or were cancelled
-	await removeExpiredPausedEndpoints(client, resumeUrl).catch(() => undefined);
+	// best effort: endpoints left by executions that resumed at their deadline, were cancelled or deleted
+	await removeLeftoverPausedEndpoints(client, resumeUrl).catch(() => undefined);
 	const endpoint = await registerPausedEndpoint(client, paused, held.batches.length ? BATCH_EVENTS : RUN_EVENTS).catch((error: unknown) => {
 		const code = problemOf(error)?.code;
 		waitHereInstead(ctx, `registering the webhook endpoint failed (${code ?? (error as Error).message})${code === 'insufficient_scope' ? '; the credential needs the webhooks:write scope' : ''}`);

@@ -6,7 +6,7 @@ import type { INodeType } from 'n8n-workflow';
 
 import { catalog, extraOperations } from '../../src/catalog';
 import { decodeState, encodeState, STATE_MAX_LENGTH, stateKey } from '../../src/node/pause-state';
-import { pausedEndpointDeadline, pausedEndpointDescription } from '../../src/webhooks/paused-endpoint';
+import { answersNotWaiting, pausedEndpointDeadline, pausedEndpointDescription } from '../../src/webhooks/paused-endpoint';
 import { openSecret, sealSecret } from '../../src/webhooks/sealed-secret';
 
 /** The action nodes, loaded from nodes/, by class name. */
@@ -88,5 +88,22 @@ describe('Wait Mode in the node descriptions', () => {
 		expect(waitMode(MediaGenImage, 'generate')?.default).toBe('inExecution');
 		expect(waitMode(MediaGenProducer, 'generate')?.default).toBe('parked');
 		expect(waitMode(MediaGenVideo, 'generate')?.displayOptions?.show?.waitForCompletion).toEqual([true]);
+	});
+});
+
+describe("n8n's answer on a leftover endpoint's resume URL", () => {
+	// word for word what n8n 2.41.1's WaitingWebhooks answers (packages/cli/src/webhooks/waiting-webhooks.ts)
+	it.each([
+		['deleted', 404, { code: 404, message: 'The execution "17" does not exist.' }, true],
+		['cancelled', 409, { code: 409, message: 'The execution "17" has finished with error.' }, true],
+		['finished', 409, { code: 409, message: 'The execution "17 has finished already.' }, true],
+		['running (it may be about to pause on this endpoint)', 409, { code: 409, message: 'The execution "17" is running already.' }, false],
+		['waiting: the node answers an unsigned call', 401, { error: 'unauthorized', reason: 'missing_signature' }, false],
+		['another resume token', 401, { error: 'Invalid token' }, false],
+		['waiting on another node', 404, { code: 404, message: 'The workflow for execution "17" does not contain a waiting webhook with a matching path/method.' }, false],
+		['a proxy in front of n8n', 404, { message: 'Not Found' }, false],
+		['n8n overloaded', 503, 'Service Unavailable', false],
+	])('%s (HTTP %i)', (_, status, body, removable) => {
+		expect(answersNotWaiting(status, body)).toBe(removable);
 	});
 });
