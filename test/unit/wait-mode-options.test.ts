@@ -1,24 +1,10 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
-
-import type { INodeProperties, INodeType } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import { catalog, extraOperations, IN_EXECUTION_WAIT_TIMEOUT, PAUSED_WAIT_TIMEOUTS, pausedWaitTimeoutOf, type Endpoint } from '../../src/catalog';
 import { MAX_WAIT_SECONDS } from '../../src/node/parameters';
+import { actionNodes } from '../helpers/action-nodes';
 
-/** The action nodes, loaded from nodes/, by class name. */
-function nodeClasses(): Record<string, INodeType> {
-	const dir = join(__dirname, '..', '..', 'nodes');
-	const nodes: Record<string, INodeType> = {};
-	for (const name of readdirSync(dir).filter((n) => !n.endsWith('Trigger'))) {
-		// eslint-disable-next-line @typescript-eslint/no-require-imports -- every folder under nodes/ is loaded by name
-		nodes[name] = new (require(join(dir, name, `${name}.node.ts`)) as Record<string, new () => INodeType>)[name]();
-	}
-	return nodes;
-}
-
-const nodes = nodeClasses();
+const nodes = actionNodes();
 const waiting = [...catalog, ...extraOperations].filter((e) => e.output === 'run' || e.output === 'batch');
 const label = (e: Endpoint) => `${e.node} ${e.resource}/${e.operation}`;
 
