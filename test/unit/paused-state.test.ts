@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
 import type { INodeType } from 'n8n-workflow';
 
 import { catalog, extraOperations } from '../../src/catalog';
