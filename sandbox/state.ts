@@ -115,6 +115,8 @@ export interface RequestLogEntry {
 	path: string;
 	status: number;
 	idempotencyKey?: string;
+	/** the parsed JSON body of an API request (not kept for the token request, which carries the client secret) */
+	body?: unknown;
 	at: number;
 }
 
