@@ -127,6 +127,8 @@ export interface Fault {
 	/** before: answer instead of handling; after: handle, then answer with the fault (the service acted) */
 	when: 'before' | 'after';
 	status?: number;
+	/** the problem document's code (default: rate_limited for 429, service_unavailable otherwise) */
+	code?: string;
 	retryAfter?: number;
 	/** drop the connection instead of answering */
 	reset?: boolean;
