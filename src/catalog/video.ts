@@ -45,7 +45,7 @@ export const videoEndpoints: Endpoint[] = [
 				displayName: 'Generate Audio',
 				type: 'boolean',
 				default: false,
-				description: 'Whether to add generated sound, on models whose limits report supports_audio (costs more)',
+				description: 'Whether to add generated sound (costs more); only models marked "with sound" in the Model list (limits.supports_audio true) have this switch',
 				limit: { kind: 'switch', keys: ['supports_audio'] },
 			},
 			{ ...imageUrl(false, 'Image'), needs: 'image_to_output' },
