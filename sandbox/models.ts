@@ -141,9 +141,9 @@ export const sandboxModels: SandboxModel[] = [
 		camera_paths: ['orbit_left', 'orbit_right', 'dolly_in', 'crane_up'],
 		camera_keyframes: { min: 2, max: 12 },
 	}, { unit: 'per_second', credits: 10 }, { capabilities: { motion_control: true } }),
+	// reports no supports_audio at all: no audio toggle, as where it reports false
 	m('video.stylize-preview', 'video_generation', 'Stylize', {
 		duration_seconds: [5],
-		supports_audio: false,
 		video_style: ['anime', 'claymation', 'vhs', 'noir'],
 		damage_level: ['none', 'light', 'heavy'],
 	}, { unit: 'per_second', credits: 7 }, { status: 'preview' }),

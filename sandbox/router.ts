@@ -66,7 +66,7 @@ async function applyFault(req: Request, res: Response, fault: Fault): Promise<bo
 	}
 	if (!fault.status) return false;
 	if (fault.retryAfter !== undefined) res.set('Retry-After', String(fault.retryAfter));
-	sendProblem(req, res, fault.status, fault.status === 429 ? 'rate_limited' : 'service_unavailable', 'Injected failure');
+	sendProblem(req, res, fault.status, fault.code ?? (fault.status === 429 ? 'rate_limited' : 'service_unavailable'), 'Injected failure');
 	return true;
 }
 

@@ -112,7 +112,9 @@ export function createSandboxApp(state: SandboxState, services: SandboxServices)
 		res.locals.requestId = newId('req');
 		// 'close' also fires for connections the sandbox dropped on purpose (logged with status 0)
 		res.on('close', () => {
-			state.requests.push({ method: req.method, path: req.originalUrl.split('?')[0], status: res.writableFinished ? res.statusCode : 0, idempotencyKey: req.get('idempotency-key'), at: Date.now() });
+			const path = req.originalUrl.split('?')[0];
+			const body: unknown = path.startsWith('/v1/') && path !== '/v1/oauth/token' ? req.body : undefined;
+			state.requests.push({ method: req.method, path, status: res.writableFinished ? res.statusCode : 0, idempotencyKey: req.get('idempotency-key'), body, at: Date.now() });
 		});
 		next();
 	});

@@ -115,6 +115,8 @@ export interface RequestLogEntry {
 	path: string;
 	status: number;
 	idempotencyKey?: string;
+	/** the parsed JSON body of an API request (not kept for the token request, which carries the client secret) */
+	body?: unknown;
 	at: number;
 }
 
@@ -125,6 +127,8 @@ export interface Fault {
 	/** before: answer instead of handling; after: handle, then answer with the fault (the service acted) */
 	when: 'before' | 'after';
 	status?: number;
+	/** the problem document's code (default: rate_limited for 429, service_unavailable otherwise) */
+	code?: string;
 	retryAfter?: number;
 	/** drop the connection instead of answering */
 	reset?: boolean;

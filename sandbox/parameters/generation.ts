@@ -37,7 +37,8 @@ import {
  * The API document's "Parameters named for generation", by the capability of the model that takes
  * them ("Which endpoint takes which is given by the model's capability"), with the `limits` key that
  * bounds each (document, "Limits"). Where the document gives no parameter name (speech text, sound
- * effect loop, seeds outside speech) the project's choice from docs/request-fields.md is used.
+ * effect loop, the 3D limit keys as parameters, seeds outside speech, duration vs duration_seconds)
+ * the project's choice from docs/request-fields.md ("Generation fields …") is used.
  */
 
 const PROMPT_CAPS = ['prompt_max_length', 'max_prompt_chars', 'max_prompt_length'];

@@ -1,8 +1,11 @@
 import { negativePrompt, prompt, seed } from './fields';
 import { audioDuration, audioUrl, languageCode, mediaUrl, voiceId } from './media-fields';
-import type { Endpoint } from './types';
+import type { Endpoint, FieldSpec } from './types';
 
 const transcriptionFile = { maxMb: ['max_file_mb'], maxSeconds: ['max_duration_seconds'] };
+
+/** The document names `stability` without a range and no model limit bounds it: only a finite number is checked here. */
+const stability: FieldSpec = { name: 'stability', displayName: 'Stability', type: 'number', default: 0.5, description: 'Voice stability, on models that take it; the service checks the range' };
 
 const audio = { node: 'MediaGenAudio', auth: 'bearer', scope: 'audio:write', idempotency: 'required', resource: 'audio' } as const;
 
@@ -51,7 +54,7 @@ export const audioEndpoints: Endpoint[] = [
 			{ name: 'speed', displayName: 'Speed', type: 'number', default: 1, description: 'Speaking rate (1 = normal), on models that take it; the service checks the range' },
 			languageCode,
 			seed,
-			{ name: 'stability', displayName: 'Stability', type: 'number', default: 0.5, min: 0, max: 1, description: 'Voice stability, 0 to 1' },
+			stability,
 			{ name: 'with_timestamps', displayName: 'With Timestamps', type: 'boolean', default: false, description: 'Whether to return character timings in the output' },
 		],
 	},
@@ -120,7 +123,7 @@ export const audioEndpoints: Endpoint[] = [
 		teamBilling: true,
 		projectFiling: true,
 		pricing: { unit: 'per_second' },
-		fields: [audioUrl(true, 'Recording to convert'), voiceId(true), { name: 'stability', displayName: 'Stability', type: 'number', default: 0.5, min: 0, max: 1 }],
+		fields: [audioUrl(true, 'Recording to convert'), voiceId(true), stability],
 	},
 	{
 		...audio,

@@ -19,6 +19,7 @@ import { webhookEndpoints } from './webhooks';
 
 export * from './types';
 export { estimateOperation, offersEstimate } from './estimates';
+export { IN_EXECUTION_WAIT_TIMEOUT, PAUSED_WAIT_TIMEOUTS, pausedWaitTimeoutOf } from './wait-timeouts';
 
 /** Every endpoint the package knows, in one list. */
 export const catalog: readonly Endpoint[] = [

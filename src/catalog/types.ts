@@ -196,6 +196,11 @@ export interface Endpoint {
 	 * hours: producers, training, video); absent: the node waits in the execution (quick jobs).
 	 */
 	defaultWait?: WaitMode;
+	/**
+	 * Wait Timeout (seconds) of a paused wait unless the user sets one, where the operation's jobs
+	 * differ from its node's (src/catalog/wait-timeouts.ts: the shared defaults per node).
+	 */
+	pausedWaitTimeout?: number;
 	/** for 'run' outputs: how the service prices it (the sandbox's ledger) */
 	pricing?: { unit: 'per_image' | 'per_second' | 'per_character' | 'per_run'; countField?: string };
 }

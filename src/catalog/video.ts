@@ -1,6 +1,7 @@
 import { aspectRatio, imageUrl, loras, prompt, referenceImageUrls, resolution, seed } from './fields';
 import { audioUrl, mediaUrl, mediaUrls, resourceId, sourceVideoUrl, videoDuration, videoUrl } from './media-fields';
 import type { Endpoint, FieldSpec } from './types';
+import { PAUSED_WAIT_TIMEOUTS } from './wait-timeouts';
 
 const video = { node: 'MediaGenVideo', auth: 'bearer', scope: 'videos:write' } as const;
 
@@ -44,7 +45,7 @@ export const videoEndpoints: Endpoint[] = [
 				displayName: 'Generate Audio',
 				type: 'boolean',
 				default: false,
-				description: 'Whether to add generated sound, on models whose limits report supports_audio (costs more)',
+				description: 'Whether to add generated sound (costs more); only models marked "with sound" in the Model list (limits.supports_audio true) have this switch',
 				limit: { kind: 'switch', keys: ['supports_audio'] },
 			},
 			{ ...imageUrl(false, 'Image'), needs: 'image_to_output' },
@@ -234,6 +235,7 @@ export const videoEndpoints: Endpoint[] = [
 		action: 'Analyze a video',
 		description: 'Describes a video: summary, scenes with times, and an answer to an optional question (JSON, not a file)',
 		output: 'run',
+		pausedWaitTimeout: PAUSED_WAIT_TIMEOUTS.quickJob,
 		teamBilling: false,
 		projectFiling: false,
 		pricing: { unit: 'per_run' },
@@ -253,6 +255,7 @@ export const videoEndpoints: Endpoint[] = [
 		action: 'Create a voice for video models',
 		description: 'Clones a voice from audio samples for generate_audio on video models; returns its voice_id (no file)',
 		output: 'run',
+		pausedWaitTimeout: PAUSED_WAIT_TIMEOUTS.quickJob,
 		teamBilling: false,
 		projectFiling: false,
 		pricing: { unit: 'per_run' },

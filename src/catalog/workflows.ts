@@ -1,4 +1,5 @@
 import type { Endpoint, FieldSpec } from './types';
+import { PAUSED_WAIT_TIMEOUTS } from './wait-timeouts';
 
 /** The five workflows of the API document, with their input and output fields. */
 export const WORKFLOW_KEYS = ['storyboard', 'hook_pack', 'ugc_ad', 'creative_pack', 'product_ad_variants'] as const;
@@ -265,6 +266,7 @@ export const workflowEndpoints: Endpoint[] = [
 		action: 'Run a preset',
 		description: 'Generate with a preset; waits and returns its files',
 		output: 'run',
+		pausedWaitTimeout: PAUSED_WAIT_TIMEOUTS.video,
 		// their outputs are not known to be an image, video or audio a project can hold (document, Errors: project_filing_unsupported)
 		fields: [
 			id('presetId', 'Preset ID'),
@@ -300,6 +302,7 @@ export const workflowEndpoints: Endpoint[] = [
 		action: 'Run a user workflow',
 		description: 'Run an editor workflow; waits and returns its files',
 		output: 'run',
+		pausedWaitTimeout: PAUSED_WAIT_TIMEOUTS.video,
 		// their outputs are not known to be an image, video or audio a project can hold (document, Errors: project_filing_unsupported)
 		fields: [id('workflowId', 'User Workflow ID'), { ...inputs('Inputs the workflow declares, e.g. {"prompt": "…"}'), primary: true }],
 	},

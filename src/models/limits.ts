@@ -79,6 +79,10 @@ function checkRule(field: FieldSpec, rule: LimitRule, value: unknown, limits: ID
 		if (rule.kind === 'oneOf') {
 			return { field, value, allowed: `no value: the model lists no ${rule.keys.map(limitWords).join(' or ')}`, modelLimit: rule.keys.join(', ') };
 		}
+		// "false can mean only that there is no audio toggle": the toggle exists only where the model reports true
+		if (rule.kind === 'switch' && value === true) {
+			return { field, value, allowed: `off: the model has no such switch (it reports no ${rule.keys.map(limitWords).join(' or ')})`, modelLimit: rule.keys.join(', ') };
+		}
 		// the document bounds every reference list by a model limit: a model that reports no count takes none
 		if (rule.kind === 'maxItems' && Array.isArray(value) && value.length > 0) {
 			return { field, value: `${value.length} items`, allowed: `none: the model reports no ${rule.keys.map(limitWords).join(' or ')}`, modelLimit: rule.keys.join(', ') };

@@ -128,6 +128,8 @@ function abilities(model: Model): string[] {
 		flags.first_last_frame === true ? 'first and last frame' : '',
 		flags.motion_control === true ? 'camera control' : '',
 		flags.source_video === true ? 'needs a source video' : '',
+		// the only models with the Generate Audio switch (a parameter cannot be hidden by what the model reports)
+		model.limits?.supports_audio === true ? 'with sound' : '',
 	].filter(Boolean);
 }
 

@@ -1,10 +1,10 @@
 import { isResourceLocatorValue, NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
-import { endpointKey, fieldLocation, type Endpoint, type FieldSpec, type WaitMode } from '../catalog';
+import { endpointKey, fieldLocation, IN_EXECUTION_WAIT_TIMEOUT, pausedWaitTimeoutOf, type Endpoint, type FieldSpec, type WaitMode } from '../catalog';
 import { BYTES_PER_MB, DEFAULT_MAX_OUTPUT_MB, MAX_OUTPUT_MB } from '../media/download';
 import { describeBinary } from '../media/upload';
 import { modelAlias } from '../models/model-catalog';
-import type { PendingUpload, PreparedCall } from '../runs/call';
+import type { PendingUpload, PreparedCall, RunSettings } from '../runs/call';
 import { deriveIdempotencyKey, keyFromUserValue } from '../transport/idempotency';
 import { binaryParam, paramName, sourceParam } from './names';
 import { runsAsTool } from './tool-output';
@@ -156,6 +156,16 @@ function waitModeOf(ctx: IExecuteFunctions, endpoint: Endpoint, itemIndex: numbe
 	});
 }
 
+/**
+ * Wait Timeout as set (the same in either Wait Mode), else each mode's default: a paused wait's
+ * comes from the catalog (src/catalog/wait-timeouts.ts). Both are kept: a node set to pause may
+ * have to wait in the execution instead (src/node/pause.ts, whyNotPause).
+ */
+function waitTimeoutsOf(ctx: IExecuteFunctions, endpoint: Endpoint, itemIndex: number, options: IDataObject): Pick<RunSettings, 'waitTimeoutMs' | 'pausedWaitTimeoutMs'> {
+	const read = (fallback: number) => numberOption(ctx, itemIndex, options, 'waitTimeout', 'Wait Timeout (Seconds)', fallback, 1, MAX_WAIT_SECONDS) * 1000;
+	return { waitTimeoutMs: read(IN_EXECUTION_WAIT_TIMEOUT), pausedWaitTimeoutMs: read(pausedWaitTimeoutOf(endpoint) ?? IN_EXECUTION_WAIT_TIMEOUT) };
+}
+
 /** Longest wait the node accepts, in seconds (7 days, the service's draft and asset windows). */
 export const MAX_WAIT_SECONDS = 7 * 24 * 3600;
 
@@ -220,7 +230,7 @@ export async function prepareCall(ctx: IExecuteFunctions, endpoint: Endpoint, it
 			concurrency: Math.round(numberOption(ctx, itemIndex, options, 'concurrency', 'Max Parallel Submits', 5, 1, 50)),
 			requestTimeoutMs: numberOption(ctx, itemIndex, options, 'requestTimeout', 'Request Timeout (Seconds)', 30, 1, 600) * 1000,
 			useBatchApi: options.useBatchApi === true,
-			waitTimeoutMs: numberOption(ctx, itemIndex, options, 'waitTimeout', 'Wait Timeout (Seconds)', 600, 1, MAX_WAIT_SECONDS) * 1000,
+			...waitTimeoutsOf(ctx, endpoint, itemIndex, options),
 			// an agent's tool answers with URLs: n8n drops binaries before the model (README)
 			returnUrlsOnly: Boolean(options.returnUrlsOnly) || runsAsTool(ctx),
 			binaryPropertyName: String(options.binaryPropertyName || 'data'),

@@ -121,6 +121,7 @@ function callOf(endpoint: Endpoint, itemIndex: number, shape: CallShape): Prepar
 			requestTimeoutMs: 30_000,
 			useBatchApi: false,
 			waitTimeoutMs: 0,
+			pausedWaitTimeoutMs: 0,
 			returnUrlsOnly: shape.u === true,
 			binaryPropertyName: shape.b ?? 'data',
 			maxOutputBytes: shape.m ?? DEFAULT_MAX_OUTPUT_MB * BYTES_PER_MB,

@@ -6,7 +6,7 @@ import { isTerminal } from '../runs/run';
 import { problemOf } from '../transport/problem';
 import type { ApiClient } from '../transport/request';
 import type { EventType } from '../webhooks/events';
-import { registerPausedEndpoint, removeExpiredPausedEndpoints, removePausedEndpoint, type PausedExecution } from '../webhooks/paused-endpoint';
+import { registerPausedEndpoint, removeLeftoverPausedEndpoints, removePausedEndpoint, type PausedExecution } from '../webhooks/paused-endpoint';
 import { sealSecret, type SealKey } from '../webhooks/sealed-secret';
 import { errorItem } from './error-item';
 import type { Held } from './held';
@@ -41,7 +41,11 @@ const hasWaitsLeft = (held: Held) => held.runs.some((r) => !isTerminal(r.run)) |
 /** A wait's item at the deadline: the in-execution wait's timeout item (what n8n outputs then, unchanged). */
 function deadlineItems(ctx: IExecuteFunctions, held: Held): Map<number, INodeExecutionData> {
 	const items = new Map<number, INodeExecutionData>();
-	for (const { call, run } of held.runs) items.set(call.itemIndex, errorItem(outcomeError(ctx, call, { state: 'timeout', run }), call.itemIndex));
+	for (const { call, run } of held.runs) {
+		// the message names the timeout that ran out: the paused wait's
+		const paused = { ...call, run: { ...call.run!, waitTimeoutMs: call.run!.pausedWaitTimeoutMs } };
+		items.set(call.itemIndex, errorItem(outcomeError(ctx, paused, { state: 'timeout', run }), call.itemIndex));
+	}
 	for (const { calls, batch } of held.batches) {
 		for (const call of calls) items.set(call.itemIndex, errorItem(batchWaitError(ctx, batch, call.itemIndex, false), call.itemIndex));
 	}
@@ -97,7 +101,7 @@ export async function pauseExecution(ctx: IExecuteFunctions, client: ApiClient, 
 	const node = ctx.getNode();
 	const calls = new Map([...held.runs.map((r) => r.call), ...held.batches.flatMap((b) => b.calls)].map((c) => [c.itemIndex, c]));
 	const shapes: CallShape[] = [...calls.keys()].sort((a, b) => a - b).map((index) => shapeOf(calls.get(index)!));
-	const timeoutMs = Math.max(...[...calls.values()].map((c) => c.run!.waitTimeoutMs));
+	const timeoutMs = Math.max(...[...calls.values()].map((c) => c.run!.pausedWaitTimeoutMs));
 	const deadline = new Date(Date.now() + timeoutMs);
 	const resumeUrl = String(ctx.evaluateExpression('{{ $execution.resumeUrl }}', 0));
 	const estimate = encodeState('x'.repeat(ID_ALLOWANCE), 'x'.repeat(SEALED_ALLOWANCE), deadline.getTime(), shapes).length;
@@ -115,8 +119,8 @@ export async function pauseExecution(ctx: IExecuteFunctions, client: ApiClient, 
 		resumeUrl,
 		deadline,
 	};
-	// best effort: endpoints left by executions that resumed at their deadline or were cancelled
-	await removeExpiredPausedEndpoints(client, resumeUrl).catch(() => undefined);
+	// best effort: endpoints left by executions that resumed at their deadline, were cancelled or deleted
+	await removeLeftoverPausedEndpoints(client, resumeUrl).catch(() => undefined);
 	const endpoint = await registerPausedEndpoint(client, paused, held.batches.length ? BATCH_EVENTS : RUN_EVENTS).catch((error: unknown) => {
 		const code = problemOf(error)?.code;
 		waitHereInstead(ctx, `registering the webhook endpoint failed (${code ?? (error as Error).message})${code === 'insufficient_scope' ? '; the credential needs the webhooks:write scope' : ''}`);

@@ -5,7 +5,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { apiRequest, type ApiClient } from '../transport/request';
 import type { PreparedCall } from '../runs/call';
 
-/** RFC 7636: 43 to 128 characters of [A-Za-z0-9-._~]; base64url of 48 random bytes gives 64. */
+/** API document: 43 to 128 base64url characters (a subset of RFC 7636's); base64url of 48 random bytes gives 64. */
 export function makeCodeVerifier(bytes = 48): string {
 	const verifier = randomBytes(bytes).toString('base64url');
 	if (verifier.length < 43 || verifier.length > 128) throw new Error(`code_verifier of ${verifier.length} characters`);

@@ -1,6 +1,18 @@
 import type { DisplayCondition, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { endpointKey, endpointsOfNode, estimateOperation, offersEstimate, type Capability, type Endpoint, type FieldSpec, type NodeName } from '../catalog';
+import {
+	endpointKey,
+	endpointsOfNode,
+	estimateOperation,
+	IN_EXECUTION_WAIT_TIMEOUT,
+	offersEstimate,
+	pausedWaitTimeoutOf,
+	type Capability,
+	type Endpoint,
+	type FieldSpec,
+	type NodeName,
+	type WaitMode,
+} from '../catalog';
 import { DEFAULT_MAX_OUTPUT_MB } from '../media/download';
 import { binaryParam, choicesMethod, DYNAMIC_CHOICES_DESCRIPTION, listMethod, MODEL_SEARCH_METHOD, paramName, sourceParam } from './names';
 import { authenticationProperty, credentialsOfNodes } from './authentication';
@@ -246,16 +258,46 @@ function waitModeProperty(e: Endpoint, displayOptions: INodeProperties['displayO
 	};
 }
 
+/** How long a paused wait lasts: the deadline in a friendly unit for the description. */
+function spelledSeconds(seconds: number): string {
+	if (seconds % 3600 === 0) return `${seconds / 3600} h`;
+	if (seconds % 60 === 0) return `${seconds / 60} min`;
+	return `${seconds} s`;
+}
+
+/**
+ * Wait Timeout, one per Wait Mode with that mode's default (src/catalog/wait-timeouts.ts): a wait in
+ * the execution holds a worker, a paused one holds nothing and may last hours. Both are the one
+ * option `waitTimeout`, so a value set in one mode stays when the mode changes.
+ */
+function waitTimeoutOptions(e: Endpoint): INodeProperties[] {
+	const paused = pausedWaitTimeoutOf(e) ?? IN_EXECUTION_WAIT_TIMEOUT;
+	const option = (mode: WaitMode, seconds: number, description: string): INodeProperties => ({
+		displayName: 'Wait Timeout (Seconds)',
+		name: 'waitTimeout',
+		type: 'number',
+		default: seconds,
+		typeOptions: { minValue: 1 },
+		description,
+		displayOptions: { show: { '/waitMode': [mode] } },
+	});
+	return [
+		option(
+			'inExecution',
+			IN_EXECUTION_WAIT_TIMEOUT,
+			`Stop waiting after this long; the item then fails with the run ID (the run goes on). Unset: ${spelledSeconds(IN_EXECUTION_WAIT_TIMEOUT)}, as long as the execution may hold its worker.`,
+		),
+		option(
+			'parked',
+			paused,
+			`When n8n resumes the paused execution if no event came; the items still waiting then fail with their run IDs (the runs go on). Unset: ${spelledSeconds(paused)} for this operation, and ${spelledSeconds(IN_EXECUTION_WAIT_TIMEOUT)} where the node cannot pause and waits in the execution instead.`,
+		),
+	];
+}
+
 function runOptions(e: Endpoint): INodeProperties[] {
 	const options: INodeProperties[] = [
-		{
-			displayName: 'Wait Timeout (Seconds)',
-			name: 'waitTimeout',
-			type: 'number',
-			default: 600,
-			typeOptions: { minValue: 1 },
-			description: 'Stop waiting after this long; the item then fails with the run ID (the run goes on)',
-		},
+		...waitTimeoutOptions(e),
 		{
 			displayName: 'Return URLs Only',
 			name: 'returnUrlsOnly',

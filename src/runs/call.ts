@@ -20,7 +20,10 @@ export interface RunSettings {
 	requestTimeoutMs: number;
 	/** send all items as one POST /batches instead of one submit each */
 	useBatchApi: boolean;
+	/** how long a wait in the execution lasts (Wait Timeout, else the in-execution default) */
 	waitTimeoutMs: number;
+	/** the deadline of a paused wait (Wait Timeout, else the operation's paused default) */
+	pausedWaitTimeoutMs: number;
 	returnUrlsOnly: boolean;
 	binaryPropertyName: string;
 	/** largest output file downloaded (Max Output Size) */

@@ -71,19 +71,56 @@ export async function removePausedEndpoint(client: ApiClient, endpointId: string
 	await deleteEndpoint(client, endpointId);
 }
 
+/** Leftover endpoints asked about per pause: each probe makes n8n load an execution. */
+const PROBES_PER_CLEANUP = 10;
+const PROBE_TIMEOUT_MS = 5000;
+
 /**
- * Deletes the endpoints of paused executions of this n8n whose deadline passed (by more than
- * EXPIRED_AFTER_MS): executions that resumed at their deadline (no node code runs then) or were
- * cancelled while paused. An endpoint whose execution may still be waiting is never touched.
- * Returns the ids it deleted.
+ * What n8n answers on the resume URL of an execution that is not waiting and never will again
+ * (n8n 2.41.1, `WaitingWebhooks.executeWebhook` in packages/cli/src/webhooks/waiting-webhooks.ts):
+ * 404 "The execution "<id>" does not exist." (deleted), 409 "… has finished with error." (cancelled:
+ * `ExecutionService.stopDuringRun` records a cancellation error) and 409 "… has finished already."
+ * A waiting execution passes the call to the node's webhook, which answers an unsigned one 401; a
+ * running one (maybe about to pause on this endpoint) is 409 "… is running already." and is kept.
  */
-export async function removeExpiredPausedEndpoints(client: ApiClient, resumeUrl: string, now = Date.now()): Promise<string[]> {
+export function answersNotWaiting(status: number, body: unknown): boolean {
+	const message = typeof body === 'object' && body !== null ? (body as IDataObject).message : undefined;
+	if (typeof message !== 'string' || !message.startsWith('The execution "')) return false;
+	return (status === 404 && message.endsWith(' does not exist.')) || (status === 409 && / has finished (with error|already)\.$/.test(message));
+}
+
+/** Asks this n8n, with an unsigned POST to the endpoint's resume URL, whether its execution is gone for good. */
+async function executionIsOver(client: ApiClient, url: string): Promise<boolean> {
+	const response = (await client.ctx.helpers.httpRequest({
+		method: 'POST',
+		url,
+		body: {},
+		json: true,
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		timeout: PROBE_TIMEOUT_MS,
+	})) as { statusCode: number; body: unknown };
+	return answersNotWaiting(response.statusCode, response.body);
+}
+
+/**
+ * Deletes the endpoints left by paused executions of this n8n (its resume URLs only) that no
+ * execution will resume on: those whose deadline passed more than EXPIRED_AFTER_MS ago, and those
+ * whose execution this n8n says was cancelled, deleted or has finished (see answersNotWaiting; at
+ * most PROBES_PER_CLEANUP asked, oldest deadline first). An endpoint whose execution may still be
+ * waiting — or n8n's answer is anything else, or none — is never touched. Returns the ids it deleted.
+ */
+export async function removeLeftoverPausedEndpoints(client: ApiClient, resumeUrl: string, now = Date.now()): Promise<string[]> {
 	const base = waitingBaseOf(resumeUrl);
 	const endpoints = await listAll(client, { path: '/webhooks' }, { returnAll: true, limit: 0 });
-	const expired = endpoints.filter((endpoint) => {
-		const deadline = pausedEndpointDeadline(endpoint);
-		return typeof endpoint.id === 'string' && typeof endpoint.url === 'string' && endpoint.url.startsWith(base) && deadline !== undefined && deadline.getTime() + EXPIRED_AFTER_MS < now;
-	});
-	for (const endpoint of expired) await deleteEndpoint(client, endpoint.id as string);
-	return expired.map((endpoint) => endpoint.id as string);
+	const leftovers = endpoints
+		.map((endpoint) => ({ id: endpoint.id, url: endpoint.url, deadline: pausedEndpointDeadline(endpoint) }))
+		.filter((e): e is { id: string; url: string; deadline: Date } => typeof e.id === 'string' && typeof e.url === 'string' && e.url.startsWith(base) && e.deadline !== undefined)
+		.sort((a, b) => a.deadline.getTime() - b.deadline.getTime());
+	const expired = leftovers.filter((e) => e.deadline.getTime() + EXPIRED_AFTER_MS < now);
+	const asked = leftovers.filter((e) => !expired.includes(e) && e.url !== resumeUrl).slice(0, PROBES_PER_CLEANUP);
+	const over = await Promise.all(asked.map(async (e) => ((await executionIsOver(client, e.url).catch(() => false)) ? [e] : [])));
+	const gone = [...expired, ...over.flat()];
+	for (const endpoint of gone) await deleteEndpoint(client, endpoint.id);
+	return gone.map((endpoint) => endpoint.id);
 }

@@ -4,7 +4,7 @@ import { BEARER_CREDENTIAL_TYPE, isCredentialType } from '../transport/credentia
 import { listAll } from '../transport/paginate';
 import { problemOf } from '../transport/problem';
 import { apiRequest, createClient, unexpectedResponse, type ApiClient } from '../transport/request';
-import { isEventType, type EventType } from './events';
+import { EVENT_OPTIONS, EVENT_TYPES, isEventType, type EventType } from './events';
 
 /**
  * What the trigger keeps in its node static data (per workflow, so it survives restarts and is
@@ -45,8 +45,8 @@ function selectedEvents(ctx: IHookFunctions): EventType[] {
 	const value = ctx.getNodeParameter('events', []) as unknown;
 	const events = (Array.isArray(value) ? value : []).filter(isEventType);
 	if (events.length === 0) {
-		throw new NodeOperationError(ctx.getNode(), 'Events (events): choose at least one event', {
-			description: 'Allowed values: run.completed, run.failed, batch.completed, batch.failed',
+		throw new NodeOperationError(ctx.getNode(), `Events: choose at least one event; allowed: ${EVENT_OPTIONS.map((o) => o.name).join(', ')}`, {
+			description: `API field events (${EVENT_TYPES.join(', ')}). No endpoint was registered or changed, and no credits were spent.`,
 		});
 	}
 	return events;
@@ -113,10 +113,17 @@ export async function registerEndpoint(ctx: IHookFunctions): Promise<boolean> {
 	return true;
 }
 
-/** A refusal the service explains with a code (the request was understood and declined). */
+/**
+ * Codes with which the service declines re-enabling this endpoint, so that a new registration is the
+ * way out: the change is refused (invalid_parameter, decisions.md) or the endpoint went away meanwhile
+ * (not_found). Branches on the problem's `code`, never on the HTTP status (document, Errors): any other
+ * failure (scope, credential, rate limit, an unknown code) is reported rather than answered with a delete.
+ */
+const REFUSALS_OF_REENABLING = new Set(['invalid_parameter', 'not_found']);
+
 function refusedByService(error: unknown): boolean {
-	const status = Number(problemOf(error)?.status);
-	return status >= 400 && status < 500 && status !== 401 && status !== 429;
+	const code = problemOf(error)?.code;
+	return typeof code === 'string' && REFUSALS_OF_REENABLING.has(code);
 }
 
 /** Deletes an endpoint at the service; one that is already gone (code not_found) is fine. */

@@ -250,4 +250,45 @@ describeWithN8n('Wait Mode "Pause the Execution" in real n8n (90 s runs, restart
 		expect(resumedBy.map((d) => d.event_type)).toEqual(['batch.completed']);
 		expect(endpoints().find((e) => e.id === endpoint.id)).toBeUndefined();
 	});
+
+	it('removes the endpoints of executions cancelled or deleted while paused the next time the node pauses, asking n8n; a paused one keeps its endpoint', async () => {
+		sandbox.state.options.latencyMs = 600_000;
+		const pausedExecution = async (name: string, path: string) => {
+			const created = await api<{ id: string }>('/workflows', 'POST', workflow(name, credentialRef, path, 1, videos()));
+			await api(`/workflows/${created.id}/activate`, 'POST');
+			await start(path);
+			const paused = await waiting(created.id);
+			const endpoint = endpoints().find((e) => e.description?.includes(`n8n execution ${paused.id} `))!;
+			expect(endpoint.url).toMatch(new RegExp(`^${n8n!.url}/webhook-waiting/${paused.id}\\?signature=`));
+			return { executionId: paused.id, endpoint };
+		};
+		const unsignedPost = async (url: string) => {
+			const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+			return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+		};
+		const cancelled = await pausedExecution('Cancelled while paused', 'paused-cancelled');
+		const deleted = await pausedExecution('Deleted while paused', 'paused-deleted');
+		const live = await pausedExecution('Still paused', 'paused-live');
+
+		await api(`/executions/${cancelled.executionId}/stop`, 'POST');
+		await api(`/executions/${deleted.executionId}/stop`, 'POST');
+		await api(`/executions/${deleted.executionId}`, 'DELETE');
+		expect((await api<Execution>(`/executions/${cancelled.executionId}`)).status).toBe('canceled');
+		// what n8n answers on the resume URLs: what the cleanup goes by (n8n adds a stacktrace outside production)
+		expect(await unsignedPost(cancelled.endpoint.url)).toEqual({ status: 409, body: expect.objectContaining({ code: 409, message: `The execution "${cancelled.executionId}" has finished with error.` }) });
+		expect(await unsignedPost(deleted.endpoint.url)).toEqual({ status: 404, body: expect.objectContaining({ code: 404, message: `The execution "${deleted.executionId}" does not exist.` }) });
+		expect((await unsignedPost(live.endpoint.url)).status).toBe(401);
+		expect((await api<Execution>(`/executions/${live.executionId}`)).status).toBe('waiting');
+		const ids = () => endpoints().map((e) => e.id);
+		expect(ids()).toEqual(expect.arrayContaining([cancelled.endpoint.id, deleted.endpoint.id, live.endpoint.id]));
+
+		// the node pauses again (another execution): the leftovers are gone, the paused execution's endpoint stays
+		const next = await pausedExecution('Pauses next', 'paused-next');
+		expect(ids()).not.toContain(cancelled.endpoint.id);
+		expect(ids()).not.toContain(deleted.endpoint.id);
+		expect(ids()).toEqual(expect.arrayContaining([live.endpoint.id, next.endpoint.id]));
+		expect((await api<Execution>(`/executions/${live.executionId}`)).status).toBe('waiting');
+		await api(`/executions/${live.executionId}/stop`, 'POST');
+		await api(`/executions/${next.executionId}/stop`, 'POST');
+	});
 });

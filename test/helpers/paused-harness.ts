@@ -30,7 +30,7 @@ interface Execution {
 	nodeName: string;
 	mode: WorkflowExecuteMode;
 	run: IRun;
-	status: 'waiting' | 'running' | 'done';
+	status: 'waiting' | 'running' | 'done' | 'canceled';
 	onDone: Array<(run: NodeRun) => void>;
 	/** when the node's webhook returned the items it resumes with */
 	resumedAt?: number;
@@ -131,6 +131,18 @@ export class PausedExecutionHost {
 		return await this.runOn(execution, stored(execution.run.data));
 	}
 
+	/** Cancels a paused execution as n8n's stop does (ExecutionService.stopDuringRun): it stays, with an error. */
+	cancel(executionId: string): void {
+		const execution = this.executions.get(executionId)!;
+		if (execution.status !== 'waiting') throw new Error(`execution ${executionId} is ${execution.status}`);
+		execution.status = 'canceled';
+	}
+
+	/** Deletes an execution, as n8n does when a user or the pruning deletes it. */
+	forget(executionId: string): void {
+		this.executions.delete(executionId);
+	}
+
 	/** The stored execution of a paused node (what n8n's database holds). */
 	storedData(executionId: string): IRunExecutionData {
 		return stored(this.executions.get(executionId)!.run.data);
@@ -152,10 +164,19 @@ export class PausedExecutionHost {
 		const execution = this.executions.get(executionId);
 		const event = req.get('x-service-event');
 		const record = (status: number, body: unknown, resumed = false) => this.deliveries.push({ executionId, status, body, resumed, at, event, webhookMs: Date.now() - at });
-		if (!execution || execution.status !== 'waiting') {
-			const body = { code: 409, message: `The execution "${executionId}" is ${execution?.status ?? 'unknown'}` };
-			res.status(409).json(body);
-			return void record(409, body);
+		// n8n 2.41.1's answers for an execution that is not waiting (WaitingWebhooks.executeWebhook), word for word
+		const refusal = !execution
+			? { code: 404, message: `The execution "${executionId}" does not exist.` }
+			: execution.status === 'running'
+				? { code: 409, message: `The execution "${executionId}" is running already.` }
+				: execution.status === 'canceled'
+					? { code: 409, message: `The execution "${executionId}" has finished with error.` }
+					: execution.status === 'done'
+						? { code: 409, message: `The execution "${executionId} has finished already.` }
+						: undefined;
+		if (!execution || refusal) {
+			res.status(refusal!.code).json(refusal);
+			return void record(refusal!.code, refusal);
 		}
 		const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
 		Object.assign(req, { rawBody, body: rawBody.length ? JSON.parse(rawBody.toString('utf8')) : {} });

@@ -2,9 +2,11 @@ import type { IExecuteFunctions, INodeType } from 'n8n-workflow';
 
 import { MediaGenAccount } from '../../nodes/MediaGenAccount/MediaGenAccount.node';
 import { MediaGenImage } from '../../nodes/MediaGenImage/MediaGenImage.node';
-import { SANDBOX_API_KEY } from '../../sandbox/options';
+import { MediaGenVideo } from '../../nodes/MediaGenVideo/MediaGenVideo.node';
+import { SANDBOX_ACCOUNT_ID, SANDBOX_API_KEY } from '../../sandbox/options';
 import { TOOL_ANSWER_LIMITS } from '../../src/node/tool-output';
 import { runNode } from '../helpers/n8n-harness';
+import { PausedExecutionHost } from '../helpers/paused-harness';
 import { posts, startFixture, type Fixture } from '../helpers/sandbox-fixture';
 
 /**
@@ -51,6 +53,32 @@ describe('a MediaGen node as an AI agent tool (n8n-core, against the sandbox)', 
 		expect(charge.credits).toBe(8);
 		expect(downloads(fx)).toHaveLength(0);
 		expect(JSON.stringify(json).length).toBeLessThan(700);
+	});
+
+	it('waits in the execution where its operation would pause (MediaGen Video → Generate): no pause, no webhook endpoint, the compact answer', async () => {
+		fx = await startFixture();
+		// a host where pausing would work (its resume URL reachable by the sandbox): only being a tool prevents it
+		const host = await PausedExecutionHost.start();
+		try {
+			const video = new MediaGenVideo();
+			const waitMode = video.description.properties.find((p) => p.name === 'waitMode' && (p.displayOptions?.show?.operation as string[] | undefined)?.includes('generate'));
+			expect(waitMode?.default).toBe('parked');
+			const tool = await host.run({ nodeType: asTool(video), credentials: fx.credentials, parameters: { resource: 'video', operation: 'generate', prompt: 'a lighthouse at dusk', duration: 5 } });
+			expect(tool.error).toBeUndefined();
+			expect(tool.run.waitTill).toBeUndefined();
+			expect(host.status(tool.executionId)).toBe('done');
+			const [charge] = fx.sandbox.state.ledger;
+			expect(tool.items.map((i) => [i.json, i.binary])).toEqual([
+				[{ run_id: charge.run_id, status: 'completed', model: expect.stringMatching(/^video\./), outputs: [{ url: expect.stringMatching(/\.mp4\?/), mime_type: 'video/mp4' }], credits_spent: charge.credits }, undefined],
+			]);
+			expect(fx.sandbox.services.webhooks.listEndpoints(SANDBOX_ACCOUNT_ID)).toEqual([]);
+			expect(fx.sandbox.state.requests.filter((r) => r.path.startsWith('/v1/webhooks'))).toEqual([]);
+			expect(downloads(fx)).toHaveLength(0);
+			const hints = (tool.run.data.resultData.runData.MediaGen?.[0]?.hints ?? []).map((h) => h.message);
+			expect(hints).toEqual([expect.stringContaining('an AI agent waits for its tools to answer')]);
+		} finally {
+			await host.close();
+		}
 	});
 
 	it('answers a refused aspect ratio with the allowed values and a hint that nothing was spent, instead of failing the agent', async () => {

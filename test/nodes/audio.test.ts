@@ -66,10 +66,27 @@ describe('MediaGen Audio in n8n-core (against the sandbox)', () => {
 		['music', 'audio/mpeg'],
 		['soundEffect', 'audio/wav'],
 	])('leaves the length to the model when none is set (%s: no duration_seconds is sent)', async (operation, mimeType) => {
+		const path = operation === 'music' ? '/audio/music' : '/audio/sfx';
+		const before = posts(fx.sandbox, path).length;
 		const { items, error } = await run({ resource: 'audio', operation, prompt: 'rain on a tin roof' });
 		expect(error).toBeUndefined();
 		expect(items[0].binary!.data.mimeType).toBe(mimeType);
-		expect(items[0].json.input_summary).not.toHaveProperty('duration_seconds');
+		const sent = posts(fx.sandbox, path).slice(before);
+		expect(sent).toHaveLength(1);
+		expect(sent[0].body).toEqual(expect.objectContaining({ prompt: 'rain on a tin roof' }));
+		expect(sent[0].body).not.toHaveProperty('duration_seconds');
+	});
+
+	it.each([
+		['speech', '/audio/speech', { text: 'steady now', voiceId: 'voice_aria', additionalFields: { stability: 1.5 } }],
+		['convertVoice', '/audio/voice-conversions', { audioUrl: 'https://cdn.example.com/take.wav', voiceId: 'voice_felix', additionalFields: { stability: 1.5 } }],
+	])('sends a stability of 1.5 (%s): the document gives no range and no model reports one, so the node invents none', async (operation, path, parameters) => {
+		const before = posts(fx.sandbox, path).length;
+		const { items, error } = await run({ resource: 'audio', operation, ...parameters });
+		expect(error).toBeUndefined();
+		expect(items[0].json.status).toBe('completed');
+		const sent = posts(fx.sandbox, path).slice(before);
+		expect(sent.map((r) => (r.body as { stability?: unknown }).stability)).toEqual([1.5]);
 	});
 
 	it('makes a sound effect as WAV', async () => {

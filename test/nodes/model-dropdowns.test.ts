@@ -44,6 +44,14 @@ describe('the Model list and the choices that follow the model (n8n-core LoadOpt
 		expect(results[0].name).toMatch(/^Motion 2 \(video\.motion-2\) · 6 credits per second · /);
 	});
 
+	it('marks the video models that have the Generate Audio switch (limits.supports_audio true), and only those', async () => {
+		const { results } = await listSearch({ nodeType: new MediaGenVideo(), credentials: fx.credentials, method: 'searchModels', parameters: { resource: 'video', operation: 'generate' } });
+		const marked = results.filter((o) => o.name.includes('with sound')).map((o) => o.value);
+		expect(marked.sort()).toEqual(['video.cine-pro', 'video.motion-2']);
+		// false and absent alike: no switch (video.motion-1 reports false, video.stylize-preview reports nothing)
+		expect(results.map((o) => o.value)).toEqual(expect.arrayContaining(['video.motion-1', 'video.stylize-preview']));
+	});
+
 	it('searches by name or alias, case-insensitively', async () => {
 		const byName = await search({ resource: 'image', operation: 'generate' }, 'LUMEN');
 		expect(byName.results.map((o) => o.value)).toEqual(['image.lumen-xl']);

@@ -6,6 +6,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { MediaGenBatch } from '../../nodes/MediaGenBatch/MediaGenBatch.node';
 import { MediaGenImage } from '../../nodes/MediaGenImage/MediaGenImage.node';
 import { MediaGenVideo } from '../../nodes/MediaGenVideo/MediaGenVideo.node';
+import { PAUSED_WAIT_TIMEOUTS } from '../../src/catalog';
 import { SANDBOX_ACCOUNT_ID, SANDBOX_API_KEY, SANDBOX_EMPTY_POOL_TEAM_ID } from '../../sandbox/options';
 import { binaryBytes, runNode } from '../helpers/n8n-harness';
 import { PausedExecutionHost } from '../helpers/paused-harness';
@@ -64,8 +65,10 @@ describe('Wait Mode "Pause the Execution" in n8n-core (the sandbox delivers to a
 		const pausedAt = Date.now();
 		expect(paused.error).toBeUndefined();
 		expect(paused.run.status).toBe('waiting');
-		expect(paused.run.waitTill!.getTime()).toBeGreaterThan(pausedAt + 590_000);
-		expect(paused.run.waitTill!.getTime()).toBeLessThanOrEqual(pausedAt + 600_000);
+		// no Wait Timeout set: the operation's paused deadline from the catalog (2 h for video), not the in-execution 600 s
+		const deadlineMs = PAUSED_WAIT_TIMEOUTS.video * 1000;
+		expect(paused.run.waitTill!.getTime()).toBeGreaterThan(pausedAt + deadlineMs - 10_000);
+		expect(paused.run.waitTill!.getTime()).toBeLessThanOrEqual(pausedAt + deadlineMs);
 		// while paused, the node shows what it waits for
 		expect(paused.items.map((i) => i.json.status)).toEqual(['waiting', 'waiting', 'waiting']);
 
@@ -80,7 +83,7 @@ describe('Wait Mode "Pause the Execution" in n8n-core (the sandbox delivers to a
 		const stored = host.storedData(executionId);
 		const storedItems = stored.executionData!.nodeExecutionStack[0].data.main[0]!;
 		const runIds = paused.items.map((i) => String(i.json.run_id));
-		expect(storedItems.map((i) => i.json)).toEqual(runIds.map((id) => expect.objectContaining({ code: 'wait_timeout', run_id: id, error: `Run ${id} did not finish within 600 s` })));
+		expect(storedItems.map((i) => i.json)).toEqual(runIds.map((id) => expect.objectContaining({ code: 'wait_timeout', run_id: id, error: `Run ${id} did not finish within ${PAUSED_WAIT_TIMEOUTS.video} s` })));
 		expect(storedItems.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(Object.keys(stored.resultData.metadata ?? {})).toEqual([expect.stringMatching(/^mediagen_wait_[0-9a-f]{16}$/)]);
 		expect(JSON.stringify(stored)).not.toContain(secretOf(endpoint.id));
@@ -118,7 +121,8 @@ describe('Wait Mode "Pause the Execution" in n8n-core (the sandbox delivers to a
 	it('resumes at the deadline with the in-execution timeout items, naming their runs (no node code runs then)', async () => {
 		fx.sandbox.state.options.latencyMs = 60_000;
 		const executionId = nextExecutionId();
-		const parameters = { ...generate, waitMode: 'parked', options: { waitTimeout: 2 } };
+		// Wait Mode at its default (paused for video), as a saved workflow stores it: the Wait Timeout set is kept
+		const parameters = { ...generate, options: { waitTimeout: 2 } };
 		const paused = await host.run({ nodeType: video, credentials: fx.credentials, parameters, input: shots(2), executionId, settings: { onError: 'continueRegularOutput' } });
 		expect(paused.run.status).toBe('waiting');
 		const requests = fx.sandbox.state.requests.length;
@@ -176,21 +180,48 @@ describe('Wait Mode "Pause the Execution" in n8n-core (the sandbox delivers to a
 		expect(resumed.items[1].pairedItem).toEqual(expect.objectContaining({ item: 1 }));
 	});
 
-	it('removes the endpoints of paused executions of this n8n whose deadline passed, never a live one or another n8n\'s', async () => {
+	it('removes the endpoints this n8n says no execution waits on (cancelled, deleted, finished) or whose deadline passed, never a live one or another n8n\'s', async () => {
 		const register = (url: string, deadline: Date) =>
 			api('POST', '/webhooks', { url, events: ['run.completed'], description: `n8n execution 1 of workflow "old" (wf), node "x", paused until its runs finish; resumes by ${deadline.toISOString()} [mediagen paused wait]` });
 		const hourAgo = new Date(Date.now() - 3600_000);
+		const inAnHour = new Date(Date.now() + 3600_000);
+		const pausedWith = async () => {
+			const executionId = nextExecutionId();
+			await host.run({ nodeType: video, credentials: fx.credentials, parameters: generate, input: shots(1), executionId });
+			expect(host.status(executionId)).toBe('waiting');
+			return { executionId, endpoint: endpoints().find((e) => e.url === `${host.baseUrl}/${executionId}`)! };
+		};
+		const cancelled = await pausedWith();
+		const live = await pausedWith();
+		const finished = await pausedWith();
 		const expired = await register(`${host.baseUrl}/gone-1?signature=abc`, hourAgo);
-		const justPassed = await register(`${host.baseUrl}/gone-2`, new Date(Date.now() - 60_000));
-		const live = await register(`${host.baseUrl}/live-1`, new Date(Date.now() + 3600_000));
+		const deleted = await register(`${host.baseUrl}/gone-2?signature=abc`, inAnHour);
 		const elsewhere = await register('http://other-n8n.example/webhook-waiting/7', hourAgo);
-		const executionId = nextExecutionId();
-		await host.run({ nodeType: video, credentials: fx.credentials, parameters: { ...generate, waitMode: 'parked' }, input: shots(1), executionId });
-		const left = endpoints().map((e) => e.id);
-		expect(left).not.toContain(expired.id);
-		expect(left).toEqual(expect.arrayContaining([justPassed.id, live.id, elsewhere.id]));
-		expect(left).toHaveLength(4);
-		await host.finished(executionId);
+		const left = () => endpoints().map((e) => e.id);
+		expect(left()).toEqual(expect.arrayContaining([expired.id, deleted.id, elsewhere.id, cancelled.endpoint.id, live.endpoint.id, finished.endpoint.id]));
+		host.cancel(cancelled.executionId);
+		// resumed at its deadline: no node code runs then, its endpoint stays behind
+		await host.deadline(finished.executionId);
+		expect(host.status(finished.executionId)).toBe('done');
+		expect(left()).toContain(finished.endpoint.id);
+
+		const deliveriesBefore = host.deliveries.length;
+		const next = await pausedWith();
+		expect(left().sort()).toEqual([elsewhere.id, live.endpoint.id, next.endpoint.id].sort());
+		// n8n was asked about the three whose deadline has not passed, and said who still waits
+		const probes = host.deliveries.slice(deliveriesBefore);
+		expect(probes.map((d) => [d.executionId, d.status]).sort()).toEqual(
+			[
+				['gone-2', 404],
+				[cancelled.executionId, 409],
+				[finished.executionId, 409],
+				[live.executionId, 401],
+			].sort(),
+		);
+		expect(host.status(live.executionId)).toBe('waiting');
+		fx.sandbox.state.options.latencyMs = 50;
+		await host.finished(live.executionId);
+		await host.finished(next.executionId);
 	});
 
 	describe('batches', () => {

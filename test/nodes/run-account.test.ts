@@ -115,10 +115,10 @@ describe('MediaGen Run and MediaGen Account in n8n-core (against the sandbox)', 
 		await axios.post(`${fx.sandbox.origin}/_sandbox/cli/sessions/${session.session_id}/approve`);
 		const wrong = await accountOp({ resource: 'cliSession', operation: 'exchange', sessionId: session.session_id, codeVerifier: 'x'.repeat(64) });
 		expect(wrong.error?.message).toMatch(/^invalid_code_verifier/);
-		// a verifier outside RFC 7636's 43–128 characters is refused before sending
-		for (const verifier of ['x'.repeat(42), 'x'.repeat(129), `${'x'.repeat(50)}+/=`]) {
+		// the API document: 43 to 128 base64url characters — so RFC 7636's other unreserved characters (. ~) are refused before sending too
+		for (const verifier of ['x'.repeat(42), 'x'.repeat(129), `${'x'.repeat(50)}+/=`, `${'x'.repeat(50)}.`, `${'x'.repeat(50)}~`]) {
 			const refused = await accountOp({ resource: 'cliSession', operation: 'exchange', sessionId: session.session_id, codeVerifier: verifier });
-			expect(refused.error?.message).toMatch(/^Code Verifier: "\d+ characters" is not allowed; allowed: 43 to 128 characters/);
+			expect(refused.error?.message).toMatch(/^Code Verifier: "\d+ characters" is not allowed; allowed: 43 to 128 base64url characters/);
 		}
 		const exchanged = await accountOp({ resource: 'cliSession', operation: 'exchange', sessionId: session.session_id, codeVerifier: session.code_verifier });
 		expect(exchanged.items[0].json).toEqual(expect.objectContaining({ api_key: expect.any(String), scopes: ['images:write', 'runs:read'] }));

@@ -106,16 +106,54 @@ describe('MediaGen Trigger with n8n-core hook and webhook contexts (against the 
 		trigger = await openTrigger({ events: ['run.completed'] });
 		await trigger.hook('create');
 		const { endpointId, signingSecret } = staticData(trigger);
+		await disableAtService(endpointId!);
+		expect(endpoints()[0].status).toBe('disabled');
+		expect(await trigger.hook('checkExists')).toBe(true);
+		expect(endpoints()).toEqual([expect.objectContaining({ id: endpointId, status: 'active' })]);
+		expect(staticData(trigger).signingSecret).toBe(signingSecret);
+	});
+
+	async function disableAtService(endpointId: string) {
 		const disabled = await fetch(`${fx.sandbox.baseUrl}/webhooks/${endpointId}`, {
 			method: 'PATCH',
 			headers: { authorization: `Bearer ${SANDBOX_API_KEY}`, 'content-type': 'application/json' },
 			body: JSON.stringify({ status: 'disabled' }),
 		});
 		expect(disabled.status).toBe(200);
-		expect(endpoints()[0].status).toBe('disabled');
-		expect(await trigger.hook('checkExists')).toBe(true);
-		expect(endpoints()).toEqual([expect.objectContaining({ id: endpointId, status: 'active' })]);
-		expect(staticData(trigger).signingSecret).toBe(signingSecret);
+	}
+
+	it('checkExists registers a new endpoint when the service refuses to enable the disabled one (code invalid_parameter): the old one is deleted', async () => {
+		trigger = await openTrigger({ events: ['run.completed'] });
+		await trigger.hook('create');
+		const { endpointId: old, signingSecret: oldSecret } = staticData(trigger);
+		await disableAtService(old!);
+		fx.sandbox.injectFault({ method: 'PATCH', path: '/webhooks/', when: 'before', status: 400, code: 'invalid_parameter', count: 1 });
+
+		expect(await trigger.hook('checkExists')).toBe(false);
+		expect(endpoints()).toHaveLength(0);
+		expect(staticData(trigger).endpointId).toBeUndefined();
+		expect(fx.sandbox.state.requests.filter((r) => r.method === 'DELETE').map((r) => [r.path, r.status])).toEqual([[`/v1/webhooks/${old}`, 204]]);
+		await trigger.hook('create');
+		const renewed = staticData(trigger);
+		expect(renewed.endpointId).not.toBe(old);
+		expect(renewed.signingSecret).not.toBe(oldSecret);
+		expect(endpoints()).toEqual([expect.objectContaining({ id: renewed.endpointId, url: trigger.productionUrl, status: 'active', events: ['run.completed'] })]);
+	});
+
+	it.each([
+		[403, 'insufficient_scope'],
+		[409, 'endpoint_locked'],
+	])('checkExists reports a failed re-enable whose code is no refusal of the change (%s %s) and keeps the endpoint', async (status, code) => {
+		trigger = await openTrigger({ events: ['run.completed'] });
+		await trigger.hook('create');
+		const { endpointId } = staticData(trigger);
+		await disableAtService(endpointId!);
+		fx.sandbox.injectFault({ method: 'PATCH', path: '/webhooks/', when: 'before', status, code, count: 1 });
+
+		await expect(trigger.hook('checkExists')).rejects.toThrow(new RegExp(`^${code}`));
+		expect(endpoints()).toEqual([expect.objectContaining({ id: endpointId, status: 'disabled' })]);
+		expect(staticData(trigger).endpointId).toBe(endpointId);
+		expect(fx.sandbox.state.requests.filter((r) => r.method === 'DELETE')).toHaveLength(0);
 	});
 
 	it('takes only the code not_found as "already gone" on delete: a bare 404 (e.g. from a proxy) is reported', async () => {
@@ -163,7 +201,10 @@ describe('MediaGen Trigger with n8n-core hook and webhook contexts (against the 
 
 	it('refuses to register without any event, naming the field', async () => {
 		trigger = await openTrigger({ events: [] });
-		await expect(trigger.hook('create')).rejects.toThrow(/Events \(events\)/);
+		const refusal = await trigger.hook('create').catch((error: Error & { description?: string }) => error);
+		expect(refusal).toBeInstanceOf(Error);
+		expect((refusal as Error).message).toBe('Events: choose at least one event; allowed: Batch Completed, Batch Failed, Run Completed, Run Failed');
+		expect((refusal as { description?: string }).description).toMatch(/^API field events \(.*run\.completed.*\)\. No endpoint was registered or changed, and no credits were spent\.$/);
 		expect(endpoints()).toHaveLength(0);
 	});
 

@@ -117,6 +117,8 @@ describe('sandbox generation parameters, as strict as the API document', () => {
 		it('takes generate_audio true only where the model reports supports_audio true', async () => {
 			await accepted('/videos/generations', { prompt: 'p', model: 'video.motion-2', duration: 5, generate_audio: true });
 			await refused('/videos/generations', { prompt: 'p', model: 'video.motion-1', duration: 5, generate_audio: true }, 'generate_audio');
+			// a model that reports no supports_audio has no toggle either
+			await refused('/videos/generations', { prompt: 'p', model: 'video.stylize-preview', duration: 5, generate_audio: true }, 'generate_audio');
 			await accepted('/videos/generations', { prompt: 'p', model: 'video.motion-1', duration: 5, generate_audio: false });
 		});
 

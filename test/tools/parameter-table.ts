@@ -1,4 +1,5 @@
 import { catalog, extraOperations, fieldLocation, type Endpoint, type FieldSpec } from '../../src/catalog';
+import { documentNames } from './document-parameters';
 import { NODE_TITLES } from './operations-table';
 
 /** How a field appears in the node's panel. */
@@ -32,6 +33,15 @@ interface Use {
 
 const GENERATING = (e: Endpoint) => !e.estimates && (e.output === 'run' || e.path === '/models/estimate-cost' || e.path === '/media/frames');
 
+/** The body fields of the generating operations, by wire name. */
+export function parameterFields(): Map<string, FieldSpec[]> {
+	const fields = new Map<string, FieldSpec[]>();
+	for (const e of [...catalog, ...extraOperations].filter(GENERATING)) {
+		for (const field of e.fields) if (fieldLocation(e, field) === 'body' && !field.spread) fields.set(field.name, [...(fields.get(field.name) ?? []), field]);
+	}
+	return fields;
+}
+
 /** Every body parameter the generating operations send, by wire name, with where and how. */
 export function parameterUses(): Map<string, Use[]> {
 	const uses = new Map<string, Use[]>();
@@ -45,14 +55,6 @@ export function parameterUses(): Map<string, Use[]> {
 		if (e.output === 'run') add('quote_token', { operation, ui: 'Options → Quote Token (or Max Credits): string' });
 	}
 	return uses;
-}
-
-/** The names a row of the document's parameter table gives (`resolution / resolutions`, `a, b`). */
-export function documentNames(cell: string): string[] {
-	return cell
-		.split(/[,/]/)
-		.map((n) => n.trim())
-		.filter(Boolean);
 }
 
 /** docs/parameters.md: every generation parameter of the document, the operations that send it, its UI type and its wire name. */

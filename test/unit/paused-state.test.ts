@@ -1,24 +1,10 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
-
 import type { INodeType } from 'n8n-workflow';
 
 import { catalog, extraOperations } from '../../src/catalog';
 import { decodeState, encodeState, STATE_MAX_LENGTH, stateKey } from '../../src/node/pause-state';
-import { pausedEndpointDeadline, pausedEndpointDescription } from '../../src/webhooks/paused-endpoint';
+import { answersNotWaiting, pausedEndpointDeadline, pausedEndpointDescription } from '../../src/webhooks/paused-endpoint';
 import { openSecret, sealSecret } from '../../src/webhooks/sealed-secret';
-
-/** The action nodes, loaded from nodes/, by class name. */
-function nodeClasses(): Record<string, INodeType> {
-	const dir = join(__dirname, '..', '..', 'nodes');
-	const nodes: Record<string, INodeType> = {};
-	for (const name of readdirSync(dir).filter((n) => !n.endsWith('Trigger'))) {
-		// eslint-disable-next-line @typescript-eslint/no-require-imports -- every folder under nodes/ is loaded by name
-		nodes[name] = new (require(join(dir, name, `${name}.node.ts`)) as Record<string, new () => INodeType>)[name]();
-	}
-	return nodes;
-}
+import { actionNodes } from '../helpers/action-nodes';
 
 const key = { credentialSecret: 'mg_live_key_123', context: 'exec-7\u0000MediaGen Video' };
 const secret = `whsec_${'ab'.repeat(24)}`;
@@ -72,7 +58,7 @@ describe('the description of a paused execution endpoint', () => {
 describe('Wait Mode in the node descriptions', () => {
 	it('every node with a waiting operation declares the resume webhook (answering on $execution.resumeUrl only)', () => {
 		const waitingNodes = new Set([...catalog, ...extraOperations].filter((e) => e.output === 'run' || e.output === 'batch').map((e) => e.node));
-		for (const [name, node] of Object.entries(nodeClasses())) {
+		for (const [name, node] of Object.entries(actionNodes())) {
 			const webhooks = node.description.webhooks ?? [];
 			if (waitingNodes.has(name as never)) expect(webhooks).toEqual([{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: '', restartWebhook: true }]);
 			if (waitingNodes.has(name as never)) expect(typeof node.webhook).toBe('function');
@@ -80,7 +66,7 @@ describe('Wait Mode in the node descriptions', () => {
 	});
 
 	it('offers Wait Mode where the node waits, defaulting to the catalog entry (paused for long jobs)', () => {
-		const { MediaGenVideo, MediaGenImage, MediaGenProducer } = nodeClasses();
+		const { MediaGenVideo, MediaGenImage, MediaGenProducer } = actionNodes();
 		const waitMode = (node: INodeType, operation: string) =>
 			node.description.properties.find((p) => p.name === 'waitMode' && (p.displayOptions?.show?.operation as string[] | undefined)?.includes(operation));
 		expect(waitMode(MediaGenVideo, 'generate')?.default).toBe('parked');
@@ -88,5 +74,22 @@ describe('Wait Mode in the node descriptions', () => {
 		expect(waitMode(MediaGenImage, 'generate')?.default).toBe('inExecution');
 		expect(waitMode(MediaGenProducer, 'generate')?.default).toBe('parked');
 		expect(waitMode(MediaGenVideo, 'generate')?.displayOptions?.show?.waitForCompletion).toEqual([true]);
+	});
+});
+
+describe("n8n's answer on a leftover endpoint's resume URL", () => {
+	// word for word what n8n 2.41.1's WaitingWebhooks answers (packages/cli/src/webhooks/waiting-webhooks.ts)
+	it.each([
+		['deleted', 404, { code: 404, message: 'The execution "17" does not exist.' }, true],
+		['cancelled', 409, { code: 409, message: 'The execution "17" has finished with error.' }, true],
+		['finished', 409, { code: 409, message: 'The execution "17 has finished already.' }, true],
+		['running (it may be about to pause on this endpoint)', 409, { code: 409, message: 'The execution "17" is running already.' }, false],
+		['waiting: the node answers an unsigned call', 401, { error: 'unauthorized', reason: 'missing_signature' }, false],
+		['another resume token', 401, { error: 'Invalid token' }, false],
+		['waiting on another node', 404, { code: 404, message: 'The workflow for execution "17" does not contain a waiting webhook with a matching path/method.' }, false],
+		['a proxy in front of n8n', 404, { message: 'Not Found' }, false],
+		['n8n overloaded', 503, 'Service Unavailable', false],
+	])('%s (HTTP %i)', (_, status, body, removable) => {
+		expect(answersNotWaiting(status, body)).toBe(removable);
 	});
 });
