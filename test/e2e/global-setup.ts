@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/require-node-api-error -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
 // Global setup of the e2e project: builds the package, makes sure real n8n is installed
 // (test/n8n-host), starts ONE sandbox (in this process) and ONE n8n server with our nodes for all
 // e2e test files, creates the owner, credentials and the example workflows, and writes what the

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
 // The README's install path, as written there: `npm pack`, the tarball unpacked into
 // <n8n folder>/nodes/node_modules/n8n-nodes-mediagen, n8n started without N8N_CUSTOM_EXTENSIONS.
 import { execFileSync } from 'node:child_process';
