@@ -9,6 +9,8 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import { releaseChangelog } from './changelog.cjs';
+
 const ROOT = new URL('..', import.meta.url).pathname;
 const CHANGELOG = join(ROOT, 'CHANGELOG.md');
 
@@ -23,20 +25,6 @@ function isNewer(next, current) {
 	const [a, b] = [parts(next), parts(current)];
 	for (let i = 0; i < 3; i++) if (a[i] !== b[i]) return a[i] > b[i];
 	return next.includes('-') === false && current.includes('-');
-}
-
-/** CHANGELOG.md with the Unreleased entries moved under `version`, and the compare links updated. */
-export function releaseChangelog(text, version, previous, date) {
-	const unreleased = text.match(/^## \[Unreleased\]\n([\s\S]*?)(?=^## \[)/m);
-	if (!unreleased || !/^- /m.test(unreleased[1])) throw new Error('CHANGELOG.md has no entries under "## [Unreleased]"');
-	const repository = text.match(/^\[Unreleased\]: (\S+)\/compare\//m)?.[1];
-	if (!repository) throw new Error('CHANGELOG.md has no "[Unreleased]: <repository>/compare/..." link');
-	return text
-		.replace(unreleased[0], `## [Unreleased]\n\n## [${version}] - ${date}\n${unreleased[1]}`)
-		.replace(
-			/^\[Unreleased\]: .*$/m,
-			`[Unreleased]: ${repository}/compare/${version}...HEAD\n[${version}]: ${repository}/compare/${previous}...${version}`,
-		);
 }
 
 const version = process.argv[2];

@@ -17,7 +17,7 @@ export class MediaGenApi implements ICredentialType {
 			required: true,
 			default: '',
 			placeholder: 'https://mediagen.example.com/v1',
-			description: 'The service address, ending in /v1. The local sandbox (npm run sandbox) answers on http://127.0.0.1:4010/v1.',
+			description: 'The service address, ending in /v1',
 		},
 		{
 			displayName: 'API Key',

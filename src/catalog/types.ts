@@ -1,7 +1,8 @@
 /**
  * The catalog: one typed entry per endpoint of the Media Generation Service API. Nodes build their
- * parameters from it, the shared executor sends requests from it, the sandbox serves routes from it
- * and the README table and coverage tests are generated from it.
+ * parameters from it, the shared executor sends requests from it, and the README table and coverage
+ * tests are generated from it. The sandbox does not read it: it keeps its own endpoint table, so that
+ * it stays a second opinion on the API document.
  */
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';

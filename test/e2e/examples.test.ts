@@ -13,6 +13,7 @@ import {
 	type E2eState,
 	type N8nExecution,
 	type N8nItem,
+	type N8nRun,
 } from './state';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -128,34 +129,66 @@ describeWithN8n('example workflows in real n8n (n8n execute, against the sandbox
 		}
 	});
 
-	it('03 event-driven, while active: every event it receives ends without error (runs without a file stop at Has a File)', async () => {
+	// While 03 is active, every example that makes runs runs too: each makes runs of other kinds, and
+	// 03 receives them all. 06: a workflow run (text, no file) and image generations; 05: an image
+	// generation and a background removal (an edit from an uploaded input); 02: a workflow run, speech
+	// (audio) and lip sync (video); 01: a product extraction, a workflow run and image generations.
+	// 04 and 07 make image generations only, as 06 does: left out to keep the suite short.
+	const WHILE_03_IS_ACTIVE = ['06-ad-variants-to-images', '05-generate-then-cut-out', '02-hook-pack-to-talking-clip', '01-product-page-to-ad-images'];
+
+	/** The run IDs an execution's MediaGen nodes report: run items (`id`) and workflow variants (`run_id`). */
+	const runIdsOf = (run: N8nRun) =>
+		Object.values(run.data.resultData.runData)
+			.flatMap((runs) => runs.flatMap((r) => r.data?.main[0] ?? []))
+			.flatMap((item) => [item.json.id, item.json.run_id])
+			.filter((id): id is string => typeof id === 'string' && id.startsWith('run_'));
+
+	it('03 event-driven, while active: every event the runs of examples 06, 05, 02 and 01 send it ends without error (runs without a file stop at Has a File)', async () => {
 		const workflowId = state.examples['03-event-driven-download'];
+		const others = WHILE_03_IS_ACTIVE.filter((slug) => state.examples[slug]);
+		expect(others).toEqual(expect.arrayContaining(['06-ad-variants-to-images', '05-generate-then-cut-out']));
 		await n8nApi(state, `/workflows/${workflowId}/activate`, 'POST');
 		try {
 			await eventually('the endpoint to be registered', async () => (await endpointsFor(state))[0]);
-			// example 06 completes one workflow run (ad variants: text, no file) and one image run per variant
-			const run = await executeWorkflow(state, state.examples['06-ad-variants-to-images']);
-			expect(run.status).toBe('success');
-			const workflowRun = String(outputOf(run, 'Ad Variants')[0].json.run_id);
-			const imageRuns = outputOf(run, 'Generate Ad Image').map((i) => String(i.json.id));
-			const runIds = [workflowRun, ...imageRuns];
-			const executions = await eventually('one finished execution per completed run', async () => {
-				const list = await n8nApi<{ data: N8nExecution[] }>(state, `/executions?workflowId=${workflowId}&includeData=true&limit=100`);
-				const byRun = new Map<string, N8nExecution>();
-				for (const execution of list.data) {
-					const [event] = execution.data?.resultData.runData['Run Completed']?.[0]?.data?.main[0] ?? [];
-					const runId = String((event?.json.run as { id?: string } | undefined)?.id ?? '');
-					if (runIds.includes(runId)) byRun.set(runId, execution);
+			const runIds = new Set<string>();
+			let workflowRun = '';
+			let imageRuns: string[] = [];
+			for (const slug of others) {
+				const run = await executeWorkflow(state, state.examples[slug]);
+				expect({ slug, status: run.status }).toEqual({ slug, status: 'success' });
+				for (const id of runIdsOf(run)) runIds.add(id);
+				if (slug.startsWith('06-')) {
+					workflowRun = String(outputOf(run, 'Ad Variants')[0].json.run_id);
+					imageRuns = outputOf(run, 'Generate Ad Image').map((i) => String(i.json.id));
 				}
-				const finished = [...byRun.values()].every((e) => e.status !== 'running' && e.status !== 'new');
-				return byRun.size === runIds.length && finished ? byRun : undefined;
-			});
+			}
+			const executions = await eventually(
+				'one finished execution per completed run',
+				async () => {
+					const list = await n8nApi<{ data: N8nExecution[] }>(state, `/executions?workflowId=${workflowId}&includeData=true&limit=250`);
+					const byRun = new Map<string, N8nExecution>();
+					for (const execution of list.data) {
+						const [event] = execution.data?.resultData.runData['Run Completed']?.[0]?.data?.main[0] ?? [];
+						const runId = String((event?.json.run as { id?: string } | undefined)?.id ?? '');
+						if (runIds.has(runId)) byRun.set(runId, execution);
+					}
+					const finished = [...byRun.values()].every((e) => e.status !== 'running' && e.status !== 'new');
+					return byRun.size === runIds.size && finished ? byRun : undefined;
+				},
+				120_000,
+			);
 			for (const [runId, execution] of executions) expect({ runId, status: execution.status }).toEqual({ runId, status: 'success' });
 			expect(executions.get(workflowRun)!.data!.resultData.runData['Download Output']).toBeUndefined();
 			for (const runId of imageRuns) {
 				const [download] = executions.get(runId)!.data!.resultData.runData['Download Output'][0].data!.main[0];
 				expect(download.binary?.data.mimeType).toBe('image/png');
 			}
+			// the kinds of file 03 downloaded: images always; audio and video when example 02 ran
+			const downloaded = new Set(
+				[...executions.values()].flatMap((e) => e.data!.resultData.runData['Download Output']?.[0].data!.main[0] ?? []).map((i) => i.binary?.data.mimeType.split('/')[0]),
+			);
+			const expectedKinds = others.includes('02-hook-pack-to-talking-clip') ? ['audio', 'image', 'video'] : ['image'];
+			expect([...downloaded].sort()).toEqual(expectedKinds);
 			const errors = await n8nApi<{ data: N8nExecution[] }>(state, `/executions?workflowId=${workflowId}&status=error&limit=100`);
 			expect(errors.data).toEqual([]);
 		} finally {

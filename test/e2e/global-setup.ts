@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/require-node-api-error -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
 // Global setup of the e2e project: builds the package, makes sure real n8n is installed
 // (test/n8n-host), starts ONE sandbox (in this process) and ONE n8n server with our nodes for all
 // e2e test files, creates the owner, credentials and the example workflows, and writes what the
@@ -20,6 +20,8 @@ const importEsm = new Function('specifier', 'return import(specifier)') as (spec
 const hostModule = (file: string) => importEsm(pathToFileURL(join(HOST_DIR, file)).href);
 
 const NARROW_SCOPES = ['models:read', 'runs:read'];
+/** CI sets it: a suite that cannot reach real n8n fails instead of turning into describe.skip. */
+const REQUIRE_N8N_ENV = 'MEDIAGEN_REQUIRE_N8N';
 
 export default async function globalSetup(): Promise<void> {
 	const started = Date.now();
@@ -37,7 +39,12 @@ export default async function globalSetup(): Promise<void> {
 	} catch (e) {
 		const error = e as Error & { code?: string };
 		if (error.code !== install.N8N_UNAVAILABLE) throw error;
-		const reason = `n8n cannot be installed here (${error.message}); the end-to-end tests in real n8n are SKIPPED.`;
+		if (process.env[REQUIRE_N8N_ENV] === '1') {
+			throw new Error(
+				`n8n cannot be installed here (${error.message}), and ${REQUIRE_N8N_ENV}=1 (set by .ci/run's test stage) requires the end-to-end tests in real n8n to run: failing instead of skipping them.`,
+			);
+		}
+		const reason = `n8n cannot be installed here (${error.message}); the end-to-end tests in real n8n are SKIPPED (${REQUIRE_N8N_ENV}=1 makes this an error, as in CI).`;
 		say(`\n${'!'.repeat(100)}\n${reason}\n${'!'.repeat(100)}\n`);
 		writeFileSync(stateFile, JSON.stringify({ skip: reason }));
 		return;

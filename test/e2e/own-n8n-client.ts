@@ -9,17 +9,22 @@ export interface OwnN8n {
 	url: string;
 	port: number;
 	apiKey?: string;
+	/** the owner's session cookie (`setup`), for n8n's internal routes */
+	cookie?: string;
 	stop(): Promise<void>;
 }
 
-/** Starts n8n on `userFolder` (`setup`: owner and public API key, on the first start; `port`: the same port again). */
-export async function startOwnN8n(userFolder: string, extensionsDir: string, options: { setup?: boolean; port?: number }): Promise<OwnN8n> {
-	const args = ['--user-folder', userFolder, '--extensions', extensionsDir, ...(options.setup ? ['--setup'] : []), ...(options.port ? ['--port', String(options.port)] : [])];
+/**
+ * Starts n8n on `userFolder` (`setup`: owner and public API key, on the first start; `port`: the same
+ * port again); `extensionsDir` undefined: only what the user folder holds (an installed package).
+ */
+export async function startOwnN8n(userFolder: string, extensionsDir: string | undefined, options: { setup?: boolean; port?: number }): Promise<OwnN8n> {
+	const args = ['--user-folder', userFolder, ...(extensionsDir ? ['--extensions', extensionsDir] : []), ...(options.setup ? ['--setup'] : []), ...(options.port ? ['--port', String(options.port)] : [])];
 	const child = spawn(process.execPath, [join(__dirname, 'own-n8n.mjs'), ...args], {
 		stdio: ['ignore', 'pipe', 'inherit'],
 	});
 	const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-	const ready = await new Promise<{ url: string; port: number; apiKey?: string }>((resolve, reject) => {
+	const ready = await new Promise<Omit<OwnN8n, 'stop'>>((resolve, reject) => {
 		const lines = createInterface({ input: child.stdout! });
 		lines.on('line', (line) => line.startsWith('{') && resolve(JSON.parse(line)));
 		child.once('exit', (code) => reject(new Error(`n8n exited with code ${code} before it was ready`)));

@@ -203,7 +203,7 @@ export async function ensureN8nInstalled({ log = (m) => console.log(m) } = {}) {
       [
         `Installing a real n8n ${want.n8n} (on Node ${want.node}) into ${HOST_DIR}`,
         `  Why: the end-to-end tests and \`npm start\` run the nodes inside real n8n.`,
-        `  This happens once: 5–15 minutes on a 2-core machine (about 4½ when it is idle, 13 seen on a busy one) and ~2.4 GB of disk.`,
+        `  This happens once: 4–15 minutes on a 2-core machine, depending on its load (4½ seen on an idle one, 13⅓ on a busy one), and ~2.4 GB of disk.`,
         `  Full npm output goes to ${logFile}`,
       ].join('\n'),
     );

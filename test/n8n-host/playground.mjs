@@ -206,7 +206,7 @@ async function main() {
   mkdirSync(PLAYGROUND, { recursive: true });
 
   if (!isN8nInstalled()) {
-    say('First run: installing n8n into test/n8n-host: 5–15 minutes and 2.4 GB, only once.');
+    say('First run: installing n8n into test/n8n-host: 4–15 minutes and 2.4 GB, only once.');
     say('Progress is printed every 10 s; the full npm output goes to test/n8n-host/.runtime/install.log.');
   }
   let n8nVersion;

@@ -137,6 +137,12 @@ describe('what n8n shows of each node: panel, canvas, docs', () => {
 		expect(codex.alias?.length).toBeGreaterThan(0);
 	});
 
+	it('no two nodes share a search alias: n8n ranks an exact alias above a display name, so a shared one ("video" on Lip Sync and Video) lets the wrong node come first (seen in the editor)', () => {
+		const owners = new Map<string, string[]>();
+		for (const [name, , codex] of nodes) for (const alias of codex.alias ?? []) owners.set(alias.toLowerCase(), [...(owners.get(alias.toLowerCase()) ?? []), name]);
+		expect([...owners].filter(([, names]) => names.length > 1)).toEqual([]);
+	});
+
 	it.each(nodes)('%s: the Docs link is a README heading that exists, with no query to break the anchor', (_name, node, codex) => {
 		const anchors = readmeAnchors();
 		// n8n's Docs button uses documentationUrl as it is; the codex URL would get "?utm_…" appended after the "#"
