@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 
 import { listedModels } from '../../sandbox/models';
+import { videoEndpoints } from '../../src/catalog/video';
+import { IN_EXECUTION_WAIT_TIMEOUT, pausedWaitTimeoutOf } from '../../src/catalog/wait-timeouts';
 import type { LedgerEntry } from '../../sandbox/state';
 import { ARTIFACTS, describeWithN8n, endpointsFor, eventually, n8nApi, readE2eState, sandboxAdmin, type E2eState, type N8nExecution, type N8nRun } from './state';
 
@@ -53,6 +55,9 @@ async function settled<T>(read: () => Promise<T>, expected: T, timeoutMs = 30_00
 	}
 	return last;
 }
+
+/** The Options collection's "Add Option" select (Additional Fields is a collection too). */
+const addOption = (page: Page) => page.locator('[data-test-id=collection-parameter-add]').filter({ has: page.locator('input[placeholder="Add Option"]') });
 
 /** The names the node panel lists now (a trigger shows without "Trigger": "MediaGen"). */
 const panelNames = async (page: Page) => (await page.locator('[data-test-id=node-creator-item-name]').allTextContents()).map((t) => t.trim());
@@ -273,5 +278,43 @@ describeWithN8n('building a workflow from the node panel, as a user does in the 
 		const ledger = (await sandboxAdmin<{ data: LedgerEntry[] }>(state, '/ledger')).data;
 		expect(ledger.length - chargesBefore).toBe(4);
 		for (const item of items) expect(ledger.filter((e) => e.run_id === item.json.id)).toHaveLength(1);
+	});
+
+	it('Options offers one Wait Timeout, the one of the Wait Mode set, with its default; switching the mode keeps one field and the value', async () => {
+		const generate = videoEndpoints.find((e) => e.resource === 'video' && e.operation === 'generate')!;
+		expect(generate.defaultWait).toBe('parked');
+		const pausedDefault = pausedWaitTimeoutOf(generate)!;
+		expect(pausedDefault).not.toBe(IN_EXECUTION_WAIT_TIMEOUT);
+
+		await page.goto(`${state.n8nUrl}/workflow/new`);
+		await page.click('[data-test-id=canvas-add-button]');
+		await searchPanel(page, 'MediaGen Video');
+		await pickInPanel(page, 'MediaGen Video');
+		await page.locator('[data-test-id=item-iterator-item]').filter({ hasText: generate.action }).first().click();
+		await page.locator('[data-test-id=ndv]').waitFor();
+		await expect(page.locator('[data-test-id=parameter-input-waitMode] input').first().inputValue()).resolves.toBe('Pause the Execution Until They Finish');
+
+		const offered = await (await openDropdown(page, addOption(page))).allTextContents();
+		await shot(page, 'ndv-5-wait-timeout-offered');
+		expect(offered.filter((t) => t.trim().startsWith('Wait Timeout'))).toEqual(['Wait Timeout (Seconds)']);
+		await page.locator('.el-select-dropdown__item:visible', { hasText: 'Wait Timeout' }).click();
+
+		const waitTimeout = page.locator('[data-test-id=parameter-input-waitTimeout]');
+		await waitTimeout.first().waitFor();
+		await shot(page, 'ndv-6-wait-timeout-paused');
+		await expect(waitTimeout.count()).resolves.toBe(1);
+		expect(await settled(() => waitTimeout.locator('input').first().inputValue(), String(pausedDefault))).toBe(String(pausedDefault));
+
+		await openDropdown(page, page.locator('[data-test-id=parameter-input-waitMode]'));
+		await page.locator('.el-select-dropdown__item:visible', { hasText: 'In This Execution' }).click();
+		await expect(page.locator('[data-test-id=parameter-input-waitMode] input').first().inputValue()).resolves.toBe('In This Execution');
+		await page.waitForTimeout(1_000);
+		await shot(page, 'ndv-7-wait-timeout-in-execution');
+		await expect(waitTimeout.count()).resolves.toBe(1);
+		// the one option `waitTimeout`: the value set stays when the mode changes (src/node/properties.ts)
+		await expect(waitTimeout.locator('input').first().inputValue()).resolves.toBe(String(pausedDefault));
+		const stillOffered = await (await openDropdown(page, addOption(page))).allTextContents();
+		expect(stillOffered.filter((t) => t.trim().startsWith('Wait Timeout'))).toEqual([]);
+		await page.keyboard.press('Escape');
 	});
 });
