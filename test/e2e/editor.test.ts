@@ -283,8 +283,28 @@ describeWithN8n('building a workflow from the node panel, as a user does in the 
 	it('Options offers one Wait Timeout, the one of the Wait Mode set, with its default; switching the mode keeps one field and the value', async () => {
 		const generate = videoEndpoints.find((e) => e.resource === 'video' && e.operation === 'generate')!;
 		expect(generate.defaultWait).toBe('parked');
-		const pausedDefault = pausedWaitTimeoutOf(generate)!;
-		expect(pausedDefault).not.toBe(IN_EXECUTION_WAIT_TIMEOUT);
+		const pausedDefault = String(pausedWaitTimeoutOf(generate));
+		const inExecutionDefault = String(IN_EXECUTION_WAIT_TIMEOUT);
+		expect(pausedDefault).not.toBe(inExecutionDefault);
+		const waitMode = page.locator('[data-test-id=parameter-input-waitMode]');
+		const chooseWaitMode = async (mode: string) => {
+			await openDropdown(page, waitMode);
+			await page.locator('.el-select-dropdown__item:visible', { hasText: mode }).click();
+			await expect(waitMode.locator('input').first().inputValue()).resolves.toBe(mode);
+		};
+		const waitTimeout = page.locator('[data-test-id=parameter-input-waitTimeout]');
+		const waitTimeoutValue = () => waitTimeout.locator('input').first().inputValue();
+		/** "Add Option" → the Wait Timeouts offered (exactly one expected), which is then added. */
+		const addWaitTimeout = async (screenshot: string) => {
+			const offered = await (await openDropdown(page, addOption(page))).allTextContents();
+			const item = page.locator('.el-select-dropdown__item:visible', { hasText: 'Wait Timeout' });
+			await item.first().scrollIntoViewIfNeeded();
+			await shot(page, screenshot);
+			expect(offered.map((t) => t.trim()).filter((t) => t.startsWith('Wait Timeout'))).toEqual(['Wait Timeout (Seconds)']);
+			await item.click();
+			await waitTimeout.first().waitFor();
+			await page.waitForTimeout(500);
+		};
 
 		await page.goto(`${state.n8nUrl}/workflow/new`);
 		await page.click('[data-test-id=canvas-add-button]');
@@ -292,29 +312,35 @@ describeWithN8n('building a workflow from the node panel, as a user does in the 
 		await pickInPanel(page, 'MediaGen Video');
 		await page.locator('[data-test-id=item-iterator-item]').filter({ hasText: generate.action }).first().click();
 		await page.locator('[data-test-id=ndv]').waitFor();
-		await expect(page.locator('[data-test-id=parameter-input-waitMode] input').first().inputValue()).resolves.toBe('Pause the Execution Until They Finish');
+		await expect(waitMode.locator('input').first().inputValue()).resolves.toBe('Pause the Execution Until They Finish');
 
-		const offered = await (await openDropdown(page, addOption(page))).allTextContents();
-		await shot(page, 'ndv-5-wait-timeout-offered');
-		expect(offered.filter((t) => t.trim().startsWith('Wait Timeout'))).toEqual(['Wait Timeout (Seconds)']);
-		await page.locator('.el-select-dropdown__item:visible', { hasText: 'Wait Timeout' }).click();
-
-		const waitTimeout = page.locator('[data-test-id=parameter-input-waitTimeout]');
-		await waitTimeout.first().waitFor();
+		// paused (the default): one Wait Timeout offered; added, it holds this operation's paused deadline
+		await addWaitTimeout('ndv-5-wait-timeout-offered');
 		await shot(page, 'ndv-6-wait-timeout-paused');
 		await expect(waitTimeout.count()).resolves.toBe(1);
-		expect(await settled(() => waitTimeout.locator('input').first().inputValue(), String(pausedDefault))).toBe(String(pausedDefault));
+		expect(await settled(waitTimeoutValue, pausedDefault)).toBe(pausedDefault);
 
-		await openDropdown(page, page.locator('[data-test-id=parameter-input-waitMode]'));
-		await page.locator('.el-select-dropdown__item:visible', { hasText: 'In This Execution' }).click();
-		await expect(page.locator('[data-test-id=parameter-input-waitMode] input').first().inputValue()).resolves.toBe('In This Execution');
-		await page.waitForTimeout(1_000);
+		// In This Execution: still one field, and the value set stays (n8n keeps a collection's values)
+		await chooseWaitMode('In This Execution');
+		await page.waitForTimeout(500);
 		await shot(page, 'ndv-7-wait-timeout-in-execution');
 		await expect(waitTimeout.count()).resolves.toBe(1);
-		// the one option `waitTimeout`: the value set stays when the mode changes (src/node/properties.ts)
-		await expect(waitTimeout.locator('input').first().inputValue()).resolves.toBe(String(pausedDefault));
-		const stillOffered = await (await openDropdown(page, addOption(page))).allTextContents();
-		expect(stillOffered.filter((t) => t.trim().startsWith('Wait Timeout'))).toEqual([]);
+		await expect(waitTimeoutValue()).resolves.toBe(pausedDefault);
+		await openDropdown(page, addOption(page));
+		await expect(page.locator('.el-select-dropdown__item:visible', { hasText: 'Wait Timeout' }).count()).resolves.toBe(0);
 		await page.keyboard.press('Escape');
+
+		// removed and added again in this mode, it holds the in-execution default; back to paused, that stays
+		const row = page.locator('.parameter-item', { has: waitTimeout });
+		await row.hover();
+		await row.locator('[title=Delete]').first().click();
+		await expect(waitTimeout.count()).resolves.toBe(0);
+		await addWaitTimeout('ndv-8-wait-timeout-offered-in-execution');
+		expect(await settled(waitTimeoutValue, inExecutionDefault)).toBe(inExecutionDefault);
+		await chooseWaitMode('Pause the Execution Until They Finish');
+		await page.waitForTimeout(500);
+		await shot(page, 'ndv-9-wait-timeout-paused-again');
+		await expect(waitTimeout.count()).resolves.toBe(1);
+		await expect(waitTimeoutValue()).resolves.toBe(inExecutionDefault);
 	});
 });
