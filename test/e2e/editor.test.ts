@@ -287,13 +287,18 @@ describeWithN8n('building a workflow from the node panel, as a user does in the 
 		const inExecutionDefault = String(IN_EXECUTION_WAIT_TIMEOUT);
 		expect(pausedDefault).not.toBe(inExecutionDefault);
 		const waitMode = page.locator('[data-test-id=parameter-input-waitMode]');
-		const chooseWaitMode = async (mode: string) => {
+		const waitTimeout = page.locator('[data-test-id=parameter-input-waitTimeout]');
+		const waitTimeoutValue = () => waitTimeout.locator('input').first().inputValue();
+		/** Switches Wait Mode; the panel then shows one Wait Timeout, still holding `value`. */
+		const switchWaitModeKeeping = async (mode: string, value: string, screenshot: string) => {
 			await openDropdown(page, waitMode);
 			await page.locator('.el-select-dropdown__item:visible', { hasText: mode }).click();
 			await expect(waitMode.locator('input').first().inputValue()).resolves.toBe(mode);
+			await page.waitForTimeout(500);
+			await shot(page, screenshot);
+			await expect(waitTimeout.count()).resolves.toBe(1);
+			await expect(waitTimeoutValue()).resolves.toBe(value);
 		};
-		const waitTimeout = page.locator('[data-test-id=parameter-input-waitTimeout]');
-		const waitTimeoutValue = () => waitTimeout.locator('input').first().inputValue();
 		/** "Add Option" → the Wait Timeouts offered (exactly one expected), which is then added. */
 		const addWaitTimeout = async (screenshot: string) => {
 			const offered = await (await openDropdown(page, addOption(page))).allTextContents();
@@ -321,11 +326,7 @@ describeWithN8n('building a workflow from the node panel, as a user does in the 
 		expect(await settled(waitTimeoutValue, pausedDefault)).toBe(pausedDefault);
 
 		// In This Execution: still one field, and the value set stays (n8n keeps a collection's values)
-		await chooseWaitMode('In This Execution');
-		await page.waitForTimeout(500);
-		await shot(page, 'ndv-7-wait-timeout-in-execution');
-		await expect(waitTimeout.count()).resolves.toBe(1);
-		await expect(waitTimeoutValue()).resolves.toBe(pausedDefault);
+		await switchWaitModeKeeping('In This Execution', pausedDefault, 'ndv-7-wait-timeout-in-execution');
 		await openDropdown(page, addOption(page));
 		await expect(page.locator('.el-select-dropdown__item:visible', { hasText: 'Wait Timeout' }).count()).resolves.toBe(0);
 		await page.keyboard.press('Escape');
@@ -337,10 +338,6 @@ describeWithN8n('building a workflow from the node panel, as a user does in the 
 		await expect(waitTimeout.count()).resolves.toBe(0);
 		await addWaitTimeout('ndv-8-wait-timeout-offered-in-execution');
 		expect(await settled(waitTimeoutValue, inExecutionDefault)).toBe(inExecutionDefault);
-		await chooseWaitMode('Pause the Execution Until They Finish');
-		await page.waitForTimeout(500);
-		await shot(page, 'ndv-9-wait-timeout-paused-again');
-		await expect(waitTimeout.count()).resolves.toBe(1);
-		await expect(waitTimeoutValue()).resolves.toBe(inExecutionDefault);
+		await switchWaitModeKeeping('Pause the Execution Until They Finish', inExecutionDefault, 'ndv-9-wait-timeout-paused-again');
 	});
 });
