@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 
 import { listedModels } from '../../sandbox/models';
+import { videoEndpoints } from '../../src/catalog/video';
+import { IN_EXECUTION_WAIT_TIMEOUT, pausedWaitTimeoutOf } from '../../src/catalog/wait-timeouts';
 import type { LedgerEntry } from '../../sandbox/state';
 import { ARTIFACTS, describeWithN8n, endpointsFor, eventually, n8nApi, readE2eState, sandboxAdmin, type E2eState, type N8nExecution, type N8nRun } from './state';
 
@@ -53,6 +55,9 @@ async function settled<T>(read: () => Promise<T>, expected: T, timeoutMs = 30_00
 	}
 	return last;
 }
+
+/** The Options collection's "Add Option" select (Additional Fields is a collection too). */
+const addOption = (page: Page) => page.locator('[data-test-id=collection-parameter-add]').filter({ has: page.locator('input[placeholder="Add Option"]') });
 
 /** The names the node panel lists now (a trigger shows without "Trigger": "MediaGen"). */
 const panelNames = async (page: Page) => (await page.locator('[data-test-id=node-creator-item-name]').allTextContents()).map((t) => t.trim());
@@ -273,5 +278,66 @@ describeWithN8n('building a workflow from the node panel, as a user does in the 
 		const ledger = (await sandboxAdmin<{ data: LedgerEntry[] }>(state, '/ledger')).data;
 		expect(ledger.length - chargesBefore).toBe(4);
 		for (const item of items) expect(ledger.filter((e) => e.run_id === item.json.id)).toHaveLength(1);
+	});
+
+	it('Options offers one Wait Timeout, the one of the Wait Mode set, with its default; switching the mode keeps one field and the value', async () => {
+		const generate = videoEndpoints.find((e) => e.resource === 'video' && e.operation === 'generate')!;
+		expect(generate.defaultWait).toBe('parked');
+		const pausedDefault = String(pausedWaitTimeoutOf(generate));
+		const inExecutionDefault = String(IN_EXECUTION_WAIT_TIMEOUT);
+		expect(pausedDefault).not.toBe(inExecutionDefault);
+		const waitMode = page.locator('[data-test-id=parameter-input-waitMode]');
+		const waitTimeout = page.locator('[data-test-id=parameter-input-waitTimeout]');
+		const waitTimeoutValue = () => waitTimeout.locator('input').first().inputValue();
+		/** Switches Wait Mode; the panel then shows one Wait Timeout, still holding `value`. */
+		const switchWaitModeKeeping = async (mode: string, value: string, screenshot: string) => {
+			await openDropdown(page, waitMode);
+			await page.locator('.el-select-dropdown__item:visible', { hasText: mode }).click();
+			await expect(waitMode.locator('input').first().inputValue()).resolves.toBe(mode);
+			await page.waitForTimeout(500);
+			await shot(page, screenshot);
+			await expect(waitTimeout.count()).resolves.toBe(1);
+			await expect(waitTimeoutValue()).resolves.toBe(value);
+		};
+		/** "Add Option" → the Wait Timeouts offered (exactly one expected), which is then added. */
+		const addWaitTimeout = async (screenshot: string) => {
+			const offered = await (await openDropdown(page, addOption(page))).allTextContents();
+			const item = page.locator('.el-select-dropdown__item:visible', { hasText: 'Wait Timeout' });
+			await item.first().scrollIntoViewIfNeeded();
+			await shot(page, screenshot);
+			expect(offered.map((t) => t.trim()).filter((t) => t.startsWith('Wait Timeout'))).toEqual(['Wait Timeout (Seconds)']);
+			await item.click();
+			await waitTimeout.first().waitFor();
+			await page.waitForTimeout(500);
+		};
+
+		await page.goto(`${state.n8nUrl}/workflow/new`);
+		await page.click('[data-test-id=canvas-add-button]');
+		await searchPanel(page, 'MediaGen Video');
+		await pickInPanel(page, 'MediaGen Video');
+		await page.locator('[data-test-id=item-iterator-item]').filter({ hasText: generate.action }).first().click();
+		await page.locator('[data-test-id=ndv]').waitFor();
+		await expect(waitMode.locator('input').first().inputValue()).resolves.toBe('Pause the Execution Until They Finish');
+
+		// paused (the default): one Wait Timeout offered; added, it holds this operation's paused deadline
+		await addWaitTimeout('ndv-5-wait-timeout-offered');
+		await shot(page, 'ndv-6-wait-timeout-paused');
+		await expect(waitTimeout.count()).resolves.toBe(1);
+		expect(await settled(waitTimeoutValue, pausedDefault)).toBe(pausedDefault);
+
+		// In This Execution: still one field, and the value set stays (n8n keeps a collection's values)
+		await switchWaitModeKeeping('In This Execution', pausedDefault, 'ndv-7-wait-timeout-in-execution');
+		await openDropdown(page, addOption(page));
+		await expect(page.locator('.el-select-dropdown__item:visible', { hasText: 'Wait Timeout' }).count()).resolves.toBe(0);
+		await page.keyboard.press('Escape');
+
+		// removed and added again in this mode, it holds the in-execution default; back to paused, that stays
+		const row = page.locator('.parameter-item', { has: waitTimeout });
+		await row.hover();
+		await row.locator('[title=Delete]').first().click();
+		await expect(waitTimeout.count()).resolves.toBe(0);
+		await addWaitTimeout('ndv-8-wait-timeout-offered-in-execution');
+		expect(await settled(waitTimeoutValue, inExecutionDefault)).toBe(inExecutionDefault);
+		await switchWaitModeKeeping('Pause the Execution Until They Finish', inExecutionDefault, 'ndv-9-wait-timeout-paused-again');
 	});
 });
