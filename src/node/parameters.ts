@@ -5,6 +5,7 @@ import { BYTES_PER_MB, DEFAULT_MAX_OUTPUT_MB, MAX_OUTPUT_MB } from '../media/dow
 import { describeBinary } from '../media/upload';
 import { modelAlias } from '../models/model-catalog';
 import type { PendingUpload, PreparedCall, RunSettings } from '../runs/call';
+import { NOTHING_SPENT } from '../runs/nothing-spent';
 import { deriveIdempotencyKey, keyFromUserValue } from '../transport/idempotency';
 import { binaryParam, paramName, sourceParam } from './names';
 import { runsAsTool } from './tool-output';
@@ -131,7 +132,7 @@ function numberOption(ctx: IExecuteFunctions, itemIndex: number, options: IDataO
 		const shown = typeof raw === 'number' ? String(raw) : JSON.stringify(raw);
 		throw new NodeOperationError(ctx.getNode(), `${label}: ${shown} is not allowed; allowed: a number from ${min} to ${max}`, {
 			itemIndex,
-			description: 'Nothing was sent to the service, so no credits were spent.',
+			description: NOTHING_SPENT,
 		});
 	}
 	return value;

@@ -39,11 +39,11 @@ function isLoopback(url: string): boolean {
 const hasWaitsLeft = (held: Held) => held.runs.some((r) => !isTerminal(r.run)) || held.batches.some((b) => !isBatchFinished(b.batch));
 
 /** A wait's item at the deadline: the in-execution wait's timeout item (what n8n outputs then, unchanged). */
-function deadlineItems(ctx: IExecuteFunctions, held: Held): Map<number, INodeExecutionData> {
+function deadlineItems(ctx: IExecuteFunctions, held: Held, timeoutMs: number): Map<number, INodeExecutionData> {
 	const items = new Map<number, INodeExecutionData>();
 	for (const { call, run } of held.runs) {
-		// the message names the timeout that ran out: the paused wait's
-		const paused = { ...call, run: { ...call.run!, waitTimeoutMs: call.run!.pausedWaitTimeoutMs } };
+		// the message names the timeout that ran out: the paused wait's, the longest of its items'
+		const paused = { ...call, run: { ...call.run!, waitTimeoutMs: timeoutMs } };
 		items.set(call.itemIndex, errorItem(outcomeError(ctx, paused, { state: 'timeout', run }), call.itemIndex));
 	}
 	for (const { calls, batch } of held.batches) {
@@ -144,7 +144,7 @@ export async function pauseExecution(ctx: IExecuteFunctions, client: ApiClient, 
 	}
 
 	// n8n saves this very array as the node's input and outputs it unchanged at the deadline
-	const items = deadlineItems(ctx, held);
+	const items = deadlineItems(ctx, held, timeoutMs);
 	const stored = results.map((outputs, index) => items.get(index) ?? outputs[0]);
 	const input = ctx.getExecuteData().data.main[0]!;
 	input.splice(0, input.length, ...stored);

@@ -3,6 +3,7 @@ import { NodeOperationError, type IDataObject, type IExecuteFunctions, type Json
 import { offersEstimate } from '../catalog';
 import type { Model } from '../models/model-catalog';
 import type { PreparedCall } from './call';
+import { NOTHING_SPENT } from './nothing-spent';
 import { problemOf } from '../transport/problem';
 import { apiRequest, unexpectedResponse, type ApiClient } from '../transport/request';
 
@@ -51,7 +52,7 @@ export function planCost(ctx: IExecuteFunctions, call: PreparedCall, model: Mode
 	if (!Number.isFinite(maxCredits) || maxCredits < 0) {
 		throw new NodeOperationError(ctx.getNode(), `Max Credits: ${JSON.stringify(raw)} is not allowed; allowed: a number of credits of 0 or more`, {
 			itemIndex,
-			description: 'Nothing was sent to the service, so no credits were spent.',
+			description: NOTHING_SPENT,
 		});
 	}
 	if (options.useBatchApi === true) {

@@ -74,14 +74,28 @@ export async function removePausedEndpoint(client: ApiClient, endpointId: string
 /** Leftover endpoints asked about per pause: each probe makes n8n load an execution. */
 const PROBES_PER_CLEANUP = 10;
 const PROBE_TIMEOUT_MS = 5000;
+/**
+ * The probe goes to a sub-path of the resume URL that no waiting webhook serves. n8n keeps one resume
+ * token per execution, so a leftover endpoint's URL still reaches the same execution when it later
+ * waits at another node (a Wait node resumed by a POST, a form): the resume URL itself would resume it.
+ */
+const PROBE_PATH = 'mediagen-leftover-probe';
+
+/**
+ * When each leftover URL was last asked about and kept (this process): the next cleanup asks the
+ * others first, so executions paused for long do not hide cancelled ones behind them. Holds only
+ * URLs of endpoints that still exist.
+ */
+const keptAt = new Map<string, number>();
 
 /**
  * What n8n answers on the resume URL of an execution that is not waiting and never will again
  * (n8n 2.41.1, `WaitingWebhooks.executeWebhook` in packages/cli/src/webhooks/waiting-webhooks.ts):
  * 404 "The execution "<id>" does not exist." (deleted), 409 "… has finished with error." (cancelled:
  * `ExecutionService.stopDuringRun` records a cancellation error) and 409 "… has finished already."
- * A waiting execution passes the call to the node's webhook, which answers an unsigned one 401; a
- * running one (maybe about to pause on this endpoint) is 409 "… is running already." and is kept.
+ * On the probe's sub-path a waiting execution answers 404 "The workflow for execution … does not
+ * contain a waiting webhook …", a form 307, a running one (maybe about to pause on this endpoint)
+ * 409 "… is running already.": all kept.
  */
 export function answersNotWaiting(status: number, body: unknown): boolean {
 	const message = typeof body === 'object' && body !== null ? (body as IDataObject).message : undefined;
@@ -89,15 +103,23 @@ export function answersNotWaiting(status: number, body: unknown): boolean {
 	return (status === 404 && message.endsWith(' does not exist.')) || (status === 409 && / has finished (with error|already)\.$/.test(message));
 }
 
-/** Asks this n8n, with an unsigned POST to the endpoint's resume URL, whether its execution is gone for good. */
+/** The address the probe asks: the resume URL's execution, a path no node's webhook has, the same token. */
+export function leftoverProbeUrl(resumeUrl: string): string {
+	const url = new URL(resumeUrl);
+	url.pathname = `${url.pathname.replace(/\/$/, '')}/${PROBE_PATH}`;
+	return url.toString();
+}
+
+/** Asks this n8n, with an unsigned POST beside the endpoint's resume URL, whether its execution is gone for good. */
 async function executionIsOver(client: ApiClient, url: string): Promise<boolean> {
 	const response = (await client.ctx.helpers.httpRequest({
 		method: 'POST',
-		url,
+		url: leftoverProbeUrl(url),
 		body: {},
 		json: true,
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
+		disableFollowRedirect: true,
 		timeout: PROBE_TIMEOUT_MS,
 	})) as { statusCode: number; body: unknown };
 	return answersNotWaiting(response.statusCode, response.body);
@@ -107,8 +129,9 @@ async function executionIsOver(client: ApiClient, url: string): Promise<boolean>
  * Deletes the endpoints left by paused executions of this n8n (its resume URLs only) that no
  * execution will resume on: those whose deadline passed more than EXPIRED_AFTER_MS ago, and those
  * whose execution this n8n says was cancelled, deleted or has finished (see answersNotWaiting; at
- * most PROBES_PER_CLEANUP asked, oldest deadline first). An endpoint whose execution may still be
- * waiting — or n8n's answer is anything else, or none — is never touched. Returns the ids it deleted.
+ * most PROBES_PER_CLEANUP URLs asked, those not asked before first, then the oldest deadline). An
+ * endpoint whose execution may still be waiting — or n8n's answer is anything else, or none — is
+ * never touched. Returns the ids it deleted.
  */
 export async function removeLeftoverPausedEndpoints(client: ApiClient, resumeUrl: string, now = Date.now()): Promise<string[]> {
 	const base = waitingBaseOf(resumeUrl);
@@ -116,11 +139,15 @@ export async function removeLeftoverPausedEndpoints(client: ApiClient, resumeUrl
 	const leftovers = endpoints
 		.map((endpoint) => ({ id: endpoint.id, url: endpoint.url, deadline: pausedEndpointDeadline(endpoint) }))
 		.filter((e): e is { id: string; url: string; deadline: Date } => typeof e.id === 'string' && typeof e.url === 'string' && e.url.startsWith(base) && e.deadline !== undefined)
-		.sort((a, b) => a.deadline.getTime() - b.deadline.getTime());
+		.sort((a, b) => (keptAt.get(a.url) ?? 0) - (keptAt.get(b.url) ?? 0) || a.deadline.getTime() - b.deadline.getTime());
+	for (const url of keptAt.keys()) if (!leftovers.some((e) => e.url === url)) keptAt.delete(url);
 	const expired = leftovers.filter((e) => e.deadline.getTime() + EXPIRED_AFTER_MS < now);
-	const asked = leftovers.filter((e) => !expired.includes(e) && e.url !== resumeUrl).slice(0, PROBES_PER_CLEANUP);
-	const over = await Promise.all(asked.map(async (e) => ((await executionIsOver(client, e.url).catch(() => false)) ? [e] : [])));
-	const gone = [...expired, ...over.flat()];
+	// several endpoints can name one execution: ask about each URL once
+	const urls = [...new Set(leftovers.filter((e) => !expired.includes(e) && e.url !== resumeUrl).map((e) => e.url))].slice(0, PROBES_PER_CLEANUP);
+	const answers = await Promise.all(urls.map(async (url) => [url, await executionIsOver(client, url).catch(() => false)] as const));
+	const overUrls = new Set(answers.filter(([, over]) => over).map(([url]) => url));
+	for (const [url, over] of answers) if (!over) keptAt.set(url, now);
+	const gone = leftovers.filter((e) => expired.includes(e) || overUrls.has(e.url));
 	for (const endpoint of gone) await deleteEndpoint(client, endpoint.id);
 	return gone.map((endpoint) => endpoint.id);
 }

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 
 import { SANDBOX_ACCOUNT_ID, SANDBOX_API_KEY } from '../../sandbox/options';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
+import { leftoverProbeUrl } from '../../src/webhooks/paused-endpoint';
 import { eventually, publicApi, startOwnN8n, type OwnN8n } from './own-n8n-client';
 import { describeWithN8n, readE2eState, type N8nItem } from './state';
 
@@ -275,9 +276,14 @@ describeWithN8n('Wait Mode "Pause the Execution" in real n8n (90 s runs, restart
 		await api(`/executions/${deleted.executionId}/stop`, 'POST');
 		await api(`/executions/${deleted.executionId}`, 'DELETE');
 		expect((await api<Execution>(`/executions/${cancelled.executionId}`)).status).toBe('canceled');
-		// what n8n answers on the resume URLs: what the cleanup goes by (n8n adds a stacktrace outside production)
-		expect(await unsignedPost(cancelled.endpoint.url)).toEqual({ status: 409, body: expect.objectContaining({ code: 409, message: `The execution "${cancelled.executionId}" has finished with error.` }) });
-		expect(await unsignedPost(deleted.endpoint.url)).toEqual({ status: 404, body: expect.objectContaining({ code: 404, message: `The execution "${deleted.executionId}" does not exist.` }) });
+		// what n8n answers beside the resume URLs, where the cleanup asks (n8n adds a stacktrace outside production)
+		expect(await unsignedPost(leftoverProbeUrl(cancelled.endpoint.url))).toEqual({ status: 409, body: expect.objectContaining({ code: 409, message: `The execution "${cancelled.executionId}" has finished with error.` }) });
+		expect(await unsignedPost(leftoverProbeUrl(deleted.endpoint.url))).toEqual({ status: 404, body: expect.objectContaining({ code: 404, message: `The execution "${deleted.executionId}" does not exist.` }) });
+		expect(await unsignedPost(leftoverProbeUrl(live.endpoint.url))).toEqual({
+			status: 404,
+			body: expect.objectContaining({ code: 404, message: `The workflow for execution "${live.executionId}" does not contain a waiting webhook with a matching path/method.` }),
+		});
+		// on the resume URL itself the paused node's webhook answers (an unsigned call: 401, still paused)
 		expect((await unsignedPost(live.endpoint.url)).status).toBe(401);
 		expect((await api<Execution>(`/executions/${live.executionId}`)).status).toBe('waiting');
 		const ids = () => endpoints().map((e) => e.id);

@@ -71,7 +71,7 @@ export class PausedExecutionHost {
 			const s = app.listen(0, '127.0.0.1', () => resolve(s));
 		});
 		const host = new PausedExecutionHost(server);
-		app.post('/webhook-waiting/:executionId', express.raw({ type: () => true }), (req, res) => void host.serve(req, res));
+		app.post('/webhook-waiting/:executionId{/:suffix}', express.raw({ type: () => true }), (req, res) => void host.serve(req, res));
 		return host;
 	}
 
@@ -174,9 +174,14 @@ export class PausedExecutionHost {
 					: execution.status === 'done'
 						? { code: 409, message: `The execution "${executionId} has finished already.` }
 						: undefined;
-		if (!execution || refusal) {
-			res.status(refusal!.code).json(refusal);
-			return void record(refusal!.code, refusal);
+		// a waiting execution whose node has no webhook on that path (every MediaGen node's is '')
+		const noSuchWebhook = req.params.suffix
+			? { code: 404, message: `The workflow for execution "${executionId}" does not contain a waiting webhook with a matching path/method.` }
+			: undefined;
+		const answer = refusal ?? noSuchWebhook;
+		if (!execution || answer) {
+			res.status(answer!.code).json(answer);
+			return void record(answer!.code, answer);
 		}
 		const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
 		Object.assign(req, { rawBody, body: rawBody.length ? JSON.parse(rawBody.toString('utf8')) : {} });

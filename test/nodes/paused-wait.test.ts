@@ -135,6 +135,16 @@ describe('Wait Mode "Pause the Execution" in n8n-core (the sandbox delivers to a
 		expect(await Promise.all(atDeadline.items.map(comparable))).toEqual(await Promise.all(inExecution.items.map(comparable)));
 	});
 
+	it('names the deadline it waited for in every timeout item, also where items set different Wait Timeouts (the longest is the deadline)', async () => {
+		fx.sandbox.state.options.latencyMs = 60_000;
+		const executionId = nextExecutionId();
+		const parameters = { ...generate, options: { waitTimeout: '={{ $itemIndex === 0 ? 2 : 3 }}' } };
+		const paused = await host.run({ nodeType: video, credentials: fx.credentials, parameters, input: shots(2), executionId, settings: { onError: 'continueRegularOutput' } });
+		expect(paused.run.status).toBe('waiting');
+		const atDeadline = await host.deadline(executionId);
+		expect(atDeadline.items.map((i) => i.json.error)).toEqual(paused.items.map((i) => `Run ${String(i.json.run_id)} did not finish within 3 s`));
+	});
+
 	const hintsOf = (run: { run: { data: { resultData: { runData: Record<string, Array<{ hints?: Array<{ message: string }> }>> } } } }) =>
 		(run.run.data.resultData.runData.MediaGen?.[0]?.hints ?? []).map((h) => h.message);
 
@@ -215,9 +225,12 @@ describe('Wait Mode "Pause the Execution" in n8n-core (the sandbox delivers to a
 				['gone-2', 404],
 				[cancelled.executionId, 409],
 				[finished.executionId, 409],
-				[live.executionId, 401],
+				[live.executionId, 404],
 			].sort(),
 		);
+		// asked beside the resume URL, never on it: the paused node's webhook did not run (an execution
+		// waiting at another node, e.g. a Wait node resumed by a POST, would have been resumed)
+		expect(probes.find((d) => d.executionId === live.executionId)!.body).toEqual(expect.objectContaining({ message: expect.stringContaining('does not contain a waiting webhook') }));
 		expect(host.status(live.executionId)).toBe('waiting');
 		fx.sandbox.state.options.latencyMs = 50;
 		await host.finished(live.executionId);

@@ -20,6 +20,8 @@ export const KNOWN = {
   'src/runs/cost.ts:plans': 'WeakMap keyed by the PreparedCall objects of one execution: nothing outlives the execution or is shared between them',
   'src/node/resume.ts:openedSecrets':
     'per-process cache of the signing secrets of paused executions this process opened (by sealed value, at most 100): another process opens its own from the execution data',
+  'src/webhooks/paused-endpoint.ts:keptAt':
+    'when this process last asked n8n about each leftover paused-wait endpoint and kept it (only URLs of endpoints that still exist): orders the next cleanup; another process asks in its own order, and a probe never deletes what n8n says may still wait',
   'src/node/resume.ts:latestReads':
     'the latest read of each paused execution this process answers deliveries for (dropped when it resumes, at most 100): deliveries arriving at the same process share one; another process reads for itself',
 };
