@@ -29,31 +29,25 @@ interface Execution {
 	};
 }
 
+/** Webhook `path` → the nodes, one after another (positions and connections follow their order). */
+function chain(name: string, path: string, nodes: Array<{ name: string } & Record<string, unknown>>) {
+	const all = [{ id: 'start', name: 'Start', type: 'n8n-nodes-base.webhook', typeVersion: 2, webhookId: path, parameters: { httpMethod: 'POST', path, responseMode: 'onReceived' } }, ...nodes];
+	return {
+		name,
+		nodes: all.map((node, i) => ({ ...node, position: [200 * i, 0] })),
+		connections: Object.fromEntries(all.slice(1).map((next, i) => [all[i].name, { main: [[{ node: next.name, type: 'main', index: 0 }]] }])),
+		settings: { executionOrder: 'v1' },
+	};
+}
+
 /** Webhook → Code (`items` prompts, or the items a code gives) → Make → Done. */
 function workflow(name: string, credential: { id: string; name: string }, path: string, items: number | string, make: Record<string, unknown>) {
 	const jsCode = typeof items === 'string' ? items : `return Array.from({ length: ${items} }, (_, i) => ({ json: { prompt: 'shot ' + i } }));`;
-	return {
-		name,
-		nodes: [
-			{ id: 'start', name: 'Start', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [0, 0], webhookId: path, parameters: { httpMethod: 'POST', path, responseMode: 'onReceived' } },
-			{
-				id: 'shots',
-				name: 'Shots',
-				type: 'n8n-nodes-base.code',
-				typeVersion: 2,
-				position: [200, 0],
-				parameters: { jsCode },
-			},
-			{ id: 'make', name: 'Make', position: [400, 0], typeVersion: 1, credentials: { mediaGenApi: credential }, ...make },
-			{ id: 'done', name: 'Done', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [600, 0], parameters: {} },
-		],
-		connections: {
-			Start: { main: [[{ node: 'Shots', type: 'main', index: 0 }]] },
-			Shots: { main: [[{ node: 'Make', type: 'main', index: 0 }]] },
-			Make: { main: [[{ node: 'Done', type: 'main', index: 0 }]] },
-		},
-		settings: { executionOrder: 'v1' },
-	};
+	return chain(name, path, [
+		{ id: 'shots', name: 'Shots', type: 'n8n-nodes-base.code', typeVersion: 2, parameters: { jsCode } },
+		{ id: 'make', name: 'Make', typeVersion: 1, credentials: { mediaGenApi: credential }, ...make },
+		{ id: 'done', name: 'Done', type: 'n8n-nodes-base.noOp', typeVersion: 1, parameters: {} },
+	]);
 }
 
 const videos = (options: Record<string, unknown> = {}) => ({
@@ -303,28 +297,15 @@ describeWithN8n('Wait Mode "Pause the Execution" in real n8n (90 s runs, restart
 		sandbox.state.options.latencyMs = 600_000;
 		/** Webhook → Resume URL (Edit Fields: `$execution.resumeUrl`) → Wait for call (Wait, On Webhook Call, POST) → Resumed */
 		const waitingAtWaitNode = async (name: string, path: string) => {
-			const created = await api<{ id: string }>('/workflows', 'POST', {
-				name,
-				nodes: [
-					{ id: 'start', name: 'Start', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [0, 0], webhookId: path, parameters: { httpMethod: 'POST', path, responseMode: 'onReceived' } },
-					{
-						id: 'url',
-						name: 'Resume URL',
-						type: 'n8n-nodes-base.set',
-						typeVersion: 3.4,
-						position: [200, 0],
-						parameters: { mode: 'manual', assignments: { assignments: [{ id: 'resume-url', name: 'resumeUrl', value: '={{ $execution.resumeUrl }}', type: 'string' }] }, options: {} },
-					},
-					{ id: 'wait', name: 'Wait for call', type: 'n8n-nodes-base.wait', typeVersion: 1.1, position: [400, 0], webhookId: randomUUID(), parameters: { resume: 'webhook', httpMethod: 'POST', responseMode: 'onReceived', options: {} } },
-					{ id: 'resumed', name: 'Resumed', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [600, 0], parameters: {} },
-				],
-				connections: {
-					Start: { main: [[{ node: 'Resume URL', type: 'main', index: 0 }]] },
-					'Resume URL': { main: [[{ node: 'Wait for call', type: 'main', index: 0 }]] },
-					'Wait for call': { main: [[{ node: 'Resumed', type: 'main', index: 0 }]] },
-				},
-				settings: { executionOrder: 'v1' },
-			});
+			const created = await api<{ id: string }>(
+				'/workflows',
+				'POST',
+				chain(name, path, [
+					{ id: 'url', name: 'Resume URL', type: 'n8n-nodes-base.set', typeVersion: 3.4, parameters: { mode: 'manual', assignments: { assignments: [{ id: 'resume-url', name: 'resumeUrl', value: '={{ $execution.resumeUrl }}', type: 'string' }] }, options: {} } },
+					{ id: 'wait', name: 'Wait for call', type: 'n8n-nodes-base.wait', typeVersion: 1.1, webhookId: randomUUID(), parameters: { resume: 'webhook', httpMethod: 'POST', responseMode: 'onReceived', options: {} } },
+					{ id: 'resumed', name: 'Resumed', type: 'n8n-nodes-base.noOp', typeVersion: 1, parameters: {} },
+				]),
+			);
 			await api(`/workflows/${created.id}/activate`, 'POST');
 			await start(path);
 			const execution = await waiting(created.id);
