@@ -2,7 +2,7 @@
 // Wait Mode "Pause the Execution" in real n8n: an n8n and a sandbox of this test's own (n8n is
 // stopped and started again while executions are paused; the sandbox's runs last 90 s). Events are
 // delivered by the sandbox to n8n's resume URLs; forged ones are signed here with node:crypto.
-import { createHmac } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,31 +29,25 @@ interface Execution {
 	};
 }
 
+/** Webhook `path` → the nodes, one after another (positions and connections follow their order). */
+function chain(name: string, path: string, nodes: Array<{ name: string } & Record<string, unknown>>) {
+	const all = [{ id: 'start', name: 'Start', type: 'n8n-nodes-base.webhook', typeVersion: 2, webhookId: path, parameters: { httpMethod: 'POST', path, responseMode: 'onReceived' } }, ...nodes];
+	return {
+		name,
+		nodes: all.map((node, i) => ({ ...node, position: [200 * i, 0] })),
+		connections: Object.fromEntries(all.slice(1).map((next, i) => [all[i].name, { main: [[{ node: next.name, type: 'main', index: 0 }]] }])),
+		settings: { executionOrder: 'v1' },
+	};
+}
+
 /** Webhook → Code (`items` prompts, or the items a code gives) → Make → Done. */
 function workflow(name: string, credential: { id: string; name: string }, path: string, items: number | string, make: Record<string, unknown>) {
 	const jsCode = typeof items === 'string' ? items : `return Array.from({ length: ${items} }, (_, i) => ({ json: { prompt: 'shot ' + i } }));`;
-	return {
-		name,
-		nodes: [
-			{ id: 'start', name: 'Start', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [0, 0], webhookId: path, parameters: { httpMethod: 'POST', path, responseMode: 'onReceived' } },
-			{
-				id: 'shots',
-				name: 'Shots',
-				type: 'n8n-nodes-base.code',
-				typeVersion: 2,
-				position: [200, 0],
-				parameters: { jsCode },
-			},
-			{ id: 'make', name: 'Make', position: [400, 0], typeVersion: 1, credentials: { mediaGenApi: credential }, ...make },
-			{ id: 'done', name: 'Done', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [600, 0], parameters: {} },
-		],
-		connections: {
-			Start: { main: [[{ node: 'Shots', type: 'main', index: 0 }]] },
-			Shots: { main: [[{ node: 'Make', type: 'main', index: 0 }]] },
-			Make: { main: [[{ node: 'Done', type: 'main', index: 0 }]] },
-		},
-		settings: { executionOrder: 'v1' },
-	};
+	return chain(name, path, [
+		{ id: 'shots', name: 'Shots', type: 'n8n-nodes-base.code', typeVersion: 2, parameters: { jsCode } },
+		{ id: 'make', name: 'Make', typeVersion: 1, credentials: { mediaGenApi: credential }, ...make },
+		{ id: 'done', name: 'Done', type: 'n8n-nodes-base.noOp', typeVersion: 1, parameters: {} },
+	]);
 }
 
 const videos = (options: Record<string, unknown> = {}) => ({
@@ -81,6 +75,16 @@ describeWithN8n('Wait Mode "Pause the Execution" in real n8n (90 s runs, restart
 	const finished = (workflowId: string, timeoutMs: number) =>
 		eventually(`execution of ${workflowId} to finish`, async () => ((await executionOf(workflowId))?.status === 'success' ? executionOf(workflowId) : undefined), timeoutMs, 1000);
 	const endpoints = () => sandbox.services.webhooks.listEndpoints(SANDBOX_ACCOUNT_ID);
+	/** An execution of a new workflow whose one video run pauses it; runs that must not finish need a long sandbox latency. */
+	const pausedExecution = async (name: string, path: string) => {
+		const created = await api<{ id: string }>('/workflows', 'POST', workflow(name, credentialRef, path, 1, videos()));
+		await api(`/workflows/${created.id}/activate`, 'POST');
+		await start(path);
+		const paused = await waiting(created.id);
+		const endpoint = endpoints().find((e) => e.description?.includes(`n8n execution ${paused.id} `))!;
+		expect(endpoint.url).toMatch(new RegExp(`^${n8n!.url}/webhook-waiting/${paused.id}\\?signature=`));
+		return { executionId: paused.id, endpoint };
+	};
 
 	beforeAll(async () => {
 		sandbox = await startSandbox({ latencyMs: RUN_SECONDS * 1000, webhookBackoffScale: 0.2 });
@@ -254,15 +258,6 @@ describeWithN8n('Wait Mode "Pause the Execution" in real n8n (90 s runs, restart
 
 	it('removes the endpoints of executions cancelled or deleted while paused the next time the node pauses, asking n8n; a paused one keeps its endpoint', async () => {
 		sandbox.state.options.latencyMs = 600_000;
-		const pausedExecution = async (name: string, path: string) => {
-			const created = await api<{ id: string }>('/workflows', 'POST', workflow(name, credentialRef, path, 1, videos()));
-			await api(`/workflows/${created.id}/activate`, 'POST');
-			await start(path);
-			const paused = await waiting(created.id);
-			const endpoint = endpoints().find((e) => e.description?.includes(`n8n execution ${paused.id} `))!;
-			expect(endpoint.url).toMatch(new RegExp(`^${n8n!.url}/webhook-waiting/${paused.id}\\?signature=`));
-			return { executionId: paused.id, endpoint };
-		};
 		const unsignedPost = async (url: string) => {
 			const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
 			return { status: res.status, body: (await res.json()) as Record<string, unknown> };
@@ -295,6 +290,74 @@ describeWithN8n('Wait Mode "Pause the Execution" in real n8n (90 s runs, restart
 		expect(ids()).toEqual(expect.arrayContaining([live.endpoint.id, next.endpoint.id]));
 		expect((await api<Execution>(`/executions/${live.executionId}`)).status).toBe('waiting');
 		await api(`/executions/${live.executionId}/stop`, 'POST');
+		await api(`/executions/${next.executionId}/stop`, 'POST');
+	});
+
+	it("never resumes an execution waiting at n8n's Wait node (On Webhook Call, POST) when it asks n8n about a leftover endpoint with that execution's resume URL; the endpoint stays", async () => {
+		sandbox.state.options.latencyMs = 600_000;
+		/** Webhook → Resume URL (Edit Fields: `$execution.resumeUrl`) → Wait for call (Wait, On Webhook Call, POST) → Resumed */
+		const waitingAtWaitNode = async (name: string, path: string) => {
+			const created = await api<{ id: string }>(
+				'/workflows',
+				'POST',
+				chain(name, path, [
+					{ id: 'url', name: 'Resume URL', type: 'n8n-nodes-base.set', typeVersion: 3.4, parameters: { mode: 'manual', assignments: { assignments: [{ id: 'resume-url', name: 'resumeUrl', value: '={{ $execution.resumeUrl }}', type: 'string' }] }, options: {} } },
+					{ id: 'wait', name: 'Wait for call', type: 'n8n-nodes-base.wait', typeVersion: 1.1, webhookId: randomUUID(), parameters: { resume: 'webhook', httpMethod: 'POST', responseMode: 'onReceived', options: {} } },
+					{ id: 'resumed', name: 'Resumed', type: 'n8n-nodes-base.noOp', typeVersion: 1, parameters: {} },
+				]),
+			);
+			await api(`/workflows/${created.id}/activate`, 'POST');
+			await start(path);
+			const execution = await waiting(created.id);
+			const resumeUrl = String(execution.data!.resultData.runData['Resume URL'][0].data!.main[0][0].json.resumeUrl);
+			expect(resumeUrl).toMatch(new RegExp(`^${n8n!.url}/webhook-waiting/${execution.id}\\?signature=`));
+			return { workflowId: created.id, name, executionId: execution.id, resumeUrl };
+		};
+		// n8n gives an execution one resume URL: an endpoint a MediaGen node registered while the
+		// execution was paused names the URL on which the execution, now waiting at the Wait node,
+		// resumes. Registered here as such a leftover (the description the node writes, a deadline to
+		// come), for batch events only: no batch finishes in this test, so no delivery of the sandbox
+		// reaches the Wait node, only what the cleanup sends.
+		const leftover = async (of: { workflowId: string; name: string; executionId: string; resumeUrl: string }) => {
+			const deadline = new Date(Date.now() + 3_600_000).toISOString();
+			const res = await fetch(`${sandbox.baseUrl}/webhooks`, {
+				method: 'POST',
+				headers: { authorization: `Bearer ${SANDBOX_API_KEY}`, 'content-type': 'application/json' },
+				body: JSON.stringify({
+					url: of.resumeUrl,
+					events: ['batch.completed', 'batch.failed'],
+					description: `n8n execution ${of.executionId} of workflow "${of.name}" (${of.workflowId}), node "Make", paused until its runs finish; resumes by ${deadline} [mediagen paused wait]`,
+				}),
+			});
+			expect(res.status).toBe(201);
+			return ((await res.json()) as { id: string }).id;
+		};
+		const atWait = await waitingAtWaitNode('Waits at the Wait node', 'waits-at-wait-node');
+		// the control: an execution deleted while waiting, whose leftover endpoint the cleanup must remove
+		const gone = await waitingAtWaitNode('Deleted while at the Wait node', 'deleted-at-wait-node');
+		await api(`/executions/${gone.executionId}/stop`, 'POST');
+		await api(`/executions/${gone.executionId}`, 'DELETE');
+		const atWaitEndpoint = await leftover(atWait);
+		const goneEndpoint = await leftover(gone);
+		const ids = () => endpoints().map((e) => e.id);
+		expect(ids()).toEqual(expect.arrayContaining([atWaitEndpoint, goneEndpoint]));
+
+		// a MediaGen node pauses another execution: the cleanup runs before it registers its endpoint
+		const next = await pausedExecution('Pauses after the Wait node', 'paused-after-wait-node');
+		expect(ids()).not.toContain(goneEndpoint);
+		expect(ids()).toContain(atWaitEndpoint);
+		const atWaitNow = await executionOf(atWait.workflowId);
+		expect([atWaitNow.id, atWaitNow.status]).toEqual([atWait.executionId, 'waiting']);
+		expect(Object.keys(atWaitNow.data!.resultData.runData)).not.toContain('Resumed');
+		expect(sandbox.services.webhooks.listDeliveries(SANDBOX_ACCOUNT_ID).filter((d) => d.endpoint_id === atWaitEndpoint)).toEqual([]);
+
+		// the execution still resumes on its URL, with the body it is sent, not with anything before it
+		const call = await fetch(atWait.resumeUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ resumedBy: 'this test' }) });
+		expect(call.status).toBe(200);
+		const done = await finished(atWait.workflowId, 60_000);
+		expect(done.id).toBe(atWait.executionId);
+		expect(done.data!.resultData.runData.Resumed[0].data!.main[0].map((i) => i.json.body)).toEqual([{ resumedBy: 'this test' }]);
+		sandbox.services.webhooks.deleteEndpoint(SANDBOX_ACCOUNT_ID, atWaitEndpoint);
 		await api(`/executions/${next.executionId}/stop`, 'POST');
 	});
 });
