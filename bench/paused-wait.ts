@@ -101,7 +101,9 @@ async function main(): Promise<void> {
 	writeFileSync('bench/paused-wait.json', `${JSON.stringify({ measured_at: new Date().toISOString(), rows }, null, 2)}\n`);
 }
 
-if (require.main === module) {
+// run as `node build/bench/paused-wait.js` only: bundled into build/bench/run.js, `require.main === module`
+// holds there too, and this main's process.exit would end `npm run bench` before its own rows
+if (/paused-wait\.[cm]?[jt]s$/.test(process.argv[1] ?? '')) {
 	main().then(
 		() => process.exit(0),
 		(error: unknown) => {
