@@ -1,11 +1,18 @@
-// Benchmark rows measured in one real n8n (test/n8n-host), with default node settings on both sides:
-// (a) the MediaGen Image node in a workflow; (d) what users build today: HTTP Request submit → Wait →
-// HTTP Request poll → IF, looping, then an HTTP Request that downloads the file, with the Wait at 5 s
-// and at 2 s; (i) an ideal client (plain fetch, outside n8n) against the same sandbox settings.
+// Benchmark rows measured in one real n8n (test/n8n-host), with default node settings on every side:
+// (a) the MediaGen Image node in a workflow (binaries, or Return URLs Only); (d) what users build
+// today: HTTP Request submit → Wait → HTTP Request poll → IF, looping, then (or not) an HTTP Request
+// that downloads the file, with the Wait at 5 s and at 2 s; (i) an ideal client (plain fetch, outside
+// n8n, with or without downloading the outputs) against the same sandbox settings.
 // Every row gets a freshly started sandbox, so its request log holds that row's requests only; API
-// requests and file downloads are counted apart.
+// requests and file downloads are counted apart. n8n's resident memory is sampled every 100 ms
+// during each measured execution (the worker's in queue mode).
 // Usage: node bench/real-n8n.mjs --scenarios '[{"items":100,"latency":2000,"cap":10}]' [--extensions dist]
+//          a scenario may name its rows: "rows": ["node","node-urls","loop5","loop2","loop2-nodl","ideal","ideal-nodl"]
+//          (default: node, loop5, loop2, ideal; "nodeOnly": true is ["node"])
 //        node bench/real-n8n.mjs --big-output-mb 300 [--extensions dist]   (peak RSS of n8n with one big output)
+//        add --queue: n8n in queue mode (Redis + PostgreSQL from test/queue/services.mjs, one main and
+//          one worker, n8n's default binary mode there: database); otherwise one n8n, filesystem mode
+//        add --label TEXT: appended to every row name (e.g. "before")
 //        add --cpu-prof DIR: n8n runs with Node's --cpu-prof into DIR, and DIR/marks.json says when each
 //        measured execution ran (seconds from n8n's start); `node bench/cpu-profile.mjs DIR` reads them
 // Prints progress on stderr and the rows as JSON on the last stdout line.
@@ -17,7 +24,8 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { ensureN8nInstalled } from '../test/n8n-host/install.mjs';
-import { createApiKey, freePort, n8nCli, publicApi, setupOwner, startN8n } from '../test/n8n-host/n8n.mjs';
+import { createApiKey, freePort, makeUserFolder, n8nCli, publicApi, setupOwner, startN8n, startN8nWorker } from '../test/n8n-host/n8n.mjs';
+import { idealClient } from './ideal-client.mjs';
 
 const { values } = parseArgs({
 	options: {
@@ -25,6 +33,8 @@ const { values } = parseArgs({
 		'big-output-mb': { type: 'string' },
 		extensions: { type: 'string' },
 		'cpu-prof': { type: 'string' },
+		queue: { type: 'boolean', default: false },
+		label: { type: 'string', default: '' },
 	},
 });
 const profileDir = values['cpu-prof'] && resolve(values['cpu-prof']);
@@ -38,8 +48,10 @@ const root = new URL('..', import.meta.url).pathname;
 const extensionsDir = resolve(values.extensions ?? join(root, 'dist'));
 const API_KEY = 'mg_sandbox_full_access_key';
 const MB = 1024 * 1024;
-const log = (line) => process.stderr.write(`[real-n8n] ${line}\n`);
+const log = (line) => process.stderr.write(`[real-n8n${values.queue ? ' queue' : ''}] ${line}\n`);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const suffix = values.label ? ` [${values.label}]` : '';
+const where = values.queue ? 'n8n queue mode (1 main + 1 worker, binary mode database)' : 'real n8n';
 
 /** One sandbox process at a time, always on the same port (the credential and workflows point at it). */
 let sandbox;
@@ -49,7 +61,7 @@ async function restartSandbox(port, flags) {
 		sandbox.kill();
 		await exited;
 	}
-	sandbox = spawn(process.execPath, [join(root, 'build/sandbox/cli.js'), '--port', String(port), '--rate-limit', '100000', ...flags], { stdio: ['ignore', 'pipe', 'inherit'] });
+	sandbox = spawn(process.execPath, [join(root, 'build/sandbox/cli.js'), '--port', String(port), '--rate-limit', '1000000', ...flags], { stdio: ['ignore', 'pipe', 'inherit'] });
 	await new Promise((resolve, reject) => {
 		sandbox.stdout.on('data', (chunk) => chunk.toString().includes('listening') && resolve());
 		sandbox.once('exit', (code) => reject(new Error(`sandbox exited ${code}`)));
@@ -63,10 +75,11 @@ const prompts = node('Prompts', 'n8n-nodes-base.code', 2, [200, 0], {
 });
 const credentials = { mediaGenApi: { id: 'benchcred00000001', name: 'MediaGen sandbox' } };
 const chain = (...names) => Object.fromEntries(names.slice(0, -1).map((name, i) => [name, { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] }]));
+const IMAGE_NODE = 'MediaGen Image';
 
-function nodeWorkflow(id) {
-	const image = node('MediaGen Image', 'CUSTOM.mediaGenImage', 1, [400, 0], { authentication: 'mediaGenApi', resource: 'image', operation: 'generate', prompt: '={{ $json.prompt }}', options: {} }, { credentials });
-	return { id, name: 'bench (a) MediaGen Image node', nodes: [webhook(`bench-${id}`), prompts, image], connections: chain('Webhook', 'Prompts', 'MediaGen Image'), settings: { executionOrder: 'v1' }, active: false };
+function nodeWorkflow(id, options = {}) {
+	const image = node(IMAGE_NODE, 'CUSTOM.mediaGenImage', 1, [400, 0], { authentication: 'mediaGenApi', resource: 'image', operation: 'generate', prompt: '={{ $json.prompt }}', options }, { credentials });
+	return { id, name: `bench (a) MediaGen Image node ${JSON.stringify(options)}`, nodes: [webhook(`bench-${id}`), prompts, image], connections: chain('Webhook', 'Prompts', IMAGE_NODE), settings: { executionOrder: 'v1' }, active: false };
 }
 
 function bigOutputWorkflow(id) {
@@ -80,7 +93,7 @@ function httpDownloadWorkflow(id) {
 	return { id, name: 'bench HTTP Request download', nodes: [webhook(`bench-${id}`), download], connections: chain('Webhook', 'Download'), settings: { executionOrder: 'v1' }, active: false };
 }
 
-function pollingLoopWorkflow(id, sandboxBase, waitSeconds) {
+function pollingLoopWorkflow(id, sandboxBase, waitSeconds, { download = true } = {}) {
 	const auth = { name: 'Authorization', value: `Bearer ${API_KEY}` };
 	const submit = node('Submit', 'n8n-nodes-base.httpRequest', 4.2, [400, 0], {
 		method: 'POST',
@@ -95,18 +108,41 @@ function pollingLoopWorkflow(id, sandboxBase, waitSeconds) {
 	const wait = node('Wait', 'n8n-nodes-base.wait', 1.1, [600, 0], { amount: waitSeconds, unit: 'seconds' }, { webhookId: randomUUID() });
 	const poll = node('Poll', 'n8n-nodes-base.httpRequest', 4.2, [800, 0], { method: 'GET', url: `=${sandboxBase}/runs/{{ $json.id }}`, sendHeaders: true, headerParameters: { parameters: [auth] }, options: {} });
 	const done = node('Done?', 'n8n-nodes-base.if', 1, [1000, 0], { conditions: { string: [{ value1: '={{ $json.status }}', operation: 'equal', value2: 'completed' }] } });
-	const download = node('Download', 'n8n-nodes-base.httpRequest', 4.2, [1200, -100], { method: 'GET', url: '={{ $json.output.images[0].url }}', options: { response: { response: { responseFormat: 'file' } } } });
+	const fetchFile = node('Download', 'n8n-nodes-base.httpRequest', 4.2, [1200, -100], { method: 'GET', url: '={{ $json.output.images[0].url }}', options: { response: { response: { responseFormat: 'file' } } } });
 	return {
 		id,
-		name: `bench (d) HTTP Request + Wait ${waitSeconds} s + IF loop + download`,
-		nodes: [webhook(`bench-${id}`), prompts, submit, wait, poll, done, download],
+		name: `bench (d) HTTP Request + Wait ${waitSeconds} s + IF loop${download ? ' + download' : ''}`,
+		nodes: [webhook(`bench-${id}`), prompts, submit, wait, poll, done, ...(download ? [fetchFile] : [])],
 		connections: {
 			...chain('Webhook', 'Prompts', 'Submit', 'Wait', 'Poll', 'Done?'),
-			'Done?': { main: [[{ node: 'Download', type: 'main', index: 0 }], [{ node: 'Wait', type: 'main', index: 0 }]] },
+			'Done?': { main: [download ? [{ node: 'Download', type: 'main', index: 0 }] : [], [{ node: 'Wait', type: 'main', index: 0 }]] },
 		},
 		settings: { executionOrder: 'v1' },
 		active: false,
 	};
+}
+
+/** The rows a scenario can measure: a workflow in n8n, or the ideal client outside it. */
+const ROW_KINDS = {
+	node: { workflowId: 'benchA000000001', label: `(a) MediaGen Image node, ${where}, default options` },
+	'node-urls': { workflowId: 'benchU000000001', label: `(a) MediaGen Image node, ${where}, Return URLs Only` },
+	loop5: { workflowId: 'benchD500000001', label: `(d) ${where}: HTTP Request + Wait 5 s + IF loop + download` },
+	loop2: { workflowId: 'benchD200000001', label: `(d) ${where}: HTTP Request + Wait 2 s + IF loop + download` },
+	'loop2-nodl': { workflowId: 'benchN200000001', label: `(d) ${where}: HTTP Request + Wait 2 s + IF loop, no download` },
+	ideal: { ideal: { downloads: true }, label: '(i) ideal client: plain fetch, 100 submits in flight, list read every 100 ms, download at completion' },
+	'ideal-nodl': { ideal: { downloads: false }, label: '(i) ideal client: plain fetch, 100 submits in flight, list read every 100 ms, no downloads' },
+};
+
+function workflowsFor(sandboxBase) {
+	return [
+		nodeWorkflow('benchA000000001'),
+		nodeWorkflow('benchU000000001', { returnUrlsOnly: true }),
+		pollingLoopWorkflow('benchD500000001', sandboxBase, 5),
+		pollingLoopWorkflow('benchD200000001', sandboxBase, 2),
+		pollingLoopWorkflow('benchN200000001', sandboxBase, 2, { download: false }),
+		bigOutputWorkflow('benchM000000001'),
+		httpDownloadWorkflow('benchH000000001'),
+	];
 }
 
 async function sandboxRequests(origin) {
@@ -114,117 +150,158 @@ async function sandboxRequests(origin) {
 	return (await response.json()).data;
 }
 
+/** Every run of the sandbox account (status, created_at, completed_at), through the API's pages. */
+async function sandboxRuns(origin) {
+	const runs = [];
+	let after;
+	for (;;) {
+		const page = await (await fetch(`${origin}/v1/runs?limit=100${after ? `&starting_after=${after}` : ''}`, { headers: { authorization: `Bearer ${API_KEY}` } })).json();
+		runs.push(...page.data);
+		if (!page.has_more || !page.data.length) return runs;
+		after = page.data.at(-1).id;
+	}
+}
+
 /** API requests (/v1/…) and file downloads (/storage/…) in the sandbox's log, per run. */
 function counts(requests, runs) {
 	const api = requests.filter((r) => r.path.startsWith('/v1/')).length;
 	const downloads = requests.filter((r) => r.path.startsWith('/storage/')).length;
-	return { requests_per_run: Number((api / runs).toFixed(2)), downloads_per_run: Number((downloads / runs).toFixed(2)), total_per_run: Number(((api + downloads) / runs).toFixed(2)) };
+	return { requests_per_run: Number((api / runs).toFixed(3)), downloads_per_run: Number((downloads / runs).toFixed(2)), total_per_run: Number(((api + downloads) / runs).toFixed(2)) };
 }
 
 /** The API submits (POST /v1/…) in the sandbox's log. */
 const submitsOf = (requests) => requests.filter((r) => r.method === 'POST' && r.path.startsWith('/v1/'));
+const runReadsOf = (requests) => requests.filter((r) => r.method === 'GET' && r.path.startsWith('/v1/runs'));
 
 /**
- * Where the time went, from the sandbox's log (each request logged when its answer was sent), in
- * seconds from the start of the execution.
+ * Where the time went, from the sandbox's log (each request logged when its answer was sent) and the
+ * runs' completed_at, in seconds from the start: submits, the last run's completion, the last read of
+ * the runs (the one that saw it: nothing reads after it), downloads, the end.
  */
-function timeline(requests, startedAt, stoppedAt) {
-	const at = (r) => ((r.at - startedAt) / 1000).toFixed(2);
+function timeline(requests, runs, startedAt, stoppedAt) {
+	const s = (ms) => Number(((ms - startedAt) / 1000).toFixed(3));
 	const posts = submitsOf(requests);
 	const files = requests.filter((r) => r.path.startsWith('/storage/'));
-	if (!posts.length) return 'no submit logged';
-	return `timeline (s from start): submits ${at(posts[0])}-${at(posts.at(-1))}, downloads ${files.length ? `${at(files[0])}-${at(files.at(-1))}` : 'none'}, end ${((stoppedAt - startedAt) / 1000).toFixed(2)}`;
+	const reads = runReadsOf(requests);
+	const lastCompletion = Math.max(...runs.map((r) => Date.parse(r.completed_at ?? '') || 0));
+	const lastRead = reads.at(-1)?.at;
+	return {
+		submits_s: posts.length ? [s(posts[0].at), s(posts.at(-1).at)] : null,
+		last_completion_s: lastCompletion ? s(lastCompletion) : null,
+		last_read_s: lastRead ? s(lastRead) : null,
+		detect_lag_s: lastRead && lastCompletion ? Number(((lastRead - lastCompletion) / 1000).toFixed(3)) : null,
+		list_reads: reads.filter((r) => r.path === '/v1/runs').length,
+		run_reads: reads.filter((r) => r.path !== '/v1/runs').length,
+		downloads_s: files.length ? [s(files[0].at), s(files.at(-1).at)] : null,
+		end_s: s(stoppedAt),
+	};
 }
 
-async function runWorkflow(n8n, apiKey, workflowId, body) {
+/** Samples a process's resident set size (MB, from /proc) every 100 ms until stopped. */
+function rssSampler(pid) {
+	const read = () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
+	const before = read();
+	let peak = before;
+	const timer = setInterval(() => (peak = Math.max(peak, read())), 100);
+	return {
+		stop: () => {
+			clearInterval(timer);
+			peak = Math.max(peak, read());
+			return { rss_before_mb: Math.round(before), peak_rss_mb: Math.round(peak), rss_growth_mb: Math.round(peak - before) };
+		},
+	};
+}
+
+async function runWorkflow(ctx, workflowId, body) {
 	// the execution this call starts is newer than every one before it (a warm-up that just ended
 	// started within a second of it, so a time window alone could pick the warm-up)
-	const before = Number((await publicApi(n8n.url, apiKey, `/executions?workflowId=${workflowId}&limit=1`)).data?.[0]?.id ?? 0);
+	const before = Number((await ctx.api(`/executions?workflowId=${workflowId}&limit=1`)).data?.[0]?.id ?? 0);
 	const started = Date.now();
-	const response = await fetch(`${n8n.url}/webhook/bench-${workflowId}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+	const response = await fetch(`${ctx.n8n.url}/webhook/bench-${workflowId}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 	if (!response.ok) throw new Error(`${workflowId}: webhook answered ${response.status} ${await response.text()}`);
 	for (;;) {
 		await sleep(250);
-		const list = await publicApi(n8n.url, apiKey, `/executions?workflowId=${workflowId}&limit=1`);
+		const list = await ctx.api(`/executions?workflowId=${workflowId}&limit=1`);
 		const execution = list.data?.[0];
 		if (execution && Number(execution.id) > before && execution.stoppedAt && !['running', 'waiting', 'new'].includes(execution.status)) return execution;
-		if (Date.now() - started > 20 * 60 * 1000) throw new Error(`${workflowId}: not finished after 20 minutes`);
+		if (Date.now() - started > 90 * 60 * 1000) throw new Error(`${workflowId}: not finished after 90 minutes`);
 	}
 }
 
-async function measureWorkflow(ctx, scenario, workflowId, label) {
-	// Warm first: the first execution after n8n starts pays one-time costs the ideal client never does
-	// (in the CPU profile, 0.18 s of setting up n8n's expression parser on the first item); a workflow
-	// that runs in production has paid them long before. Same items, 100 ms runs, then a fresh sandbox.
-	await restartSandbox(ctx.sandboxPort, ['--latency', '100', '--concurrency', String(scenario.items)]);
-	await runWorkflow(ctx.n8n, ctx.apiKey, workflowId, { count: scenario.items });
+/** The node's own time and its output (items, binaries) from the execution's data. */
+async function nodeResult(ctx, executionId) {
+	const execution = await ctx.api(`/executions/${executionId}?includeData=true`);
+	const run = execution.data?.resultData?.runData?.[IMAGE_NODE]?.[0];
+	const items = run?.data?.main?.[0] ?? [];
+	return { node_s: run ? Number((run.executionTime / 1000).toFixed(3)) : null, outputs: items.length, binaries: items.filter((i) => i.binary && Object.keys(i.binary).length).length, error_items: items.filter((i) => i.json?.error).length };
+}
+
+async function measureWorkflow(ctx, scenario, kind) {
+	const { workflowId, label } = ROW_KINDS[kind];
+	// Warm first, at the scenario's run latency with no cap: the first execution after n8n starts pays
+	// one-time costs the ideal client never does (in the CPU profile, 0.18 s of setting up n8n's
+	// expression parser on the first item), and a workflow that runs in production has run before
+	// against a service of the same speed (at most 1,000 items). Then a fresh sandbox.
+	const warmItems = Math.min(scenario.items, 1000);
+	await restartSandbox(ctx.sandboxPort, ['--latency', String(scenario.latency), '--concurrency', String(warmItems)]);
+	await runWorkflow(ctx, workflowId, { count: warmItems });
 	await restartSandbox(ctx.sandboxPort, ['--latency', String(scenario.latency), '--concurrency', String(scenario.cap)]);
-	const execution = await runWorkflow(ctx.n8n, ctx.apiKey, workflowId, { count: scenario.items });
-	const wall = (Date.parse(execution.stoppedAt) - Date.parse(execution.startedAt)) / 1000;
+	await sleep(500);
+	const rss = rssSampler(ctx.worker.pid);
+	const execution = await runWorkflow(ctx, workflowId, { count: scenario.items });
+	const memory = rss.stop();
+	const startedAt = Date.parse(execution.startedAt);
+	const stoppedAt = Date.parse(execution.stoppedAt);
+	const wall = (stoppedAt - startedAt) / 1000;
 	const requests = await sandboxRequests(ctx.sandboxOrigin);
-	mark(`${label} (${scenario.items} items, ${scenario.latency} ms, cap ${scenario.cap})`, Date.parse(execution.startedAt), Date.parse(execution.stoppedAt));
+	const runs = await sandboxRuns(ctx.sandboxOrigin);
+	mark(`${label} (${scenario.items} items, ${scenario.latency} ms, cap ${scenario.cap})`, startedAt, stoppedAt);
 	const posts = submitsOf(requests);
-	if (posts.length) mark(`${label}: submits (first to last POST answered)`, Date.parse(execution.startedAt), posts.at(-1).at);
-	log(`${label} (${scenario.items} items, ${scenario.latency} ms, cap ${scenario.cap}): ${wall.toFixed(2)} s, ${execution.status}, ${requests.length} requests`);
-	return { row: label, items: scenario.items, latency_ms: scenario.latency, cap: scenario.cap, wall_s: wall, ...counts(requests, scenario.items), note: `n8n 2.41.1 execution ${execution.id} ${execution.status}; wall = execution stoppedAt - startedAt; ${timeline(requests, Date.parse(execution.startedAt), Date.parse(execution.stoppedAt))}` };
+	if (posts.length) mark(`${label}: submits (first to last POST answered)`, startedAt, posts.at(-1).at);
+	const result = kind.startsWith('node') ? await nodeResult(ctx, execution.id) : {};
+	log(`${label} (${scenario.items} items, ${scenario.latency} ms, cap ${scenario.cap}): ${wall.toFixed(2)} s${result.node_s ? ` (node ${result.node_s} s)` : ''}, ${execution.status}, ${requests.length} requests, RSS +${memory.rss_growth_mb} MB`);
+	return {
+		row: `${label}${suffix}`,
+		items: scenario.items,
+		latency_ms: scenario.latency,
+		cap: scenario.cap,
+		wall_s: wall,
+		...result,
+		...counts(requests, scenario.items),
+		...memory,
+		...timeline(requests, runs, startedAt, stoppedAt),
+		note: `n8n 2.41.1 execution ${execution.id} ${execution.status}; wall = execution stoppedAt - startedAt; node from ${extensionsDir}`,
+	};
 }
 
-/**
- * The ideal client: every submit at once, one list read of all runs every 100 ms, each file fetched
- * the moment its run shows completed. Nothing in n8n; what the service and the machine allow.
- */
-async function measureIdealClient(ctx, scenario) {
-	await restartSandbox(ctx.sandboxPort, ['--latency', String(scenario.latency), '--concurrency', String(scenario.cap)]);
+async function measureIdealClient(ctx, scenario, kind) {
+	const { ideal, label } = ROW_KINDS[kind];
 	const base = `${ctx.sandboxOrigin}/v1`;
-	const headers = { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' };
-	const started = Date.now();
-	const runs = await Promise.all(
-		Array.from({ length: scenario.items }, async (_, i) => {
-			const response = await fetch(`${base}/images/generations`, { method: 'POST', headers: { ...headers, 'idempotency-key': `ideal-${started}-${i}` }, body: JSON.stringify({ prompt: `poster ${i}` }) });
-			return (await response.json()).id;
-		}),
-	);
-	const pending = new Set(runs);
-	const downloads = [];
-	while (pending.size) {
-		await sleep(100);
-		let after;
-		do {
-			const page = await (await fetch(`${base}/runs?limit=100${after ? `&starting_after=${after}` : ''}`, { headers })).json();
-			for (const run of page.data) {
-				if (!pending.has(run.id) || (run.status !== 'completed' && run.status !== 'failed')) continue;
-				pending.delete(run.id);
-				if (run.status === 'completed') downloads.push(fetch(run.output.images[0].url).then((r) => r.arrayBuffer()));
-			}
-			after = page.has_more ? page.data.at(-1)?.id : undefined;
-		} while (after);
-	}
-	await Promise.all(downloads);
-	const ended = Date.now();
-	const wall = (ended - started) / 1000;
+	// warm: the first fetch of this process sets up its HTTP client
+	await restartSandbox(ctx.sandboxPort, ['--latency', '100', '--concurrency', '10']);
+	await idealClient(base, API_KEY, 10, ideal);
+	await restartSandbox(ctx.sandboxPort, ['--latency', String(scenario.latency), '--concurrency', String(scenario.cap)]);
+	const { startedAt, endedAt } = await idealClient(base, API_KEY, scenario.items, ideal);
+	const wall = (endedAt - startedAt) / 1000;
 	const requests = await sandboxRequests(ctx.sandboxOrigin);
-	log(`ideal client (${scenario.items} items, ${scenario.latency} ms, cap ${scenario.cap}): ${wall.toFixed(2)} s`);
-	return { row: '(i) ideal client: plain fetch, all submits at once, list read every 100 ms, download at completion', items: scenario.items, latency_ms: scenario.latency, cap: scenario.cap, wall_s: wall, ...counts(requests, scenario.items), note: timeline(requests, started, ended) };
+	const runs = await sandboxRuns(ctx.sandboxOrigin);
+	log(`${label} (${scenario.items} items, ${scenario.latency} ms, cap ${scenario.cap}): ${wall.toFixed(2)} s`);
+	return { row: `${label}${suffix}`, items: scenario.items, latency_ms: scenario.latency, cap: scenario.cap, wall_s: wall, ...counts(requests, scenario.items), ...timeline(requests, runs, startedAt, endedAt) };
 }
-
-/** Resident set size of a process (MB), from /proc. */
-const rssMb = (pid) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
 
 /**
  * One execution of MediaGen Video whose MP4 is `mb` MB, n8n's binary mode as by default (filesystem):
- * n8n's RSS sampled every 50 ms from just before the call to the end of the execution, the node's
+ * n8n's RSS sampled every 100 ms from just before the call to the end of the execution, the node's
  * download span read from the sandbox log, and a plain `curl -o file` of the same file for comparison.
  */
 async function measureBigOutput(ctx, mb, workflowId, httpWorkflowId) {
 	await restartSandbox(ctx.sandboxPort, ['--latency', '200', '--video-bytes', String(64 * 1024)]);
-	await runWorkflow(ctx.n8n, ctx.apiKey, workflowId, {}); // warm-up: modules loaded, binary folder made
+	await runWorkflow(ctx, workflowId, {}); // warm-up: modules loaded, binary folder made
 	await restartSandbox(ctx.sandboxPort, ['--latency', '200', '--video-bytes', String(mb * MB)]);
 	await sleep(2000);
-	const before = rssMb(ctx.n8n.pid);
-	let peak = before;
-	const sampler = setInterval(() => (peak = Math.max(peak, rssMb(ctx.n8n.pid))), 50);
-	const execution = await runWorkflow(ctx.n8n, ctx.apiKey, workflowId, {});
-	clearInterval(sampler);
+	const rss = rssSampler(ctx.worker.pid);
+	const execution = await runWorkflow(ctx, workflowId, {});
+	const memory = rss.stop();
 	const wall = (Date.parse(execution.stoppedAt) - Date.parse(execution.startedAt)) / 1000;
 	const requests = await sandboxRequests(ctx.sandboxOrigin);
 	const file = requests.find((r) => r.path.startsWith('/storage/'));
@@ -245,18 +322,16 @@ async function measureBigOutput(ctx, mb, workflowId, httpWorkflowId) {
 	const plain = (Date.now() - curlStarted) / 1000;
 	const plainBytes = curl.status === 0 ? statSync(target).size : 0;
 	rmSync(target, { force: true });
-	const httpNodeBefore = rssMb(ctx.n8n.pid);
-	let httpNodePeak = httpNodeBefore;
-	const httpSampler = setInterval(() => (httpNodePeak = Math.max(httpNodePeak, rssMb(ctx.n8n.pid))), 50);
-	const httpNode = await runWorkflow(ctx.n8n, ctx.apiKey, httpWorkflowId, { url: done.output.output_url });
-	clearInterval(httpSampler);
+	const httpRss = rssSampler(ctx.worker.pid);
+	const httpNode = await runWorkflow(ctx, httpWorkflowId, { url: done.output.output_url });
+	const httpMemory = httpRss.stop();
 	const httpNodeWall = (Date.parse(httpNode.stoppedAt) - Date.parse(httpNode.startedAt)) / 1000;
 	mark(`big output ${mb} MB: MediaGen Video execution`, Date.parse(execution.startedAt), Date.parse(execution.stoppedAt));
 	if (file && lastPoll) mark(`big output ${mb} MB: MediaGen Video download`, lastPoll.at, file.at);
 	mark(`big output ${mb} MB: HTTP Request node execution`, Date.parse(httpNode.startedAt), Date.parse(httpNode.stoppedAt));
-	log(`big output ${mb} MB: ${execution.status}, wall ${wall.toFixed(2)} s, download ${downloadSpan.toFixed(2)} s, plain curl ${plain.toFixed(2)} s, HTTP Request node ${httpNodeWall.toFixed(2)} s (+${(httpNodePeak - httpNodeBefore).toFixed(0)} MB); RSS ${before.toFixed(0)} → peak ${peak.toFixed(0)} MB`);
+	log(`big output ${mb} MB: ${execution.status}, wall ${wall.toFixed(2)} s, download ${downloadSpan.toFixed(2)} s, plain curl ${plain.toFixed(2)} s, HTTP Request node ${httpNodeWall.toFixed(2)} s (+${httpMemory.rss_growth_mb} MB); RSS ${memory.rss_before_mb} → peak ${memory.peak_rss_mb} MB`);
 	return {
-		row: `big output: one ${mb} MB MP4 through MediaGen Video, real n8n, filesystem binary mode`,
+		row: `big output: one ${mb} MB MP4 through MediaGen Video, ${where}, ${values.queue ? 'database' : 'filesystem'} binary mode${suffix}`,
 		items: 1,
 		latency_ms: 200,
 		cap: 1,
@@ -264,12 +339,64 @@ async function measureBigOutput(ctx, mb, workflowId, httpWorkflowId) {
 		download_s: Number(downloadSpan.toFixed(2)),
 		plain_download_s: Number(plain.toFixed(2)),
 		http_request_node_s: httpNodeWall,
-		http_request_node_rss_growth_mb: Math.round(httpNodePeak - httpNodeBefore),
-		rss_before_mb: Math.round(before),
-		peak_rss_mb: Math.round(peak),
-		rss_growth_mb: Math.round(peak - before),
+		http_request_node_rss_growth_mb: httpMemory.rss_growth_mb,
+		...memory,
 		note: `execution ${execution.id} ${execution.status}; node from ${extensionsDir}; download = sandbox log, file request closed minus the poll that saw the run complete; plain = curl -o of ${plainBytes} bytes; HTTP Request node = n8n's own node fetching the same file as binary (execution ${httpNode.id} ${httpNode.status})`,
 	};
+}
+
+/** One n8n (filesystem binary mode), workflows published before it starts. */
+async function startRegular(folder, sandboxOrigin, workflows) {
+	const userFolder = join(folder, 'user');
+	const env = { N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem' };
+	for (const args of [['import:credentials', `--input=${join(folder, 'cred.json')}`], ['import:workflow', `--input=${join(folder, 'workflows.json')}`], ...workflows.map((w) => ['publish:workflow', `--id=${w.id}`])]) {
+		const result = await n8nCli(args, { userFolder, extensionsDir, env });
+		if (result.code !== 0) throw new Error(`n8n ${args[0]} failed: ${result.stderr || result.stdout}`);
+	}
+	const port = await freePort();
+	if (profileDir) mkdirSync(profileDir, { recursive: true });
+	n8nStartedAt = Date.now();
+	const n8n = await startN8n({ userFolder, extensionsDir, port, env: { ...env, ...(profileDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}` } : {}) } });
+	await setupOwner(n8n.url);
+	const apiKey = await createApiKey(n8n.url);
+	return { n8n, worker: n8n, apiKey, stops: [() => n8n.stop()] };
+}
+
+/** Queue mode: Redis + PostgreSQL (test/queue/services.mjs), one main, one worker; workflows activated through the public API. */
+async function startQueue(folder, workflows) {
+	const { ensurePackages, startPostgres, startRedis } = await import('../test/queue/services.mjs');
+	ensurePackages(log);
+	const [redis, pg] = await Promise.all([startRedis(), startPostgres()]);
+	const stops = [redis.stop, pg.stop];
+	const mainPort = await freePort();
+	const mainUrl = `http://127.0.0.1:${mainPort}`;
+	const env = {
+		...pg.n8nEnv,
+		EXECUTIONS_MODE: 'queue',
+		QUEUE_BULL_REDIS_HOST: '127.0.0.1',
+		QUEUE_BULL_REDIS_PORT: String(redis.port),
+		QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+		DB_POSTGRESDB_POOL_SIZE: '10',
+		N8N_WEBHOOK_URL: `${mainUrl}/`,
+		N8N_EDITOR_BASE_URL: `${mainUrl}/`,
+	};
+	const mainFolder = makeUserFolder('mediagen-bench-queue-main-');
+	for (const args of [['import:credentials', `--input=${join(folder, 'cred.json')}`], ['import:workflow', `--input=${join(folder, 'workflows.json')}`]]) {
+		const result = await n8nCli(args, { userFolder: mainFolder, extensionsDir, env });
+		if (result.code !== 0) throw new Error(`n8n ${args[0]} failed: ${result.stderr || result.stdout}`);
+	}
+	n8nStartedAt = Date.now();
+	const profileEnv = profileDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}` } : {};
+	if (profileDir) mkdirSync(profileDir, { recursive: true });
+	const [n8n, worker] = await Promise.all([
+		startN8n({ port: mainPort, userFolder: mainFolder, extensionsDir, env, log: () => {} }),
+		startN8nWorker({ userFolder: makeUserFolder('mediagen-bench-queue-worker-'), extensionsDir, env: { ...env, ...profileEnv }, log: () => {} }),
+	]);
+	stops.unshift(() => n8n.stop(), () => worker.stop());
+	await setupOwner(n8n.url);
+	const apiKey = await createApiKey(n8n.url);
+	for (const w of workflows) await publicApi(n8n.url, apiKey, `/workflows/${w.id}/activate`, { method: 'POST' });
+	return { n8n, worker, apiKey, stops };
 }
 
 async function main() {
@@ -277,41 +404,44 @@ async function main() {
 	const sandboxPort = await freePort();
 	const sandboxOrigin = `http://127.0.0.1:${sandboxPort}`;
 	const folder = mkdtempSync(join(tmpdir(), 'mediagen-bench-n8n-'));
-	const userFolder = join(folder, 'user');
-	let n8n;
+	let started;
 	try {
 		writeFileSync(join(folder, 'cred.json'), JSON.stringify([{ id: 'benchcred00000001', name: 'MediaGen sandbox', type: 'mediaGenApi', data: { baseUrl: `${sandboxOrigin}/v1`, apiKey: API_KEY } }]));
-		const workflows = [nodeWorkflow('benchA000000001'), pollingLoopWorkflow('benchD500000001', `${sandboxOrigin}/v1`, 5), pollingLoopWorkflow('benchD200000001', `${sandboxOrigin}/v1`, 2), bigOutputWorkflow('benchM000000001'), httpDownloadWorkflow('benchH000000001')];
+		const workflows = workflowsFor(`${sandboxOrigin}/v1`);
 		writeFileSync(join(folder, 'workflows.json'), JSON.stringify(workflows));
-		for (const args of [['import:credentials', `--input=${join(folder, 'cred.json')}`], ['import:workflow', `--input=${join(folder, 'workflows.json')}`], ...workflows.map((w) => ['publish:workflow', `--id=${w.id}`])]) {
-			const result = await n8nCli(args, { userFolder, extensionsDir });
-			if (result.code !== 0) throw new Error(`n8n ${args[0]} failed: ${result.stderr || result.stdout}`);
-		}
-		const port = await freePort();
-		if (profileDir) mkdirSync(profileDir, { recursive: true });
-		n8nStartedAt = Date.now();
-		n8n = await startN8n({ userFolder, extensionsDir, port, env: profileDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}` } : undefined });
-		await setupOwner(n8n.url);
-		const ctx = { n8n, apiKey: await createApiKey(n8n.url), sandboxPort, sandboxOrigin };
+		// a sandbox answers while n8n starts (activating nothing needs it, but the first rows restart it anyway)
+		await restartSandbox(sandboxPort, ['--latency', '100']);
+		started = values.queue ? await startQueue(folder, workflows) : await startRegular(folder, sandboxOrigin, workflows);
+		const { n8n, apiKey } = started;
+		const api = async (path, opts = {}) => {
+			for (let attempt = 1; ; attempt++) {
+				try {
+					return await publicApi(n8n.url, apiKey, path, opts);
+				} catch (e) {
+					if ((opts.method ?? 'GET') !== 'GET' || attempt >= 10 || !/HTTP 5\d\d/.test(e.message)) throw e;
+					await sleep(1000);
+				}
+			}
+		};
+		const ctx = { n8n, worker: started.worker, api, sandboxPort, sandboxOrigin };
 		const rows = [];
 		if (values['big-output-mb']) rows.push(await measureBigOutput(ctx, Number(values['big-output-mb']), 'benchM000000001', 'benchH000000001'));
 		else {
 			for (const scenario of JSON.parse(values.scenarios)) {
-				rows.push(await measureWorkflow(ctx, scenario, 'benchA000000001', '(a) MediaGen Image node, real n8n, default options'));
-				if (!scenario.nodeOnly) {
-					rows.push(await measureWorkflow(ctx, scenario, 'benchD500000001', '(d) real n8n: HTTP Request + Wait 5 s + IF loop + download'));
-					rows.push(await measureWorkflow(ctx, scenario, 'benchD200000001', '(d) real n8n: HTTP Request + Wait 2 s + IF loop + download'));
-					rows.push(await measureIdealClient(ctx, scenario));
+				const kinds = scenario.rows ?? (scenario.nodeOnly ? ['node'] : ['node', 'loop5', 'loop2', 'ideal']);
+				for (const kind of kinds) {
+					if (!ROW_KINDS[kind]) throw new Error(`unknown row kind ${kind}; known: ${Object.keys(ROW_KINDS).join(', ')}`);
+					rows.push(ROW_KINDS[kind].ideal ? await measureIdealClient(ctx, scenario, kind) : await measureWorkflow(ctx, scenario, kind));
 				}
 			}
 		}
 		process.stdout.write(`${JSON.stringify(rows)}\n`);
 	} finally {
-		await n8n?.stop();
+		for (const stop of started?.stops ?? []) await stop();
 		sandbox?.kill();
 		rmSync(folder, { recursive: true, force: true });
-		if (profileDir && n8n) {
-			writeFileSync(join(profileDir, 'marks.json'), JSON.stringify({ pid: n8n.pid, marks }, null, 1));
+		if (profileDir && started) {
+			writeFileSync(join(profileDir, 'marks.json'), JSON.stringify({ pid: started.worker.pid, marks }, null, 1));
 			log(`CPU profiles in ${profileDir}: node bench/cpu-profile.mjs ${profileDir}`);
 		}
 	}

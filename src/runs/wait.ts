@@ -4,6 +4,7 @@ import { pause } from '../transport/pause';
 import { isOutage, problemError } from '../transport/problem';
 import { apiRequest, type ApiClient } from '../transport/request';
 import { isKnownStatus, isRun, isTerminal, type Run } from './run';
+import { flowGap, MAX_GAP_MS, nextReadAt, RunDurations } from './wait-pace';
 
 export type WaitOutcome =
 	| { state: 'completed' | 'failed'; run: Run }
@@ -11,38 +12,52 @@ export type WaitOutcome =
 	/** polling itself failed (after the transport's retries) */
 	| { state: 'error'; run: Run; error: Error };
 
+/** The time a wait goes by: the system's, or a simulated one (tests). */
+export interface WaitClock {
+	now(): number;
+	/** resolves true once `ms` passed, false when the execution was cancelled first */
+	pause(ms: number, signal?: AbortSignal): Promise<boolean>;
+}
+
+const systemClock: WaitClock = { now: () => Date.now(), pause };
+
 export interface WaitOptions {
 	/** absolute time (ms since epoch) after which waiting stops for every run */
 	deadline: number;
-	onProgress?: (done: number, total: number) => void;
 	/**
 	 * Called once for each run, as soon as its outcome is known (while the loop waits for the
 	 * others): the node starts downloading its files then, instead of after the last run.
 	 */
 	onSettled?: (outcome: WaitOutcome) => void;
+	clock?: WaitClock;
 }
 
 /** Below this many pending runs each run is polled on its own; from it on, one list read covers many. */
 const LIST_MODE_MIN_PENDING = 3;
 /** `GET /runs` page size (decisions.md: limit 1..100). */
 const PAGE = 100;
-const MIN_INTERVAL_MS = 250;
-const MAX_INTERVAL_MS = 2_000;
-const SINGLE_FIRST_POLL_MS = 1_000;
-const SINGLE_MAX_INTERVAL_MS = 10_000;
-const SINGLE_BACKOFF = 1.6;
 
 interface Pending {
 	run: Run;
+	/** what its expected duration is looked up by */
+	kind: string;
 	/** submission order: the service lists runs newest first, so this orders the list window */
 	index: number;
-	/** last time a list read or an own poll showed this run */
-	seenAt: number;
-	intervalMs: number;
+	/** when the service made it, in this process's clock */
+	bornAt: number;
+	/** when a read last showed it unfinished */
+	checkedAt: number;
+	/** when reads in this wait began to show it queued, while they do */
+	queuedSince?: number;
 	/** list reads whose window held this run but whose page did not show it (other traffic) */
 	missed: number;
+	/** no own poll before this (Retry-After, or an outage) */
+	notBefore: number;
 	/** pause before the next own poll while reads of this run fail in an outage (0: no outage) */
 	outagePauseMs: number;
+	/** its next read as last computed, and the version of the expectations it was computed with (-1: stale) */
+	nextAt: number;
+	nextVersion: number;
 }
 
 /** A poll in a wait loop is retried once by the transport; the loop itself paces the rest. */
@@ -56,53 +71,72 @@ const OWN_POLLS_PER_TICK = 10;
 const MISSES_BEFORE_OWN_POLL = 2;
 
 const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value));
-const jitter = (ms: number) => Math.round(ms * (0.9 + 0.2 * Math.random()));
 
 /** The service's Retry-After as a pause, within what a wait loop accepts (0 or absent: undefined). */
 function retryAfterMs(headers: Record<string, string>): number | undefined {
 	const seconds = Number(headers['retry-after']);
-	return Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds * 1000, SINGLE_MAX_INTERVAL_MS) : undefined;
+	return Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds * 1000, MAX_GAP_MS) : undefined;
 }
-
-
-const minOf = (values: Iterable<number>) => {
-	let least = Infinity;
-	for (const v of values) if (v < least) least = v;
-	return least;
-};
 
 /**
  * Waits for many runs in one loop, close to the service's own latency and with few requests:
- * - with several runs pending, one `GET /runs` page per tick shows up to 100 of them; the page is
- *   anchored (`starting_after`) so it covers the oldest pending runs, which finish first;
- * - the tick follows the observed run duration (an eighth of the fastest run, 250 ms to 2 s; before
- *   any run finished, a sixteenth of the time waited, 250 ms to 1 s);
- * - runs inside that window that a page did not show, and lone runs, are polled on their own with
- *   back-off and jitter; `Retry-After` is honoured;
+ * - each run is read when its schedule says (src/runs/wait-pace.ts): around its expected finish,
+ *   learnt from the runs seen finishing in this wait and in earlier waits of this process; with no
+ *   expectation or past it, after an eighth of its age; and, once runs are seen finishing, the
+ *   oldest unfinished ones again soon (runs sent together finish together, or one after another
+ *   when the account runs a few at a time);
+ * - with several runs pending, one `GET /runs` page shows up to 100 of them: the runs due to be read
+ *   are covered by pages anchored (`starting_after`) on the oldest of them;
+ * - runs a page keeps missing, and lone runs, are polled on their own; `Retry-After` is honoured;
  * - a run seen terminal is never polled again; one deadline for all; stops when n8n cancels.
  */
 export async function waitForRuns(client: ApiClient, runs: Run[], options: WaitOptions): Promise<Map<string, WaitOutcome>> {
+	const clock = options.clock ?? systemClock;
 	const outcomes = new Map<string, WaitOutcome>();
+	const durations = new RunDurations(client.baseUrl);
 	/** Every outcome goes through here: known once, announced at once. */
 	const record = (outcome: WaitOutcome) => {
 		if (outcomes.has(outcome.run.id)) return;
 		outcomes.set(outcome.run.id, outcome);
+		if (outcome.state === 'completed' || outcome.state === 'failed') durations.finished(outcome.run);
 		options.onSettled?.(outcome);
 	};
+	const started = clock.now();
 	const pending = new Map<string, Pending>();
 	const byIndex: Run[] = [];
-	const started = Date.now();
+	// The runs' birth in this clock: the service's created_at differences, counted back from now
+	// for the newest run (sent last, just before the wait): no two clocks are compared.
+	const createdAt = (run: Run) => Date.parse(String(run.created_at ?? ''));
+	let newest = -Infinity;
+	for (const run of runs) if (!isTerminal(run) && Number.isFinite(createdAt(run))) newest = Math.max(newest, createdAt(run));
 	for (const run of runs) {
 		if (isTerminal(run)) record({ state: run.status as 'completed' | 'failed', run });
 		else if (!pending.has(run.id)) {
-			pending.set(run.id, { run, index: byIndex.length, seenAt: started, intervalMs: SINGLE_FIRST_POLL_MS, missed: 0, outagePauseMs: 0 });
+			const created = createdAt(run);
+			const bornAt = Number.isFinite(created) ? started - (newest - created) : started;
+			pending.set(run.id, { run, kind: durations.kindOf(run), index: byIndex.length, bornAt, checkedAt: bornAt, missed: 0, notBefore: 0, outagePauseMs: 0, nextAt: 0, nextVersion: -1 });
 			byIndex.push(run);
 		}
 	}
-	const total = pending.size + outcomes.size;
-	let fastestRunMs: number | undefined;
-	let nextSweepAt = started + MIN_INTERVAL_MS;
-	let sweepOutagePauseMs = 0;
+	let listNotBefore = started;
+	let listOutagePauseMs = 0;
+	let lastFinishSeenAt = -Infinity;
+
+	/** Its schedule changes only when it is read or an expectation changes: computed again only then (10,000 runs, many ticks). */
+	const nextRead = (p: Pending) => {
+		if (p.nextVersion !== durations.version) {
+			p.nextAt = nextReadAt(p, durations.expected(p.kind));
+			p.nextVersion = durations.version;
+		}
+		return p.nextAt;
+	};
+	/** While runs are seen finishing (within twice the shortest duration), the gap between reads of the oldest unfinished one. */
+	const flowing = (): number | undefined => {
+		const shortest = durations.shortestSeen();
+		return shortest !== undefined && clock.now() - lastFinishSeenAt <= 2 * shortest ? flowGap(shortest) : undefined;
+	};
+	const listed = (p: Pending) => p.missed < MISSES_BEFORE_OWN_POLL;
+	const ownPollAt = (p: Pending) => Math.max(nextRead(p), p.notBefore);
 
 	const settle = (p: Pending, run: Run) => {
 		pending.delete(p.run.id);
@@ -117,18 +151,25 @@ export async function waitForRuns(client: ApiClient, runs: Run[], options: WaitO
 			return;
 		}
 		record({ state: run.status as 'completed' | 'failed', run });
-		const took = Date.parse(String(run.completed_at ?? '')) - Date.parse(String(run.created_at ?? ''));
-		if (Number.isFinite(took) && took > 0) fastestRunMs = Math.min(fastestRunMs ?? took, took);
 	};
-	// Once a run has finished, its duration paces the reads; before that, the time waited so far.
-	const sweepInterval = () =>
-		fastestRunMs === undefined
-			? clamp((Date.now() - started) / 16, MIN_INTERVAL_MS, 1_000)
-			: clamp(fastestRunMs / 8, MIN_INTERVAL_MS, MAX_INTERVAL_MS);
 
-	/** One page of `GET /runs` covering the oldest pending runs. */
-	const sweep = async (): Promise<void> => {
-		const oldest = minOf([...pending.values()].map((p) => p.index));
+	/** What a read showed of a run: finished, or its status now. */
+	const seen = (p: Pending, run: Run, now: number) => {
+		p.missed = 0;
+		p.checkedAt = now;
+		p.nextVersion = -1;
+		if (isTerminal(run) || !isKnownStatus(run)) {
+			settle(p, run);
+			lastFinishSeenAt = now;
+			return;
+		}
+		p.run = run;
+		if (run.status !== 'queued') p.queuedSince = undefined;
+		else p.queuedSince ??= now;
+	};
+
+	/** One page of `GET /runs` showing the runs from `oldest` on (in submission order). */
+	const readPage = async (oldest: number): Promise<void> => {
 		const anchor = byIndex[oldest + PAGE];
 		const shown = new Set<string>();
 		const { body, headers } = await apiRequest<{ data?: unknown[] }>(client, {
@@ -137,38 +178,74 @@ export async function waitForRuns(client: ApiClient, runs: Run[], options: WaitO
 			qs: { limit: PAGE, ...(anchor ? { starting_after: anchor.id } : {}) } as IDataObject,
 			retryLimits: POLL_RETRY_LIMITS,
 		});
-		sweepOutagePauseMs = 0;
-		const now = Date.now();
+		const now = clock.now();
 		for (const item of Array.isArray(body.data) ? body.data : []) {
 			if (!isRun(item)) continue;
 			const p = pending.get(item.id);
 			if (!p) continue;
 			shown.add(item.id);
-			p.seenAt = now;
-			p.missed = 0;
-			if (isTerminal(item) || !isKnownStatus(item)) settle(p, item);
-			else p.run = item;
+			seen(p, item, now);
 		}
-		for (const p of pending.values()) if (p.index < oldest + PAGE && !shown.has(p.run.id)) p.missed++;
-		nextSweepAt = now + (retryAfterMs(headers) ?? jitter(sweepInterval()));
+		for (let i = oldest; i < oldest + PAGE && i < byIndex.length; i++) {
+			const p = pending.get(byIndex[i].id);
+			if (!p || shown.has(p.run.id)) continue;
+			p.missed++;
+			p.checkedAt = now;
+			p.nextVersion = -1;
+		}
+		const pause = retryAfterMs(headers);
+		if (pause) listNotBefore = now + pause;
+	};
+
+	/**
+	 * One pass over the pending runs (in submission order): the list pages due now (each anchored on
+	 * the oldest run due that an earlier page does not cover; while runs are finishing, the oldest
+	 * unfinished run is due every flow gap) and the own polls due.
+	 */
+	const dueNow = (now: number, listMode: boolean): { pages: number[]; own: Pending[] } => {
+		const pages: number[] = [];
+		const own: Pending[] = [];
+		const gap = listMode ? flowing() : undefined;
+		let oldest = true;
+		for (const p of pending.values()) {
+			if (listMode && listed(p)) {
+				const due = (oldest && gap !== undefined && now >= p.checkedAt + gap) || nextRead(p) <= now;
+				if (due && (!pages.length || p.index >= pages[pages.length - 1] + PAGE)) pages.push(p.index);
+				oldest = false;
+			} else if (own.length < OWN_POLLS_PER_TICK && now >= ownPollAt(p)) own.push(p);
+		}
+		return { pages, own };
+	};
+
+	const sweep = async (pages: number[]): Promise<void> => {
+		try {
+			for (const oldest of pages) await readPage(oldest);
+			listOutagePauseMs = 0;
+		} catch (error) {
+			if (isOutage(error)) {
+				// an outage: read the list again later, more slowly each time
+				listOutagePauseMs = clamp(listOutagePauseMs * 2, OUTAGE_FIRST_PAUSE_MS, MAX_GAP_MS);
+				listNotBefore = clock.now() + listOutagePauseMs;
+			} else {
+				// the list itself is refused: each run's own poll tells what is wrong with it
+				for (const p of pending.values()) p.missed = MISSES_BEFORE_OWN_POLL;
+			}
+		}
 	};
 
 	const pollOne = async (p: Pending): Promise<void> => {
 		try {
 			const { body, headers } = await apiRequest<Run>(client, { method: 'GET', path: `/runs/${encodeURIComponent(p.run.id)}`, retryLimits: POLL_RETRY_LIMITS });
 			const run = isRun(body) ? body : p.run;
-			if (isTerminal(run) || !isKnownStatus(run)) return settle(p, run);
 			p.outagePauseMs = 0;
-			p.run = run;
-			p.seenAt = Date.now();
-			p.intervalMs = retryAfterMs(headers) ?? Math.min(SINGLE_MAX_INTERVAL_MS, p.intervalMs * SINGLE_BACKOFF);
+			seen(p, run, clock.now());
+			p.notBefore = p.checkedAt + (retryAfterMs(headers) ?? 0);
 		} catch (error) {
 			if (isOutage(error)) {
 				// An outage outlasted the transport's retries: the run goes on at the service, so keep
-				// waiting (until the deadline) at the slowest pace rather than fail an item that will be charged.
-				p.seenAt = Date.now();
-				p.intervalMs = clamp(p.outagePauseMs, OUTAGE_FIRST_PAUSE_MS, SINGLE_MAX_INTERVAL_MS);
-				p.outagePauseMs = clamp(p.outagePauseMs * 2, OUTAGE_FIRST_PAUSE_MS, SINGLE_MAX_INTERVAL_MS);
+				// waiting (until the deadline), more slowly each time, rather than fail an item that will be charged.
+				p.outagePauseMs = clamp(p.outagePauseMs * 2, OUTAGE_FIRST_PAUSE_MS, MAX_GAP_MS);
+				p.notBefore = clock.now() + p.outagePauseMs;
 				return;
 			}
 			pending.delete(p.run.id);
@@ -178,37 +255,28 @@ export async function waitForRuns(client: ApiClient, runs: Run[], options: WaitO
 
 	while (pending.size > 0) {
 		const listMode = pending.size >= LIST_MODE_MIN_PENDING;
-		if (listMode && Date.now() >= nextSweepAt) {
-			try {
-				await sweep();
-			} catch (error) {
-				if (isOutage(error)) {
-					// an outage: read the list again later, more slowly each time
-					sweepOutagePauseMs = clamp(sweepOutagePauseMs * 2, OUTAGE_FIRST_PAUSE_MS, SINGLE_MAX_INTERVAL_MS);
-					nextSweepAt = Date.now() + sweepOutagePauseMs;
-				} else {
-					// the list itself is refused: each run's own poll tells what is wrong with it
-					for (const p of pending.values()) p.missed = MISSES_BEFORE_OWN_POLL;
-					nextSweepAt = Date.now() + MAX_INTERVAL_MS;
-				}
-			}
-		}
-		// Own polls: lone runs, and runs the list windows keep missing (other traffic on the account).
-		const now = Date.now();
-		const due = [...pending.values()]
-			.filter((p) => (!listMode || p.missed >= MISSES_BEFORE_OWN_POLL) && now >= p.seenAt + p.intervalMs)
-			.slice(0, OWN_POLLS_PER_TICK);
-		await Promise.all(due.map(pollOne));
-		options.onProgress?.(outcomes.size, total);
+		const { pages, own } = dueNow(clock.now(), listMode);
+		if (pages.length && clock.now() >= listNotBefore) await sweep(pages);
+		// own polls: lone runs, and runs the list pages keep missing (other traffic on the account)
+		await Promise.all(own.filter((p) => pending.has(p.run.id)).map(pollOne));
 		if (pending.size === 0) break;
 
-		const nextOwn = minOf([...pending.values()].map((p) => p.seenAt + p.intervalMs));
-		const wakeAt = Math.min(pending.size >= LIST_MODE_MIN_PENDING ? nextSweepAt : nextOwn, options.deadline);
-		if (!(await pause(Math.max(0, wakeAt - Date.now()), client.signal))) {
+		let wakeAt = options.deadline;
+		const stillListing = pending.size >= LIST_MODE_MIN_PENDING;
+		const gap = stillListing ? flowing() : undefined;
+		let oldest = true;
+		for (const p of pending.values()) {
+			const listedNow = stillListing && listed(p);
+			let at = listedNow ? Math.max(nextRead(p), listNotBefore) : ownPollAt(p);
+			if (listedNow && oldest && gap !== undefined) at = Math.min(at, Math.max(p.checkedAt + gap, listNotBefore));
+			if (listedNow) oldest = false;
+			wakeAt = Math.min(wakeAt, at);
+		}
+		if (!(await clock.pause(Math.max(0, wakeAt - clock.now()), client.signal))) {
 			for (const p of pending.values()) record({ state: 'cancelled', run: p.run });
 			break;
 		}
-		if (Date.now() >= options.deadline) {
+		if (clock.now() >= options.deadline) {
 			for (const p of pending.values()) record({ state: 'timeout', run: p.run });
 			break;
 		}
