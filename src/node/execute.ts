@@ -110,27 +110,34 @@ export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName)
 			grouped.set(group, [...(grouped.get(group) ?? []), call]);
 		}
 	}
-	for (const group of grouped.values()) {
-		try {
-			const outputs = await sendAllOf(group[0])!(ctx, client, group, memory, waits);
-			for (const call of group) results[call.itemIndex] = outputs.get(call.itemIndex) ?? [];
-		} catch (error) {
-			for (const call of group) fail(call.itemIndex, error);
+	// runs waited for in the execution are waited for (and their files downloaded) as they are sent
+	waits.waitAsSent({ ctx, client, results, fail });
+	try {
+		for (const group of grouped.values()) {
+			try {
+				const outputs = await sendAllOf(group[0])!(ctx, client, group, memory, waits);
+				for (const call of group) results[call.itemIndex] = outputs.get(call.itemIndex) ?? [];
+			} catch (error) {
+				for (const call of group) fail(call.itemIndex, error);
+			}
 		}
-	}
 
-	// Execution-wide settings come from the first item (expressions per item make no sense here).
-	const settings = calls.find((c) => c.run)?.run;
-	if (settings) client.requestTimeoutMs = settings.requestTimeoutMs;
-	await forEachLimited(perItem, settings?.concurrency ?? DEFAULT_SUBMIT_CONCURRENCY, async (call) => {
-		try {
-			const sent = await send(ctx, client, call, memory, waits);
-			if (Array.isArray(sent)) results[call.itemIndex] = sent;
-			else waits.holdRun(call, sent);
-		} catch (error) {
-			fail(call.itemIndex, error);
-		}
-	});
+		// Execution-wide settings come from the first item (expressions per item make no sense here).
+		const settings = calls.find((c) => c.run)?.run;
+		if (settings) client.requestTimeoutMs = settings.requestTimeoutMs;
+		await forEachLimited(perItem, settings?.concurrency ?? DEFAULT_SUBMIT_CONCURRENCY, async (call) => {
+			try {
+				const sent = await send(ctx, client, call, memory, waits);
+				if (Array.isArray(sent)) results[call.itemIndex] = sent;
+				else waits.holdRun(call, sent);
+			} catch (error) {
+				fail(call.itemIndex, error);
+			}
+		});
+	} catch (error) {
+		await waits.abandon();
+		throw error;
+	}
 
 	const paused = await waits.settle(ctx, client, results, fail);
 	// Every item done: a later try of this node run (n8n retries when the first item is an error) has nothing to replay.

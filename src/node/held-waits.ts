@@ -3,7 +3,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { batchOutputs, waitForBatch } from '../runs/batches';
 import type { BatchPairing, PreparedCall, WaitHolder } from '../runs/call';
 import type { Batch, Run } from '../runs/run';
-import { waitForRuns } from '../runs/wait';
+import { RunFeed, waitForRuns } from '../runs/wait';
 import type { ApiClient } from '../transport/request';
 import { pauseExecution } from './pause';
 import { heldCalls, type FailItem, type Held, type HeldBatch } from './held';
@@ -15,9 +15,29 @@ export async function collectBatchOutputs(ctx: Parameters<typeof batchOutputs>[0
 	for (const call of held.calls) results[call.itemIndex] = outputs.get(call.itemIndex) ?? [];
 }
 
+/** Where the outputs of a node execution go, and what it does with an item's error. */
+interface Outputs {
+	ctx: IExecuteFunctions;
+	client: ApiClient;
+	results: INodeExecutionData[][];
+	fail: FailItem;
+}
+
+/** A wait in the execution that began with the first run sent, while the rest were still being sent. */
+interface EarlyWait {
+	feed: RunFeed;
+	outputs: RunOutputCollector;
+	timeoutMs: number;
+	done: Promise<unknown>;
+}
+
 /** Waits here (polling) for everything held, then puts the outputs into `results`. */
-async function waitHere(ctx: IExecuteFunctions, client: ApiClient, held: Held, results: INodeExecutionData[][], fail: FailItem): Promise<void> {
-	if (held.runs.length) {
+async function waitHere(ctx: IExecuteFunctions, client: ApiClient, held: Held, results: INodeExecutionData[][], fail: FailItem, early?: EarlyWait): Promise<void> {
+	if (early) {
+		early.feed.close(Date.now() + early.timeoutMs);
+		await early.done;
+		await early.outputs.drained();
+	} else if (held.runs.length) {
 		let timeout = 0;
 		for (const { call } of held.runs) timeout = Math.max(timeout, call.run!.waitTimeoutMs);
 		// each run's outputs start downloading as soon as the loop sees it finish, while it waits for the others
@@ -49,13 +69,44 @@ async function waitHere(ctx: IExecuteFunctions, client: ApiClient, held: Held, r
  */
 export class HeldWaits implements WaitHolder {
 	readonly held: Held = { runs: [], batches: [] };
+	private outputs?: Outputs;
+	private early?: EarlyWait;
+
+	/**
+	 * From now on, runs that are waited for in the execution are waited for as soon as they are sent
+	 * (their files downloaded as they finish), while the rest are still being sent.
+	 */
+	waitAsSent(outputs: Outputs): void {
+		this.outputs = outputs;
+	}
 
 	holdRun(call: PreparedCall, run: Run): void {
 		this.held.runs.push({ call, run });
+		if (!this.outputs || call.run!.waitMode === 'parked') return;
+		const { ctx, client, results, fail } = this.outputs;
+		if (!this.early) {
+			const feed = new RunFeed();
+			const outputs = new RunOutputCollector(ctx, client, [], results, fail);
+			const done = waitForRuns(client, feed, { onSettled: outputs.settled });
+			// awaited by settle (or abandon): no unhandled rejection while the rest are being sent
+			done.catch(() => undefined);
+			this.early = { feed, outputs, timeoutMs: 0, done };
+		}
+		this.early.timeoutMs = Math.max(this.early.timeoutMs, call.run!.waitTimeoutMs);
+		this.early.outputs.hold({ call, run });
+		this.early.feed.add(run);
 	}
 
 	holdBatch(calls: PreparedCall[], batch: Batch, pairing: BatchPairing): void {
 		this.held.batches.push({ calls, batch, pairing });
+	}
+
+	/** Sending failed and the node stops: the wait that began ends without outcomes, its downloads under way finish. */
+	async abandon(): Promise<void> {
+		if (!this.early) return;
+		this.early.feed.abandon();
+		await this.early.done.catch(() => undefined);
+		await this.early.outputs.drained().catch(() => undefined);
 	}
 
 	/**
@@ -69,7 +120,7 @@ export class HeldWaits implements WaitHolder {
 			const waiting = await pauseExecution(ctx, client, this.held, results);
 			if (waiting) return waiting;
 		}
-		await waitHere(ctx, client, this.held, results, fail);
+		await waitHere(ctx, client, this.held, results, fail, this.early);
 		return undefined;
 	}
 }

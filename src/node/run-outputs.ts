@@ -104,11 +104,14 @@ export class RunOutputCollector {
 		private readonly results: INodeExecutionData[][],
 		private readonly fail: FailItem,
 	) {
-		for (const entry of [...held].sort((a, b) => a.call.itemIndex - b.call.itemIndex)) {
-			const same = this.byRun.get(entry.run.id);
-			if (same) same.push(entry);
-			else this.byRun.set(entry.run.id, [entry]);
-		}
+		for (const entry of [...held].sort((a, b) => a.call.itemIndex - b.call.itemIndex)) this.hold(entry);
+	}
+
+	/** One more run whose outputs go into `results` once it is reported (a wait that began while the rest were sent). */
+	hold(entry: HeldRun): void {
+		const same = this.byRun.get(entry.run.id);
+		if (same) same.push(entry);
+		else this.byRun.set(entry.run.id, [entry]);
 	}
 
 	readonly settled = (outcome: WaitOutcome): void => {

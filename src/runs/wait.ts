@@ -22,8 +22,8 @@ export interface WaitClock {
 const systemClock: WaitClock = { now: () => Date.now(), pause };
 
 export interface WaitOptions {
-	/** absolute time (ms since epoch) after which waiting stops for every run */
-	deadline: number;
+	/** absolute time (ms since epoch) after which waiting stops for every run (a feed's: set when it closes) */
+	deadline?: number;
 	/**
 	 * Called once for each run, as soon as its outcome is known (while the loop waits for the
 	 * others): the node starts downloading its files then, instead of after the last run.
@@ -31,6 +31,55 @@ export interface WaitOptions {
 	onSettled?: (outcome: WaitOutcome) => void;
 	clock?: WaitClock;
 }
+
+/**
+ * Runs handed to a wait that began while the rest are still being sent: the loop takes them in at
+ * its next tick. `close` says nothing more will come; `abandon` ends the wait without an outcome
+ * (the node failed while sending).
+ */
+export class RunFeed {
+	private arrived: Run[] = [];
+	private state: 'open' | 'closed' | 'abandoned' = 'open';
+	/** none while runs are still being sent (each send has its own timeouts) */
+	deadline = Infinity;
+
+	add(run: Run): void {
+		if (this.state === 'open') this.arrived.push(run);
+	}
+
+	/** Nothing more will come; waiting stops at `deadline` (ms since epoch). */
+	close(deadline: number): void {
+		if (this.state !== 'open') return;
+		this.state = 'closed';
+		this.deadline = deadline;
+	}
+
+	abandon(): void {
+		this.state = 'abandoned';
+	}
+
+	get open(): boolean {
+		return this.state === 'open';
+	}
+
+	get abandoned(): boolean {
+		return this.state === 'abandoned';
+	}
+
+	take(): Run[] {
+		const taken = this.arrived;
+		this.arrived = [];
+		return taken;
+	}
+}
+
+/** While runs may still arrive, the loop pauses at most this long before taking them in. */
+const FEED_PAUSE_MS = 250;
+/**
+ * A page anchored on our own runs is counted as covering this many fewer of them than it shows: the
+ * service may have made runs sent at the same time in another order than their answers came back.
+ */
+const ORDER_SLACK = 10;
 
 /** Below this many pending runs each run is polled on its own; from it on, one list read covers many. */
 const LIST_MODE_MIN_PENDING = 3;
@@ -90,8 +139,9 @@ function retryAfterMs(headers: Record<string, string>): number | undefined {
  * - runs a page keeps missing, and lone runs, are polled on their own; `Retry-After` is honoured;
  * - a run seen terminal is never polled again; one deadline for all; stops when n8n cancels.
  */
-export async function waitForRuns(client: ApiClient, runs: Run[], options: WaitOptions): Promise<Map<string, WaitOutcome>> {
+export async function waitForRuns(client: ApiClient, runs: Run[] | RunFeed, options: WaitOptions): Promise<Map<string, WaitOutcome>> {
 	const clock = options.clock ?? systemClock;
+	const feed = runs instanceof RunFeed ? runs : undefined;
 	const outcomes = new Map<string, WaitOutcome>();
 	const durations = new RunDurations(client.baseUrl);
 	/** Every outcome goes through here: known once, announced at once. */
@@ -101,23 +151,29 @@ export async function waitForRuns(client: ApiClient, runs: Run[], options: WaitO
 		if (outcome.state === 'completed' || outcome.state === 'failed') durations.finished(outcome.run);
 		options.onSettled?.(outcome);
 	};
+	const deadline = () => feed?.deadline ?? options.deadline ?? Infinity;
 	const started = clock.now();
 	const pending = new Map<string, Pending>();
 	const byIndex: Run[] = [];
-	// The runs' birth in this clock: the service's created_at differences, counted back from now
-	// for the newest run (sent last, just before the wait): no two clocks are compared.
+	// A run's birth in this clock: its created_at moved by the smallest gap seen between a run's
+	// created_at and its arrival here (the run sent last, just before it arrived): the service's
+	// clock and this one are never compared directly.
 	const createdAt = (run: Run) => Date.parse(String(run.created_at ?? ''));
-	let newest = -Infinity;
-	for (const run of runs) if (!isTerminal(run) && Number.isFinite(createdAt(run))) newest = Math.max(newest, createdAt(run));
-	for (const run of runs) {
-		if (isTerminal(run)) record({ state: run.status as 'completed' | 'failed', run });
-		else if (!pending.has(run.id)) {
-			const created = createdAt(run);
-			const bornAt = Number.isFinite(created) ? started - (newest - created) : started;
-			pending.set(run.id, { run, kind: durations.kindOf(run), index: byIndex.length, bornAt, checkedAt: bornAt, missed: 0, notBefore: 0, outagePauseMs: 0, nextAt: 0, nextVersion: -1 });
-			byIndex.push(run);
+	let offset: number | undefined;
+	const adopt = (arrived: Run[]) => {
+		const now = clock.now();
+		for (const run of arrived) if (!isTerminal(run) && Number.isFinite(createdAt(run))) offset = Math.min(offset ?? Infinity, now - createdAt(run));
+		for (const run of arrived) {
+			if (isTerminal(run)) record({ state: run.status as 'completed' | 'failed', run });
+			else if (!pending.has(run.id) && !outcomes.has(run.id)) {
+				const created = createdAt(run);
+				const bornAt = Number.isFinite(created) && offset !== undefined ? created + offset : now;
+				pending.set(run.id, { run, kind: durations.kindOf(run), index: byIndex.length, bornAt, checkedAt: bornAt, missed: 0, notBefore: 0, outagePauseMs: 0, nextAt: 0, nextVersion: -1 });
+				byIndex.push(run);
+			}
 		}
-	}
+	};
+	adopt(feed ? feed.take() : runs as Run[]);
 	let listNotBefore = started;
 	let listOutagePauseMs = 0;
 	let lastFinishSeenAt = -Infinity;
@@ -168,9 +224,9 @@ export async function waitForRuns(client: ApiClient, runs: Run[], options: WaitO
 		else p.queuedSince ??= now;
 	};
 
-	/** One page of `GET /runs` showing the runs from `oldest` on (in submission order). */
+	/** One page of `GET /runs` showing the runs from `oldest` on (in the order sent). */
 	const readPage = async (oldest: number): Promise<void> => {
-		const anchor = byIndex[oldest + PAGE];
+		const anchor = byIndex[oldest + PAGE - ORDER_SLACK];
 		const shown = new Set<string>();
 		const { body, headers } = await apiRequest<{ data?: unknown[] }>(client, {
 			method: 'GET',
@@ -186,10 +242,12 @@ export async function waitForRuns(client: ApiClient, runs: Run[], options: WaitO
 			shown.add(item.id);
 			seen(p, item, now);
 		}
-		for (let i = oldest; i < oldest + PAGE && i < byIndex.length; i++) {
+		// the newest page while runs are still being sent also shows runs this loop has not taken in yet
+		const counts = anchor !== undefined || !feed?.open;
+		for (let i = oldest; i < oldest + PAGE - ORDER_SLACK && i < byIndex.length; i++) {
 			const p = pending.get(byIndex[i].id);
 			if (!p || shown.has(p.run.id)) continue;
-			p.missed++;
+			if (counts) p.missed++;
 			p.checkedAt = now;
 			p.nextVersion = -1;
 		}
@@ -210,7 +268,7 @@ export async function waitForRuns(client: ApiClient, runs: Run[], options: WaitO
 		for (const p of pending.values()) {
 			if (listMode && listed(p)) {
 				const due = (oldest && gap !== undefined && now >= p.checkedAt + gap) || nextRead(p) <= now;
-				if (due && (!pages.length || p.index >= pages[pages.length - 1] + PAGE)) pages.push(p.index);
+				if (due && (!pages.length || p.index >= pages[pages.length - 1] + PAGE - ORDER_SLACK)) pages.push(p.index);
 				oldest = false;
 			} else if (own.length < OWN_POLLS_PER_TICK && now >= ownPollAt(p)) own.push(p);
 		}
@@ -253,15 +311,20 @@ export async function waitForRuns(client: ApiClient, runs: Run[], options: WaitO
 		}
 	};
 
-	while (pending.size > 0) {
+	for (;;) {
+		if (feed) {
+			if (feed.abandoned) break;
+			adopt(feed.take());
+		}
+		if (pending.size === 0 && !feed?.open) break;
 		const listMode = pending.size >= LIST_MODE_MIN_PENDING;
 		const { pages, own } = dueNow(clock.now(), listMode);
 		if (pages.length && clock.now() >= listNotBefore) await sweep(pages);
 		// own polls: lone runs, and runs the list pages keep missing (other traffic on the account)
 		await Promise.all(own.filter((p) => pending.has(p.run.id)).map(pollOne));
-		if (pending.size === 0) break;
+		if (pending.size === 0 && !feed?.open) break;
 
-		let wakeAt = options.deadline;
+		let wakeAt = deadline();
 		const stillListing = pending.size >= LIST_MODE_MIN_PENDING;
 		const gap = stillListing ? flowing() : undefined;
 		let oldest = true;
@@ -272,11 +335,12 @@ export async function waitForRuns(client: ApiClient, runs: Run[], options: WaitO
 			if (listedNow) oldest = false;
 			wakeAt = Math.min(wakeAt, at);
 		}
+		if (feed?.open) wakeAt = Math.min(wakeAt, clock.now() + FEED_PAUSE_MS);
 		if (!(await clock.pause(Math.max(0, wakeAt - clock.now()), client.signal))) {
 			for (const p of pending.values()) record({ state: 'cancelled', run: p.run });
 			break;
 		}
-		if (clock.now() >= options.deadline) {
+		if (clock.now() >= deadline()) {
 			for (const p of pending.values()) record({ state: 'timeout', run: p.run });
 			break;
 		}
