@@ -2,7 +2,7 @@
 /**
  * Benchmark row "100 long runs: worker time held while waiting, in the execution vs paused".
  * `measurePausedWait()` is meant to be called by the benchmark (bench/run.ts); on its own:
- * `npm run bench:paused [-- --items 100 --latency 30000]` prints the rows and writes
+ * `npm run bench:paused [-- --items 100 --latency 30000 --paused-only]` prints the rows and writes
  * bench/paused-wait.json.
  *
  * Both rows run the MediaGen Video node (the published bundle) through n8n-core's WorkflowExecute
@@ -32,12 +32,21 @@ export interface PausedWaitRow {
 	main_held_s: number;
 	/** requests to the service about runs (`/runs…`) from the pause (or the last submit) until the first run finished */
 	run_reads_while_waiting: number;
+	/** `GET /runs` (list pages) and `GET /runs/{id}` from the pause (or the last submit) to the end */
+	run_list_reads: number;
+	run_own_reads: number;
+	/** from the last run's completion to the outputs being there (resumed, or the in-execution wait done) */
+	after_last_event_s: number;
+	/** deliveries to the paused execution (answers other than 200 included) and how many resumed it */
+	deliveries?: number;
+	failed_deliveries?: number;
+	resumes?: number;
 	outputs: number;
 	charges: number;
 }
 
 /** Measures `items` video generations of `latencyMs` each, waited for in the execution and with the execution paused. */
-export async function measurePausedWait(items = 100, latencyMs = 30_000): Promise<PausedWaitRow[]> {
+export async function measurePausedWait(items = 100, latencyMs = 30_000, { pausedOnly = false } = {}): Promise<PausedWaitRow[]> {
 	// eslint-disable-next-line @typescript-eslint/no-require-imports -- the published bundle, loaded by path as n8n does
 	const { MediaGenVideo } = require(join(process.cwd(), 'dist/nodes/MediaGenVideo/MediaGenVideo.node.js')) as { MediaGenVideo: typeof MediaGenVideoType };
 	const sandbox = await startSandbox({ latencyMs, concurrencyPerAccount: items, rateLimitPerSecond: 10_000 });
@@ -49,24 +58,34 @@ export async function measurePausedWait(items = 100, latencyMs = 30_000): Promis
 	const rows: PausedWaitRow[] = [];
 	const runReads = (from: number, to: number) => sandbox.state.requests.filter((r) => r.path.startsWith('/v1/runs') && r.at >= from && r.at < to).length;
 	const charged = (ids: string[]) => ids.reduce((sum, id) => sum + sandbox.state.chargesFor(id).length, 0);
-	const firstFinished = (ids: string[]) => Math.min(...ids.map((id) => Date.parse(String(sandbox.state.runs.get(id)!.run.completed_at))));
+	const finishTimes = (ids: string[]) => ids.map((id) => Date.parse(String(sandbox.state.runs.get(id)!.run.completed_at)));
+	const firstFinished = (ids: string[]) => Math.min(...finishTimes(ids));
+	const lastFinished = (ids: string[]) => Math.max(...finishTimes(ids));
+	const reads = (from: number, to: number) => {
+		const runs = sandbox.state.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/v1/runs') && r.at >= from && r.at <= to);
+		return { run_list_reads: runs.filter((r) => r.path === '/v1/runs').length, run_own_reads: runs.filter((r) => r.path !== '/v1/runs').length };
+	};
 	try {
-		const started = Date.now();
-		const here = await runNode({ nodeType: new MediaGenVideo(), credentials, parameters: { ...parameters, waitMode: 'inExecution' }, input });
-		const hereMs = Date.now() - started;
-		const hereIds = here.items.map((i) => String(i.json.id));
-		const lastSubmit = Math.max(...sandbox.state.requests.filter((r) => r.method === 'POST' && r.path === '/v1/videos/generations').map((r) => r.at));
-		rows.push({
-			row: 'in this execution (polling)',
-			items,
-			latency_ms: latencyMs,
-			wall_s: hereMs / 1000,
-			worker_held_s: hereMs / 1000,
-			main_held_s: 0,
-			run_reads_while_waiting: runReads(lastSubmit, firstFinished(hereIds)),
-			outputs: here.items.filter((i) => i.binary?.data).length,
-			charges: charged(hereIds),
-		});
+		if (!pausedOnly) {
+			const started = Date.now();
+			const here = await runNode({ nodeType: new MediaGenVideo(), credentials, parameters: { ...parameters, waitMode: 'inExecution' }, input });
+			const ended = Date.now();
+			const hereIds = here.items.map((i) => String(i.json.id));
+			const lastSubmit = Math.max(...sandbox.state.requests.filter((r) => r.method === 'POST' && r.path === '/v1/videos/generations').map((r) => r.at));
+			rows.push({
+				row: 'in this execution (polling)',
+				items,
+				latency_ms: latencyMs,
+				wall_s: (ended - started) / 1000,
+				worker_held_s: (ended - started) / 1000,
+				main_held_s: 0,
+				run_reads_while_waiting: runReads(lastSubmit, firstFinished(hereIds)),
+				...reads(started, ended),
+				after_last_event_s: (ended - lastFinished(hereIds)) / 1000,
+				outputs: here.items.filter((i) => i.binary?.data).length,
+				charges: charged(hereIds),
+			});
+		}
 
 		const pausedStart = Date.now();
 		const paused = await host.run({ nodeType: new MediaGenVideo(), credentials, parameters: { ...parameters, waitMode: 'parked' }, input });
@@ -76,6 +95,8 @@ export async function measurePausedWait(items = 100, latencyMs = 30_000): Promis
 		const pausedIds = resumed.items.map((i) => String(i.json.id));
 		const worker = host.runTimes(paused.executionId).reduce((a, b) => a + b, 0);
 		const main = host.deliveries.filter((d) => d.executionId === paused.executionId).reduce((sum, d) => sum + d.webhookMs, 0);
+		const ours = host.deliveries.filter((d) => d.executionId === paused.executionId);
+		const resumedAt = host.resumedAt(paused.executionId) ?? NaN;
 		rows.push({
 			row: 'paused until the runs finish',
 			items,
@@ -84,6 +105,11 @@ export async function measurePausedWait(items = 100, latencyMs = 30_000): Promis
 			worker_held_s: worker / 1000,
 			main_held_s: main / 1000,
 			run_reads_while_waiting: runReads(pausedAt, firstFinished(pausedIds)),
+			...reads(pausedAt, resumedAt),
+			after_last_event_s: (resumedAt - lastFinished(pausedIds)) / 1000,
+			deliveries: ours.length,
+			failed_deliveries: ours.filter((d) => d.status !== 200).length,
+			resumes: ours.filter((d) => d.resumed).length,
 			outputs: resumed.items.filter((i) => i.binary?.data).length,
 			charges: charged(pausedIds),
 		});
@@ -95,8 +121,8 @@ export async function measurePausedWait(items = 100, latencyMs = 30_000): Promis
 }
 
 async function main(): Promise<void> {
-	const { values } = parseArgs({ options: { items: { type: 'string', default: '100' }, latency: { type: 'string', default: '30000' } } });
-	const rows = await measurePausedWait(Number(values.items), Number(values.latency));
+	const { values } = parseArgs({ options: { items: { type: 'string', default: '100' }, latency: { type: 'string', default: '30000' }, 'paused-only': { type: 'boolean', default: false } } });
+	const rows = await measurePausedWait(Number(values.items), Number(values.latency), { pausedOnly: values['paused-only'] });
 	console.table(rows);
 	writeFileSync('bench/paused-wait.json', `${JSON.stringify({ measured_at: new Date().toISOString(), rows }, null, 2)}\n`);
 }

@@ -4,7 +4,7 @@ import { findOperation, type NodeName } from '../catalog';
 import { isBatchFinished, listBatchItems, readBatch } from '../runs/batches';
 import type { Batch, BatchItem, Run } from '../runs/run';
 import { readRunsOnce } from '../runs/read-runs';
-import { isTerminal } from '../runs/run';
+import { isRun, isTerminal } from '../runs/run';
 import type { WaitOutcome } from '../runs/wait';
 import { BEARER_CREDENTIAL_TYPE, isCredentialType, type CredentialType } from '../transport/credentials';
 import { pause } from '../transport/pause';
@@ -72,13 +72,14 @@ function lastRunOf(items: BatchItem[]): string | undefined {
 	return withRuns.find((item) => item.id === last)?.run_id as string | undefined;
 }
 
-async function readProgress(client: ApiClient, held: Held): Promise<Progress> {
-	const runs = held.runs.length
-		? await readRunsOnce(
-				client,
-				held.runs.map((r) => r.run.id),
-			)
-		: new Map<string, Run>();
+/**
+ * Reads what is held, apart from runs already known finished (from the deliveries this process
+ * verified: a delivery carries the finished run, signed by the service): only the others are read.
+ */
+async function readProgress(client: ApiClient, held: Held, known: Map<string, Run>): Promise<Progress> {
+	const unknown = held.runs.map((r) => r.run.id).filter((id) => !known.has(id));
+	const runs = new Map<string, Run>(known);
+	if (unknown.length) for (const [id, run] of await readRunsOnce(client, unknown)) runs.set(id, run);
 	const batches = new Map<string, Batch>();
 	const lastRunOfPartial = new Map<string, string | undefined>();
 	for (const entry of held.batches) {
@@ -109,7 +110,38 @@ const latestReads = new Map<string, SharedRead>();
 const READ_AFTER_MS = 200;
 const READS_KEPT = 100;
 
+/**
+ * For each paused execution this process answers deliveries for (by execution, node and sealed
+ * state; at most 100, dropped when it resumes): what it waits for, rebuilt once from its stored
+ * items (n8n hands each delivery all of them through an expression, which for 1,000 items costs
+ * more than the rest of a delivery), and the finished runs its verified deliveries carried. Another
+ * process keeps its own; what it has not seen it reads from the service.
+ */
+interface PausedWait {
+	stored: INodeExecutionData[];
+	held: Held;
+	delivered: Map<string, Run>;
+}
+const pausedWaits = new Map<string, PausedWait>();
+const PAUSED_WAITS_KEPT = 100;
+
+function pausedWaitOf(place: string, build: () => Omit<PausedWait, 'delivered'>): PausedWait {
+	const known = pausedWaits.get(place);
+	if (known) return known;
+	if (pausedWaits.size >= PAUSED_WAITS_KEPT) pausedWaits.delete(pausedWaits.keys().next().value!);
+	const wait = { ...build(), delivered: new Map<string, Run>() };
+	pausedWaits.set(place, wait);
+	return wait;
+}
+
+/** The progress the verified deliveries alone show, when they carried every held run (no batch held). */
+function deliveredProgress(wait: PausedWait): Progress | undefined {
+	if (wait.held.batches.length || wait.held.runs.some((r) => !wait.delivered.has(r.run.id))) return undefined;
+	return { runs: new Map(wait.delivered), batches: new Map(), lastRunOfPartial: new Map() };
+}
+
 function scheduleRead(place: string, read: () => Promise<Progress>): Promise<Progress> {
+	// read after a pause: the deliveries of a burst arriving meanwhile share it (and may make it unneeded)
 	const progress = pause(READ_AFTER_MS).then(read);
 	const entry: SharedRead = { startsAt: Date.now() + READ_AFTER_MS, progress };
 	if (!latestReads.has(place) && latestReads.size >= READS_KEPT) latestReads.delete(latestReads.keys().next().value!);
@@ -244,14 +276,22 @@ export async function resumePausedExecution(ctx: IWebhookFunctions, node: NodeNa
 
 		const endpoint = findOperation(node, String(ctx.getNodeParameter('resource', '')), String(ctx.getNodeParameter('operation', '')));
 		if (!endpoint) return answer(ctx, 500, { error: 'not_resumed', reason: 'unknown_operation' });
-		stored = (ctx.evaluateExpression('{{ $input.all() }}', 0) as unknown as INodeExecutionData[]) ?? [];
-		const held = heldFromStored(stored, state, endpoint);
+		const place = `${ctx.getExecutionId()}\u0000${nodeName}\u0000${state.sealedSecret}`;
+		const wait = pausedWaitOf(place, () => {
+			const items = (ctx.evaluateExpression('{{ $input.all() }}', 0) as unknown as INodeExecutionData[]) ?? [];
+			return { stored: items, held: heldFromStored(items, state, endpoint) };
+		});
+		stored = wait.stored;
+		const { held } = wait;
 		if (!concerns(held, event)) return answer(ctx, 200, { received: true, ignored: 'not_this_execution' });
+		const subject = event.data.object;
+		if (subjectKind(event.type) === 'run' && isRun(subject) && isTerminal(subject) && held.runs.some((r) => r.run.id === subject.id)) wait.delivered.set(subject.id, subject);
 		const client = await createClient(ctx, credentialType, opened.credentials);
-		const place = `${ctx.getExecutionId()}\u0000${nodeName}`;
-		const progress = await sharedProgress(place, arrivedAt, event, async () => await readProgress(client, held));
+		const progress =
+			deliveredProgress(wait) ?? (await sharedProgress(place, arrivedAt, event, async () => deliveredProgress(wait) ?? (await readProgress(client, held, wait.delivered))));
 		const { ready, waitingFor } = readyToResume(held, progress, event);
 		if (!ready) return answer(ctx, 200, { received: true, waiting_for: waitingFor });
+		pausedWaits.delete(place);
 		latestReads.delete(place);
 
 		// answered before the outputs are downloaded: the service waits 10 s at most

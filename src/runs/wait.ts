@@ -66,6 +66,11 @@ export class RunFeed {
 		return this.state === 'abandoned';
 	}
 
+	/** whether runs may still come: it is open, or runs arrived that were not taken yet */
+	get more(): boolean {
+		return this.state === 'open' || (this.state === 'closed' && this.arrived.length > 0);
+	}
+
 	take(): Run[] {
 		const taken = this.arrived;
 		this.arrived = [];
@@ -316,13 +321,13 @@ export async function waitForRuns(client: ApiClient, runs: Run[] | RunFeed, opti
 			if (feed.abandoned) break;
 			adopt(feed.take());
 		}
-		if (pending.size === 0 && !feed?.open) break;
+		if (pending.size === 0 && !feed?.more) break;
 		const listMode = pending.size >= LIST_MODE_MIN_PENDING;
 		const { pages, own } = dueNow(clock.now(), listMode);
 		if (pages.length && clock.now() >= listNotBefore) await sweep(pages);
 		// own polls: lone runs, and runs the list pages keep missing (other traffic on the account)
 		await Promise.all(own.filter((p) => pending.has(p.run.id)).map(pollOne));
-		if (pending.size === 0 && !feed?.open) break;
+		if (pending.size === 0 && !feed?.more) break;
 
 		let wakeAt = deadline();
 		const stillListing = pending.size >= LIST_MODE_MIN_PENDING;
@@ -335,7 +340,7 @@ export async function waitForRuns(client: ApiClient, runs: Run[] | RunFeed, opti
 			if (listedNow) oldest = false;
 			wakeAt = Math.min(wakeAt, at);
 		}
-		if (feed?.open) wakeAt = Math.min(wakeAt, clock.now() + FEED_PAUSE_MS);
+		if (feed?.more) wakeAt = Math.min(wakeAt, clock.now() + (feed.open ? FEED_PAUSE_MS : 0));
 		if (!(await clock.pause(Math.max(0, wakeAt - clock.now()), client.signal))) {
 			for (const p of pending.values()) record({ state: 'cancelled', run: p.run });
 			break;

@@ -15,22 +15,31 @@ export const SIM_EPOCH = Date.parse('2031-03-01T09:00:00.000Z');
 
 export class SimClock implements WaitClock {
 	private t = SIM_EPOCH;
+	private standing = 0;
+	private pauses = 0;
+	private readonly timers: Array<{ at: number; run: () => void }> = [];
 
 	now(): number {
 		return this.t;
 	}
 
-	advance(ms: number): void {
-		this.t += ms;
+	/** Runs `run` once simulated time reaches `at` (what else happens meanwhile, e.g. more sends). */
+	at(at: number, run: () => void): void {
+		this.timers.push({ at, run });
+		this.timers.sort((a, b) => a.at - b.at);
 	}
 
-	private standing = 0;
+	advance(ms: number): void {
+		this.t += ms;
+		while (this.timers.length && this.timers[0].at <= this.t) this.timers.shift()!.run();
+	}
 
 	async pause(ms: number): Promise<boolean> {
-		// a loop that keeps pausing for nothing while nothing changes would spin forever
+		// a loop that keeps pausing while nothing can change would spin forever (on microtasks only,
+		// so not even jest's timeout would end it)
 		this.standing = ms > 0 ? 0 : this.standing + 1;
-		if (this.standing > 10_000) throw new Error('the wait loop spins without time passing');
-		this.t += ms;
+		if (this.standing > 10_000 || ++this.pauses > 1_000_000) throw new Error('the wait loop spins without an end');
+		this.advance(ms);
 		await Promise.resolve();
 		return true;
 	}
@@ -76,6 +85,8 @@ export class SimRunService {
 	private readonly first = 1;
 	/** each request takes this long (simulated) */
 	requestMs = 5;
+	/** called as each request arrives, before it is answered (what else happens meanwhile) */
+	onRequest?: (kind: 'list' | 'run') => void;
 
 	/** Makes runs as n8n would submit them; returns them as the submits answered (queued). */
 	submit(plan: SubmitPlan): Run[] {
@@ -125,6 +136,7 @@ export class SimRunService {
 		const path = new URL(options.url).pathname.replace(/^\/v1/, '');
 		this.clock.advance(this.requestMs);
 		const now = this.clock.now();
+		this.onRequest?.(path === '/runs' ? 'list' : 'run');
 		if (path === '/runs') {
 			const qs = (options.qs ?? {}) as { limit?: number; starting_after?: string };
 			this.reads.push({ at: now, kind: 'list', startingAfter: qs.starting_after });
