@@ -2,7 +2,7 @@
 /**
  * Benchmark row "100 long runs: worker time held while waiting, in the execution vs paused".
  * `measurePausedWait()` is meant to be called by the benchmark (bench/run.ts); on its own:
- * `npm run bench:paused [-- --items 100 --latency 30000 --paused-only]` prints the rows and writes
+ * `npm run bench:paused [-- --items 100 --latency 30000 --paused-only --dist build/before-dist]` prints the rows and writes
  * bench/paused-wait.json.
  *
  * Both rows run the MediaGen Video node (the published bundle) through n8n-core's WorkflowExecute
@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
 import type { MediaGenVideo as MediaGenVideoType } from '../nodes/MediaGenVideo/MediaGenVideo.node';
-import { SANDBOX_API_KEY } from '../sandbox/options';
+import { SANDBOX_ACCOUNT_ID, SANDBOX_API_KEY } from '../sandbox/options';
 import { startSandbox } from '../sandbox/server';
 import { runNode, TestCredentialsHelper } from '../test/helpers/n8n-harness';
 import { PausedExecutionHost } from '../test/helpers/paused-harness';
@@ -35,8 +35,10 @@ export interface PausedWaitRow {
 	/** `GET /runs` (list pages) and `GET /runs/{id}` from the pause (or the last submit) to the end */
 	run_list_reads: number;
 	run_own_reads: number;
-	/** from the last run's completion to the outputs being there (resumed, or the in-execution wait done) */
+	/** from the last run's completion to the outputs being there (resumed with its files downloaded, or the in-execution wait done) */
 	after_last_event_s: number;
+	/** from the last run's completion to the node's answer that it resumes (before it downloads the outputs) */
+	resume_answered_after_last_event_s?: number;
 	/** deliveries to the paused execution (answers other than 200 included) and how many resumed it */
 	deliveries?: number;
 	failed_deliveries?: number;
@@ -46,9 +48,9 @@ export interface PausedWaitRow {
 }
 
 /** Measures `items` video generations of `latencyMs` each, waited for in the execution and with the execution paused. */
-export async function measurePausedWait(items = 100, latencyMs = 30_000, { pausedOnly = false } = {}): Promise<PausedWaitRow[]> {
+export async function measurePausedWait(items = 100, latencyMs = 30_000, { pausedOnly = false, dist = 'dist' } = {}): Promise<PausedWaitRow[]> {
 	// eslint-disable-next-line @typescript-eslint/no-require-imports -- the published bundle, loaded by path as n8n does
-	const { MediaGenVideo } = require(join(process.cwd(), 'dist/nodes/MediaGenVideo/MediaGenVideo.node.js')) as { MediaGenVideo: typeof MediaGenVideoType };
+	const { MediaGenVideo } = require(join(process.cwd(), dist, 'nodes/MediaGenVideo/MediaGenVideo.node.js')) as { MediaGenVideo: typeof MediaGenVideoType };
 	const sandbox = await startSandbox({ latencyMs, concurrencyPerAccount: items, rateLimitPerSecond: 10_000 });
 	const host = await PausedExecutionHost.start();
 	const credentials = new TestCredentialsHelper();
@@ -97,6 +99,7 @@ export async function measurePausedWait(items = 100, latencyMs = 30_000, { pause
 		const main = host.deliveries.filter((d) => d.executionId === paused.executionId).reduce((sum, d) => sum + d.webhookMs, 0);
 		const ours = host.deliveries.filter((d) => d.executionId === paused.executionId);
 		const resumedAt = host.resumedAt(paused.executionId) ?? NaN;
+		const resumeAnswer = sandbox.services.webhooks.listDeliveries(SANDBOX_ACCOUNT_ID).find((d) => String(d.response_body ?? '').includes('"resumed":true'));
 		rows.push({
 			row: 'paused until the runs finish',
 			items,
@@ -107,6 +110,7 @@ export async function measurePausedWait(items = 100, latencyMs = 30_000, { pause
 			run_reads_while_waiting: runReads(pausedAt, firstFinished(pausedIds)),
 			...reads(pausedAt, resumedAt),
 			after_last_event_s: (resumedAt - lastFinished(pausedIds)) / 1000,
+			resume_answered_after_last_event_s: resumeAnswer ? (Date.parse(String(resumeAnswer.updated_at)) - lastFinished(pausedIds)) / 1000 : undefined,
 			deliveries: ours.length,
 			failed_deliveries: ours.filter((d) => d.status !== 200).length,
 			resumes: ours.filter((d) => d.resumed).length,
@@ -121,10 +125,12 @@ export async function measurePausedWait(items = 100, latencyMs = 30_000, { pause
 }
 
 async function main(): Promise<void> {
-	const { values } = parseArgs({ options: { items: { type: 'string', default: '100' }, latency: { type: 'string', default: '30000' }, 'paused-only': { type: 'boolean', default: false } } });
-	const rows = await measurePausedWait(Number(values.items), Number(values.latency), { pausedOnly: values['paused-only'] });
+	const { values } = parseArgs({
+		options: { items: { type: 'string', default: '100' }, latency: { type: 'string', default: '30000' }, 'paused-only': { type: 'boolean', default: false }, dist: { type: 'string', default: 'dist' } },
+	});
+	const rows = await measurePausedWait(Number(values.items), Number(values.latency), { pausedOnly: values['paused-only'], dist: values.dist });
 	console.table(rows);
-	writeFileSync('bench/paused-wait.json', `${JSON.stringify({ measured_at: new Date().toISOString(), rows }, null, 2)}\n`);
+	if (values.dist === 'dist') writeFileSync('bench/paused-wait.json', `${JSON.stringify({ measured_at: new Date().toISOString(), rows }, null, 2)}\n`);
 }
 
 // run as `node build/bench/paused-wait.js` only: bundled into build/bench/run.js, `require.main === module`

@@ -17,6 +17,7 @@ import { apiRequest, createClient, unexpectedResponse, type ApiClient } from '..
 import { customOperationFor } from './custom-operations';
 import { errorItem } from './error-item';
 import { HeldWaits } from './held-waits';
+import { NodeParameters } from './node-parameters';
 import { callScopeOf, prepareCall } from './parameters';
 import { outputFor, toolAnswersFailures } from './tool-output';
 
@@ -79,15 +80,16 @@ export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName)
 	let failedItems = 0;
 
 	const calls: PreparedCall[] = [];
+	const parameters = new NodeParameters(ctx);
 	let models: Promise<Model[]> | undefined;
 	let influencers: Promise<IDataObject[]> | undefined;
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
-			const resource = ctx.getNodeParameter('resource', itemIndex) as string;
-			const operation = ctx.getNodeParameter('operation', itemIndex) as string;
+			const resource = parameters.get('resource', itemIndex) as string;
+			const operation = parameters.get('operation', itemIndex) as string;
 			const endpoint = findOperation(node, resource, operation);
 			if (!endpoint) throw new NodeOperationError(ctx.getNode(), `Unknown operation "${resource}/${operation}"`, { itemIndex });
-			const call = await prepareCall(ctx, endpoint, itemIndex, scope);
+			const call = await prepareCall(ctx, endpoint, itemIndex, scope, parameters);
 			if (endpoint.capability) models ??= listModels(client);
 			const model = validateCall(ctx, call, endpoint.capability ? await models : undefined);
 			const mentioned = mentionsOf(ctx, call);

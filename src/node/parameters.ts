@@ -8,6 +8,7 @@ import type { PendingUpload, PreparedCall, RunSettings } from '../runs/call';
 import { NOTHING_SPENT } from '../runs/nothing-spent';
 import { deriveIdempotencyKey, keyFromUserValue } from '../transport/idempotency';
 import { binaryParam, paramName, sourceParam } from './names';
+import { NodeParameters } from './node-parameters';
 import { runsAsTool } from './tool-output';
 
 function isEmpty(value: unknown): boolean {
@@ -56,6 +57,7 @@ function readObjectList(ctx: IExecuteFunctions, itemIndex: number, field: FieldS
 /** Reads one field's value (URL or uploaded binary for media fields). */
 async function readField(
 	ctx: IExecuteFunctions,
+	parameters: NodeParameters,
 	itemIndex: number,
 	field: FieldSpec,
 	source: IDataObject | undefined,
@@ -63,7 +65,7 @@ async function readField(
 	target: IDataObject,
 ): Promise<unknown> {
 	const get = (name: string, fallback: unknown) =>
-		source ? source[name] : ctx.getNodeParameter(name, itemIndex, fallback as string);
+		source ? source[name] : parameters.get(name, itemIndex, fallback);
 	if (field.type === 'media' || field.type === 'mediaList') {
 		const useBinary = source ? !isEmpty(source[binaryParam(field)]) : get(sourceParam(field), 'url') === 'binary';
 		if (!useBinary) {
@@ -148,8 +150,8 @@ function checkPathId(ctx: IExecuteFunctions, itemIndex: number, field: FieldSpec
 }
 
 /** Wait Mode as set, else the operation's default (catalog `defaultWait`). */
-function waitModeOf(ctx: IExecuteFunctions, endpoint: Endpoint, itemIndex: number): WaitMode {
-	const value = ctx.getNodeParameter('waitMode', itemIndex, endpoint.defaultWait ?? 'inExecution') as unknown;
+function waitModeOf(ctx: IExecuteFunctions, parameters: NodeParameters, endpoint: Endpoint, itemIndex: number): WaitMode {
+	const value = parameters.get('waitMode', itemIndex, endpoint.defaultWait ?? 'inExecution');
 	if (value === 'parked' || value === 'inExecution') return value;
 	throw new NodeOperationError(ctx.getNode(), `Wait Mode (waitMode): ${JSON.stringify(value)} is not allowed; allowed: parked, inExecution`, {
 		itemIndex,
@@ -185,22 +187,22 @@ function shownUpFront(ctx: IExecuteFunctions, field: FieldSpec): boolean {
  * binaries still to upload. The idempotency key depends on where the call happens (execution, node
  * run, item, route), never on the body, so every retry of this item carries the same key.
  */
-export async function prepareCall(ctx: IExecuteFunctions, endpoint: Endpoint, itemIndex: number, scope: CallScope): Promise<PreparedCall> {
+export async function prepareCall(ctx: IExecuteFunctions, endpoint: Endpoint, itemIndex: number, scope: CallScope, parameters = new NodeParameters(ctx)): Promise<PreparedCall> {
 	const qs: IDataObject = {};
 	const body: IDataObject = {};
 	const pathValues: IDataObject = {};
 	const settings: IDataObject = {};
 	const uploads: PendingUpload[] = [];
-	const additional = ctx.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const additional = parameters.get('additionalFields', itemIndex, {}) as IDataObject;
 	if (endpoint.capability) {
-		const model = modelAlias(ctx.getNodeParameter('model', itemIndex, ''));
+		const model = modelAlias(parameters.get('model', itemIndex, ''));
 		if (model) body.model = model;
 	}
 	for (const field of endpoint.fields) {
 		const topLevel = field.required || (field.primary && shownUpFront(ctx, field));
 		const location = fieldLocation(endpoint, field);
 		const target = location === 'body' ? body : location === 'query' ? qs : location === 'node' ? settings : pathValues;
-		const value = await readField(ctx, itemIndex, field, topLevel ? undefined : additional, uploads, target);
+		const value = await readField(ctx, parameters, itemIndex, field, topLevel ? undefined : additional, uploads, target);
 		if (location === 'path') {
 			pathValues[field.name] = checkPathId(ctx, itemIndex, field, value ?? '');
 			continue;
@@ -221,13 +223,13 @@ export async function prepareCall(ctx: IExecuteFunctions, endpoint: Endpoint, it
 	const call: PreparedCall = { itemIndex, endpoint, path, qs, body, settings, uploads, route };
 	let ownKey: string | undefined;
 	if (endpoint.output === 'run' || endpoint.output === 'batch') {
-		const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+		const options = parameters.get('options', itemIndex, {}) as IDataObject;
 		if (options.teamId) body.team_id = String(options.teamId);
 		if (options.projectId) body.project_id = String(options.projectId);
 		if (options.quoteToken) body.quote_token = String(options.quoteToken);
 		call.run = {
-			wait: endpoint.alwaysWaits === true || (ctx.getNodeParameter('waitForCompletion', itemIndex, true) as boolean),
-			waitMode: waitModeOf(ctx, endpoint, itemIndex),
+			wait: endpoint.alwaysWaits === true || (parameters.get('waitForCompletion', itemIndex, true) as boolean),
+			waitMode: waitModeOf(ctx, parameters, endpoint, itemIndex),
 			concurrency: Math.round(numberOption(ctx, itemIndex, options, 'concurrency', 'Max Parallel Submits', 5, 1, 50)),
 			requestTimeoutMs: numberOption(ctx, itemIndex, options, 'requestTimeout', 'Request Timeout (Seconds)', 30, 1, 600) * 1000,
 			useBatchApi: options.useBatchApi === true,
@@ -240,9 +242,9 @@ export async function prepareCall(ctx: IExecuteFunctions, endpoint: Endpoint, it
 		if (typeof options.idempotencyKey === 'string' && options.idempotencyKey.trim()) ownKey = options.idempotencyKey.trim();
 	}
 	if (endpoint.output === 'list') {
-		const limits = { limit: ctx.getNodeParameter('limit', itemIndex, 50) };
+		const limits: IDataObject = { limit: parameters.get('limit', itemIndex, 50) as IDataObject[string] };
 		call.list = {
-			returnAll: ctx.getNodeParameter('returnAll', itemIndex, false) as boolean,
+			returnAll: parameters.get('returnAll', itemIndex, false) as boolean,
 			limit: Math.round(numberOption(ctx, itemIndex, limits, 'limit', 'Limit', 50, 1, 1_000_000)),
 		};
 	}

@@ -15,6 +15,7 @@ import { openSecret } from '../webhooks/sealed-secret';
 import { verifyDelivery } from '../webhooks/signature';
 import { errorItem } from './error-item';
 import type { Held } from './held';
+import { DeliveredRuns, finishedAfter } from './paused-deliveries';
 import { collectBatchOutputs } from './held-waits';
 import { sealKeyOf } from './pause';
 import { decodeState, heldFromStored, stateKey } from './pause-state';
@@ -34,15 +35,10 @@ function answer(ctx: IWebhookFunctions, status: number, body: IDataObject): Answ
 	return { noWebhookResponse: true };
 }
 
-/** When it finished, for ordering: the service's completed_at, else its last update. */
-const finishedAt = (subject: IDataObject) => Date.parse(String(subject.completed_at ?? subject.updated_at ?? '')) || 0;
-
 /** The id of the subject that finished last (ties: the greatest id), so that one delivery resumes, not each of a burst. */
 function lastToFinish(subjects: IDataObject[]): string | undefined {
 	let last: IDataObject | undefined;
-	for (const subject of subjects) {
-		if (!last || finishedAt(subject) > finishedAt(last) || (finishedAt(subject) === finishedAt(last) && String(subject.id) > String(last.id))) last = subject;
-	}
+	for (const subject of subjects) if (!last || finishedAfter(subject, last)) last = subject;
 	return last ? String(last.id) : undefined;
 }
 
@@ -120,24 +116,45 @@ const READS_KEPT = 100;
 interface PausedWait {
 	stored: INodeExecutionData[];
 	held: Held;
-	delivered: Map<string, Run>;
+	delivered: DeliveredRuns;
 }
 const pausedWaits = new Map<string, PausedWait>();
 const PAUSED_WAITS_KEPT = 100;
+/** The delivery of the run that finished last so far holds on at most this long for the others (the service waits 10 s for an answer)... */
+const HOLD_MS = 5_000;
+/** ...and reads what is missing once no delivery came for this long. */
+const QUIET_MS = 1_000;
 
 function pausedWaitOf(place: string, build: () => Omit<PausedWait, 'delivered'>): PausedWait {
 	const known = pausedWaits.get(place);
 	if (known) return known;
 	if (pausedWaits.size >= PAUSED_WAITS_KEPT) pausedWaits.delete(pausedWaits.keys().next().value!);
-	const wait = { ...build(), delivered: new Map<string, Run>() };
+	const built = build();
+	const wait = { ...built, delivered: new DeliveredRuns(new Set(built.held.runs.map((r) => r.run.id))) };
 	pausedWaits.set(place, wait);
 	return wait;
 }
 
 /** The progress the verified deliveries alone show, when they carried every held run (no batch held). */
 function deliveredProgress(wait: PausedWait): Progress | undefined {
-	if (wait.held.batches.length || wait.held.runs.some((r) => !wait.delivered.has(r.run.id))) return undefined;
-	return { runs: new Map(wait.delivered), batches: new Map(), lastRunOfPartial: new Map() };
+	if (wait.held.batches.length || !wait.delivered.complete) return undefined;
+	return { runs: wait.delivered.known(), batches: new Map(), lastRunOfPartial: new Map() };
+}
+
+/**
+ * The progress a run's delivery acts on without reading, when the deliveries can tell: every held
+ * run delivered; or `waiting` when a run that finished later was delivered (this one resumes
+ * nothing). The delivery of the run that finished last so far holds on while more arrive; once
+ * none came for a moment (or it held on long enough), it reads (undefined).
+ */
+async function progressFromDeliveries(wait: PausedWait, run: Run): Promise<Progress | 'waiting' | undefined> {
+	const heldSince = Date.now();
+	for (;;) {
+		const progress = deliveredProgress(wait);
+		if (progress) return progress;
+		if (!wait.delivered.isLatest(run)) return 'waiting';
+		if (Date.now() - heldSince >= HOLD_MS || !(await wait.delivered.next(QUIET_MS))) return undefined;
+	}
 }
 
 function scheduleRead(place: string, read: () => Promise<Progress>): Promise<Progress> {
@@ -285,12 +302,15 @@ export async function resumePausedExecution(ctx: IWebhookFunctions, node: NodeNa
 		const { held } = wait;
 		if (!concerns(held, event)) return answer(ctx, 200, { received: true, ignored: 'not_this_execution' });
 		const subject = event.data.object;
-		if (subjectKind(event.type) === 'run' && isRun(subject) && isTerminal(subject) && held.runs.some((r) => r.run.id === subject.id)) wait.delivered.set(subject.id, subject);
+		const delivered = subjectKind(event.type) === 'run' && isRun(subject) && isTerminal(subject) && !held.batches.length ? subject : undefined;
+		if (delivered) wait.delivered.add(delivered);
+		const known = delivered ? await progressFromDeliveries(wait, delivered) : undefined;
+		if (known === 'waiting' || wait.delivered.resumed) return answer(ctx, 200, { received: true, waiting_for: wait.delivered.missing });
 		const client = await createClient(ctx, credentialType, opened.credentials);
-		const progress =
-			deliveredProgress(wait) ?? (await sharedProgress(place, arrivedAt, event, async () => deliveredProgress(wait) ?? (await readProgress(client, held, wait.delivered))));
+		const progress = known ?? (await sharedProgress(place, arrivedAt, event, async () => deliveredProgress(wait) ?? (await readProgress(client, held, wait.delivered.known()))));
 		const { ready, waitingFor } = readyToResume(held, progress, event);
-		if (!ready) return answer(ctx, 200, { received: true, waiting_for: waitingFor });
+		if (!ready || wait.delivered.resumed) return answer(ctx, 200, { received: true, waiting_for: waitingFor });
+		wait.delivered.resumed = true;
 		pausedWaits.delete(place);
 		latestReads.delete(place);
 

