@@ -21,7 +21,7 @@ import { NodeParameters } from './node-parameters';
 import { callScopeOf, prepareCall } from './parameters';
 import { outputFor, toolAnswersFailures } from './tool-output';
 
-const DEFAULT_SUBMIT_CONCURRENCY = 5;
+const DEFAULT_SUBMIT_CONCURRENCY = 20;
 
 /** Sends one prepared call and returns its items, or a run to wait for. */
 async function send(ctx: IExecuteFunctions, client: ApiClient, call: PreparedCall, memory: SubmitMemory, waits: WaitHolder): Promise<INodeExecutionData[] | Run> {

@@ -230,7 +230,7 @@ export async function prepareCall(ctx: IExecuteFunctions, endpoint: Endpoint, it
 		call.run = {
 			wait: endpoint.alwaysWaits === true || (parameters.get('waitForCompletion', itemIndex, true) as boolean),
 			waitMode: waitModeOf(ctx, parameters, endpoint, itemIndex),
-			concurrency: Math.round(numberOption(ctx, itemIndex, options, 'concurrency', 'Max Parallel Submits', 5, 1, 50)),
+			concurrency: Math.round(numberOption(ctx, itemIndex, options, 'concurrency', 'Max Parallel Submits', 20, 1, 50)),
 			requestTimeoutMs: numberOption(ctx, itemIndex, options, 'requestTimeout', 'Request Timeout (Seconds)', 30, 1, 600) * 1000,
 			useBatchApi: options.useBatchApi === true,
 			...waitTimeoutsOf(ctx, endpoint, itemIndex, options),

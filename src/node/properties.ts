@@ -332,7 +332,7 @@ function runOptions(e: Endpoint): INodeProperties[] {
 			displayName: 'Max Parallel Submits',
 			name: 'concurrency',
 			type: 'number',
-			default: 5,
+			default: 20,
 			typeOptions: { minValue: 1, maxValue: 50 },
 			description: 'How many items are submitted at once; all runs are then waited for together',
 		},
