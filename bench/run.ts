@@ -9,11 +9,20 @@
  * Flags: --items 100 --latency 2000 --cap 10 --big-output-mb 300 (0: skip) --full (adds 1,000 items in
  * real n8n and in-process, and 1,000 items under chaos). The table "paused_wait" is Wait Mode: the same
  * number of video runs of 30 s each, waited for in the execution and with the execution paused
- * (bench/paused-wait.ts).
+ * (bench/paused-wait.ts), and 1,000 runs paused.
+ * Issue 26's rows, by default: 1,000 images of 2 s, no cap, next to the ideal client with and without
+ * downloads (the node with binaries and with Return URLs Only, the HTTP Request + Wait 2 s loop
+ * without downloads).
+ * --scale adds 10,000 items in one execution (about 80 minutes): no cap (2 s runs) and capped at 10
+ * (runs of --scale-latency ms, default 1000: a floor of 1,000 s), with binaries and with Return URLs
+ * Only, in real n8n (filesystem binary mode) and in queue mode (Redis + PostgreSQL, one main and one
+ * worker); the uncapped ones next to the ideal client.
+ * --before DIR (e.g. a build of main in build/before-dist) measures issue 26's real-n8n rows with that
+ * build too, labelled [before], in the same run.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
@@ -24,7 +33,7 @@ import type { MediaGenAudio as MediaGenAudioType } from '../nodes/MediaGenAudio/
 import type { MediaGenImage as MediaGenImageType } from '../nodes/MediaGenImage/MediaGenImage.node';
 import { SANDBOX_API_KEY } from '../sandbox/options';
 import { runNode, storedBinaryFromFile, TestCredentialsHelper } from '../test/helpers/n8n-harness';
-import { measurePausedWait } from './paused-wait';
+import { measurePausedWait, type PausedWaitRow } from './paused-wait';
 
 interface Row {
 	row: string;
@@ -67,6 +76,9 @@ const { values } = parseArgs({
 		'big-input-mb': { type: 'string', default: '500' },
 		'sandbox-only': { type: 'boolean', default: false },
 		'big-input-only': { type: 'boolean', default: false },
+		scale: { type: 'boolean', default: false },
+		'scale-latency': { type: 'string', default: '1000' },
+		before: { type: 'string' },
 	},
 });
 
@@ -286,7 +298,7 @@ function floorRow(items: number, latency: number, cap: number): Row {
 
 /** Rows measured in one real n8n (bench/real-n8n.mjs); rows say so when n8n cannot run here. */
 function realN8nRows(args: string[]): Row[] {
-	const result = spawnSync(process.execPath, ['bench/real-n8n.mjs', ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 60 * 60 * 1000 });
+	const result = spawnSync(process.execPath, ['bench/real-n8n.mjs', ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 3 * 60 * 60 * 1000 });
 	const last = result.stdout.trim().split('\n').pop() ?? '';
 	if (result.status === 0 && last.startsWith('[')) return JSON.parse(last) as Row[];
 	return [{ row: `real n8n ${args.join(' ')}`, items: 0, latency_ms: 0, cap: 0, wall_s: NaN, requests_per_run: null, polls_after_completion: null, peak_rss_mb: null, note: `not measured: real-n8n.mjs exited ${result.status}` }];
@@ -343,6 +355,49 @@ function targets(rows: Row[], latency: number, cap: number): Target[] {
 	return result;
 }
 
+/** The targets of issue 26, each from rows of this run (ratios in one run). */
+function targets26(rows: Row[], paused: PausedWaitRow[], scaleLatency: number): Target[] {
+	const result: Target[] = [];
+	const node = '(a) MediaGen Image node, real n8n, default options';
+	const ideal = '(i) ideal client: plain fetch, 100 submits in flight, list read every 100 ms, download at completion';
+	const exact = (label: string, items: number, latency: number, cap: number) => rows.find((r) => r.row === label && r.items === items && r.latency_ms === latency && r.cap === cap);
+	const ratio = (target: string, ours: Row | undefined, reference: Row | undefined, limit: number, requestsLimit?: number) => {
+		if (!ours || !reference) {
+			result.push({ target, measured: 'not measured in this run', met: null });
+			return;
+		}
+		const nodeTime = (ours as Row & { node_s?: number }).node_s;
+		const value = ours.wall_s / reference.wall_s;
+		const requests = requestsLimit === undefined ? '' : `; ${ours.requests_per_run} API requests per run`;
+		result.push({
+			target,
+			measured: `${ours.wall_s.toFixed(2)} s / ideal ${reference.wall_s.toFixed(2)} s = ${value.toFixed(2)} (node time ${nodeTime?.toFixed(2)} s: ${nodeTime ? (nodeTime / reference.wall_s).toFixed(2) : 'n/a'})${requests}`,
+			met: value <= limit && (requestsLimit === undefined || (ours.requests_per_run ?? Infinity) <= requestsLimit),
+		});
+	};
+	ratio('100 images, 2 s runs, no cap: <= 1.10 x the ideal client with downloads', exact(node, 100, 2000, 100), exact(ideal, 100, 2000, 100), 1.1);
+	ratio('1,000 images, 2 s runs, no cap: <= 1.10 x the ideal client with downloads', exact(node, 1000, 2000, 1000), exact(ideal, 1000, 2000, 1000), 1.1);
+	ratio('20 images of 12 s: <= 1.05 x the ideal client and <= 1.5 API requests per run', exact(node, 20, 12000, 20), exact(ideal, 20, 12000, 20), 1.05, 1.5);
+	const capped = exact(node, 10000, scaleLatency, 10) as (Row & { rss_growth_mb?: number }) | undefined;
+	const floor = 1000 * (scaleLatency / 1000);
+	result.push(
+		capped
+			? { target: '10,000 images capped at 10: <= 1.01 x the floor, n8n peak RSS growth < 500 MB with binaries', measured: `${capped.wall_s.toFixed(1)} s / floor ${floor} s = ${(capped.wall_s / floor).toFixed(3)}; RSS +${capped.rss_growth_mb} MB`, met: capped.wall_s / floor <= 1.01 && (capped.rss_growth_mb ?? Infinity) < 500 }
+			: { target: '10,000 images capped at 10: <= 1.01 x the floor, n8n peak RSS growth < 500 MB with binaries', measured: 'not measured in this run (--scale)', met: null },
+	);
+	const many = paused.find((r) => r.row === 'paused until the runs finish' && r.items === 1000);
+	result.push(
+		many
+			? {
+					target: 'paused wait, 1,000 runs: resumed <= 2 s after the last event, <= 5 run-list reads in all',
+					measured: `resume answered ${many.resume_answered_after_last_event_s?.toFixed(2)} s after the last run finished (outputs there ${many.after_last_event_s.toFixed(2)} s after it); ${many.run_list_reads} GET /runs, ${many.run_own_reads} GET /runs/{id}; ${many.resumes} resume of ${many.deliveries} deliveries`,
+					met: (many.resume_answered_after_last_event_s ?? Infinity) <= 2 && many.run_list_reads <= 5,
+				}
+			: { target: 'paused wait, 1,000 runs: resumed <= 2 s after the last event, <= 5 run-list reads in all', measured: 'not measured in this run', met: null },
+	);
+	return result;
+}
+
 /** Long runs for the Wait Mode rows: a video of minutes, shortened to keep the benchmark short. */
 const PAUSED_WAIT_LATENCY_MS = 30_000;
 
@@ -367,20 +422,41 @@ async function main(): Promise<void> {
 		rows.push(await measureNode('(a) 1,000 items, in-process', 1000, latency, cap));
 		rows.push(await measureNode('(a) 1,000 items under 20 % chaos, in-process', 1000, latency, cap, ['--chaos', '0.2', '--chaos-slow', '6000']));
 	}
-	// real n8n: capped, uncapped, slow runs; then the 1,000-item capped row for the node alone
-	const scenarios: Array<{ items: number; latency: number; cap: number; nodeOnly?: boolean }> = [
+	// real n8n: capped, uncapped, slow runs; issue 26's 1,000 images; then the 1,000-item capped row for the node alone
+	const issue26 = [
+		{ items: 1000, latency: 2000, cap: 1000, rows: ['ideal', 'ideal-nodl', 'node', 'node-urls', 'loop2-nodl'] },
+	];
+	const scenarios: Array<{ items: number; latency: number; cap: number; nodeOnly?: boolean; rows?: string[] }> = [
 		{ items, latency, cap },
 		{ items, latency, cap: items },
 		{ items: 20, latency: 12000, cap: 20 },
+		...issue26,
 	];
 	if (values.full) scenarios.push({ items: 1000, latency, cap, nodeOnly: true });
 	rows.push(...realN8nRows(['--scenarios', JSON.stringify(scenarios)]));
 	rows.push(floorRow(items, latency, items), floorRow(20, 12000, 20));
+	if (values.before) {
+		const before = [
+			{ items, latency, cap: items, rows: ['node'] },
+			{ items: 20, latency: 12000, cap: 20, rows: ['node'] },
+			{ items: 1000, latency: 2000, cap: 1000, rows: ['node', 'node-urls'] },
+		];
+		rows.push(...realN8nRows(['--scenarios', JSON.stringify(before), '--extensions', values.before, '--label', 'before']));
+	}
+	const scaleLatency = Number(values['scale-latency']);
+	if (values.scale) {
+		const uncapped = { items: 10000, latency: 2000, cap: 10000, rows: ['ideal', 'node', 'node-urls'] };
+		const capped = { items: 10000, latency: scaleLatency, cap: 10, rows: ['node', 'node-urls'] };
+		rows.push(...realN8nRows(['--scenarios', JSON.stringify([uncapped, capped])]));
+		rows.push(...realN8nRows(['--scenarios', JSON.stringify([{ ...uncapped, rows: ['node', 'node-urls'] }, capped]), '--queue']));
+		rows.push(floorRow(10000, scaleLatency, 10));
+	}
 	if (Number(values['big-output-mb']) > 0) rows.push(...realN8nRows(['--big-output-mb', String(values['big-output-mb'])]));
 	if (Number(values['big-input-mb']) > 0) rows.push(await measureBigInput(Number(values['big-input-mb'])));
 	const goals = targets(rows, latency, cap);
-	const pausedWait = await measurePausedWait(items, PAUSED_WAIT_LATENCY_MS);
-	writeFileSync('bench/results.json', `${JSON.stringify({ measured_at: new Date().toISOString(), rows, targets: goals, paused_wait: pausedWait }, null, 2)}\n`);
+	const pausedWait = [...(await measurePausedWait(items, PAUSED_WAIT_LATENCY_MS)), ...(await measurePausedWait(1000, PAUSED_WAIT_LATENCY_MS, { pausedOnly: true }))];
+	const goals26 = targets26(rows, pausedWait, scaleLatency);
+	writeFileSync('bench/results.json', `${JSON.stringify({ measured_at: new Date().toISOString(), load_average: loadavg(), rows, targets: goals, targets_issue_26: goals26, paused_wait: pausedWait }, null, 2)}\n`);
 	console.table(rows.map((row) => Object.fromEntries(Object.entries(row).filter(([column]) => column !== 'note'))));
 	console.table(pausedWait);
 	rows.forEach((r, i) => r.note && process.stdout.write(`${i}: ${r.note}\n`));
@@ -398,6 +474,8 @@ async function main(): Promise<void> {
 			`  12 s runs: Wait 5 s ${loop(5, 20, 12000, 20)}; Wait 2 s ${loop(2, 20, 12000, 20)}`,
 			'Targets of issue 16:',
 			...goals.map((g) => `  [${g.met === null ? 'not judged' : g.met ? 'MET' : 'MISSED'}] ${g.target}: ${g.measured}`),
+			`Targets of issue 26 (load average at the end ${loadavg().map((l) => l.toFixed(2)).join(' ')}):`,
+			...goals26.map((g) => `  [${g.met === null ? 'not judged' : g.met ? 'MET' : 'MISSED'}] ${g.target}: ${g.measured}`),
 			'',
 		].join('\n'),
 	);

@@ -22,6 +22,10 @@ export const KNOWN = {
     'per-process cache of the signing secrets of paused executions this process opened (by sealed value, at most 100): another process opens its own from the execution data',
   'src/webhooks/paused-endpoint.ts:keptAt':
     'when this process last asked n8n about each leftover paused-wait endpoint and kept it (only URLs of endpoints that still exist): orders the next cleanup; another process asks in its own order, and a probe never deletes what n8n says may still wait',
+  'src/runs/wait-pace.ts:rememberedDurations':
+    'per-process memory of how long runs of each kind (service, operation, model) took when this process last saw them finish (at most 200 kinds): paces the next wait; a process that never saw a kind starts cold, nothing depends on another process seeing it',
+  'src/node/resume.ts:pausedWaits':
+    'per-process memory of each paused execution this process answers deliveries for (what it waits for, the finished runs its verified deliveries carried; at most 100, dropped when it resumes): another process rebuilds its own and reads from the service what it has not seen',
   'src/node/resume.ts:latestReads':
     'the latest read of each paused execution this process answers deliveries for (dropped when it resumes, at most 100): deliveries arriving at the same process share one; another process reads for itself',
 };
