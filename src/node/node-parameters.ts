@@ -1,4 +1,6 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions, INode } from 'n8n-workflow';
+
+import { runsAsTool } from './tool-output';
 
 /** Whether a raw parameter value (as saved in the workflow) holds an expression anywhere. */
 function holdsExpression(raw: unknown): boolean {
@@ -16,13 +18,25 @@ function holdsExpression(raw: unknown): boolean {
  */
 export class NodeParameters {
 	private readonly fixed = new Map<string, unknown>();
+	/** the node as saved (n8n copies it on every `getNode()`: read once) */
+	private readonly node: INode;
+	/** whether the node runs as an AI agent's tool */
+	readonly asTool: boolean;
 
-	constructor(private readonly ctx: IExecuteFunctions) {}
+	constructor(private readonly ctx: IExecuteFunctions) {
+		this.node = ctx.getNode();
+		this.asTool = runsAsTool(ctx);
+	}
 
 	get(name: string, itemIndex: number, fallback?: unknown): unknown {
 		if (this.fixed.has(name)) return this.fixed.get(name);
 		const value: unknown = this.ctx.getNodeParameter(name, itemIndex, fallback as string);
-		if (!holdsExpression(this.ctx.getNode().parameters[name])) this.fixed.set(name, value);
+		if (!holdsExpression(this.node.parameters[name])) this.fixed.set(name, value);
 		return value;
+	}
+
+	/** whether the workflow saved a value for this parameter */
+	saved(name: string): boolean {
+		return Object.prototype.hasOwnProperty.call(this.node.parameters, name);
 	}
 }

@@ -9,7 +9,6 @@ import { NOTHING_SPENT } from '../runs/nothing-spent';
 import { deriveIdempotencyKey, keyFromUserValue } from '../transport/idempotency';
 import { binaryParam, paramName, sourceParam } from './names';
 import { NodeParameters } from './node-parameters';
-import { runsAsTool } from './tool-output';
 
 function isEmpty(value: unknown): boolean {
 	return value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
@@ -177,9 +176,8 @@ export const MAX_WAIT_SECONDS = 7 * 24 * 3600;
  * Additional Fields (e.g. Product Name before MediaGen Workflow 1.1): n8n keeps only the parameters
  * the node's version shows, so a saved older workflow has it there.
  */
-function shownUpFront(ctx: IExecuteFunctions, field: FieldSpec): boolean {
-	const name = field.type === 'media' || field.type === 'mediaList' ? sourceParam(field) : paramName(field);
-	return Object.prototype.hasOwnProperty.call(ctx.getNode().parameters, name);
+function shownUpFront(parameters: NodeParameters, field: FieldSpec): boolean {
+	return parameters.saved(field.type === 'media' || field.type === 'mediaList' ? sourceParam(field) : paramName(field));
 }
 
 /**
@@ -199,7 +197,7 @@ export async function prepareCall(ctx: IExecuteFunctions, endpoint: Endpoint, it
 		if (model) body.model = model;
 	}
 	for (const field of endpoint.fields) {
-		const topLevel = field.required || (field.primary && shownUpFront(ctx, field));
+		const topLevel = field.required || (field.primary && shownUpFront(parameters, field));
 		const location = fieldLocation(endpoint, field);
 		const target = location === 'body' ? body : location === 'query' ? qs : location === 'node' ? settings : pathValues;
 		const value = await readField(ctx, parameters, itemIndex, field, topLevel ? undefined : additional, uploads, target);
@@ -235,7 +233,7 @@ export async function prepareCall(ctx: IExecuteFunctions, endpoint: Endpoint, it
 			useBatchApi: options.useBatchApi === true,
 			...waitTimeoutsOf(ctx, endpoint, itemIndex, options),
 			// an agent's tool answers with URLs: n8n drops binaries before the model (README)
-			returnUrlsOnly: Boolean(options.returnUrlsOnly) || runsAsTool(ctx),
+			returnUrlsOnly: Boolean(options.returnUrlsOnly) || parameters.asTool,
 			binaryPropertyName: String(options.binaryPropertyName || 'data'),
 			maxOutputBytes: numberOption(ctx, itemIndex, options, 'maxOutputSize', 'Max Output Size (MB)', DEFAULT_MAX_OUTPUT_MB, 1, MAX_OUTPUT_MB) * BYTES_PER_MB,
 		};
