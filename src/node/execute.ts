@@ -114,6 +114,7 @@ export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName)
 	}
 	// runs waited for in the execution are waited for (and their files downloaded) as they are sent
 	waits.waitAsSent({ ctx, client, results, fail });
+	let allSent = false;
 	try {
 		for (const group of grouped.values()) {
 			try {
@@ -136,9 +137,10 @@ export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName)
 				fail(call.itemIndex, error);
 			}
 		});
-	} catch (error) {
-		await waits.abandon();
-		throw error;
+		allSent = true;
+	} finally {
+		// sending failed and the node stops: the wait that began ends with it
+		if (!allSent) await waits.abandon();
 	}
 
 	const paused = await waits.settle(ctx, client, results, fail);

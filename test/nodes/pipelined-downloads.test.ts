@@ -66,4 +66,45 @@ describe('downloads pipelined into the wait', () => {
 		expect(Math.max(...inFlight)).toBeLessThanOrEqual(DOWNLOAD_CONCURRENCY);
 		expect(Math.max(...inFlight)).toBeGreaterThan(1);
 	});
+
+	it('waits for runs as they are sent: the first run\'s file is fetched before the last item is sent', async () => {
+		await start({ latencyMs: 300 });
+		// each submit answered 100 ms after the run was made: the first runs finish while the rest are sent
+		fx.sandbox.injectFault({ when: 'after', method: 'POST', path: '/images/generations', delayMs: 100, count: 12 });
+		const { items, error } = await runNode({
+			nodeType: new MediaGenImage(),
+			credentials: fx.credentials,
+			parameters: { resource: 'image', operation: 'generate', prompt: '={{ $json.prompt }}', options: { concurrency: 1 } },
+			input: Array.from({ length: 12 }, (_, i) => ({ json: { prompt: `poster ${i}` } })),
+		});
+		expect(error).toBeUndefined();
+		expect(items.map((i) => i.json.status)).toEqual(Array(12).fill('completed'));
+		const lastSubmit = Math.max(...fx.sandbox.state.requests.filter((r) => r.method === 'POST' && r.path === '/v1/images/generations').map((r) => r.at));
+		expect(relay.files[0].at).toBeLessThan(lastSubmit);
+	});
+
+	it('stops waiting when sending fails and the node stops: nothing is read after it returned', async () => {
+		await start({ latencyMs: 1500 });
+		// the fifth submit is refused (after four runs were made): the node fails without Continue On Fail
+		const posts = () => fx.sandbox.state.requests.filter((r) => r.method === 'POST' && r.path === '/v1/images/generations').length;
+		const watch = setInterval(() => {
+			if (posts() < 4) return;
+			clearInterval(watch);
+			fx.sandbox.injectFault({ when: 'before', method: 'POST', path: '/images/generations', status: 400, code: 'invalid_parameter' });
+		}, 1);
+		const { error } = await runNode({
+			nodeType: new MediaGenImage(),
+			credentials: fx.credentials,
+			parameters: { resource: 'image', operation: 'generate', prompt: '={{ $json.prompt }}', options: { concurrency: 1 } },
+			input: Array.from({ length: 30 }, (_, i) => ({ json: { prompt: `poster ${i}` } })),
+		});
+		clearInterval(watch);
+		expect(error).toBeDefined();
+		expect(fx.sandbox.state.runs.size).toBeGreaterThanOrEqual(4);
+		const requestsWhenReturned = fx.sandbox.state.requests.length;
+		// the runs made go on for 1.5 s: a wait still running would read them within that time
+		await new Promise((resolve) => setTimeout(resolve, 2500));
+		expect(fx.sandbox.state.requests.slice(requestsWhenReturned)).toEqual([]);
+	});
 });
+
