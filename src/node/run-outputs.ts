@@ -26,7 +26,7 @@ import type { FailItem, HeldRun } from './held';
  */
 export type OutputContext = IExecuteFunctions | IWebhookFunctions;
 
-const DOWNLOAD_CONCURRENCY = 8;
+const DOWNLOAD_CONCURRENCY = 32;
 
 /** Builds the output item of a completed run: the run as JSON, its files as binary (or URLs). */
 async function completedRunItem(ctx: OutputContext, client: ApiClient, call: PreparedCall, run: Run): Promise<INodeExecutionData> {

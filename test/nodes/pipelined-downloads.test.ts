@@ -6,8 +6,8 @@ import { startRelayed, type FileRelay } from '../helpers/file-relay';
 import { runNode } from '../helpers/n8n-harness';
 import type { Fixture } from '../helpers/sandbox-fixture';
 
-/** The node's own cap on downloads in flight (src/node/execute.ts). */
-const DOWNLOAD_CONCURRENCY = 8;
+/** The node's own cap on downloads in flight (src/node/run-outputs.ts). */
+const DOWNLOAD_CONCURRENCY = 32;
 
 describe('downloads pipelined into the wait', () => {
 	let fx: Fixture;
@@ -57,10 +57,10 @@ describe('downloads pipelined into the wait', () => {
 	it(`has at most ${DOWNLOAD_CONCURRENCY} downloads in flight, several at once`, async () => {
 		await start({ latencyMs: 50 });
 		relay.holdFile = () => 300;
-		const { items, error } = await images(Array.from({ length: 12 }, () => ({ count: 1 })));
+		const { items, error } = await images(Array.from({ length: DOWNLOAD_CONCURRENCY + 8 }, () => ({ count: 1 })));
 		expect(error).toBeUndefined();
-		expect(items).toHaveLength(12);
-		expect(relay.files).toHaveLength(12);
+		expect(items).toHaveLength(DOWNLOAD_CONCURRENCY + 8);
+		expect(relay.files).toHaveLength(DOWNLOAD_CONCURRENCY + 8);
 		// most downloads open at the moment one of them started
 		const inFlight = relay.files.map((f) => relay.files.filter((g) => g.at <= f.at && g.closedAt > f.at).length);
 		expect(Math.max(...inFlight)).toBeLessThanOrEqual(DOWNLOAD_CONCURRENCY);
