@@ -421,7 +421,8 @@ async function main() {
 				try {
 					return await publicApi(n8n.url, apiKey, path, opts);
 				} catch (e) {
-					if ((opts.method ?? 'GET') !== 'GET' || attempt >= 10 || !/HTTP 5\d\d/.test(e.message)) throw e;
+					// a busy n8n (saving a 10,000-item execution) may answer 5xx or drop a connection for a moment
+					if ((opts.method ?? 'GET') !== 'GET' || attempt >= 10 || !/HTTP 5\d\d|fetch failed/.test(e.message)) throw e;
 					await sleep(1000);
 				}
 			}
