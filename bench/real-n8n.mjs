@@ -7,7 +7,7 @@
 // requests and file downloads are counted apart. n8n's resident memory is sampled every 100 ms
 // during each measured execution (the worker's in queue mode).
 // Usage: node bench/real-n8n.mjs --scenarios '[{"items":100,"latency":2000,"cap":10}]' [--extensions dist]
-//          a scenario may name its rows: "rows": ["node","node-urls","node-c5","loop5","loop2","loop2-nodl","ideal","ideal-nodl"]
+//          a scenario may name its rows: "rows": ["node","node-urls","node-c5","node-wt","node-urls-wt","loop5","loop2","loop2-nodl","ideal","ideal-nodl"]
 //          (default: node, loop5, loop2, ideal; "nodeOnly": true is ["node"])
 //        node bench/real-n8n.mjs --big-output-mb 300 [--extensions dist]   (peak RSS of n8n with one big output)
 //        add --queue: n8n in queue mode (Redis + PostgreSQL from test/queue/services.mjs, one main and
@@ -127,6 +127,9 @@ const ROW_KINDS = {
 	node: { workflowId: 'benchA000000001', label: `(a) MediaGen Image node, ${where}, default options` },
 	'node-urls': { workflowId: 'benchU000000001', label: `(a) MediaGen Image node, ${where}, Return URLs Only` },
 	'node-c5': { workflowId: 'benchC500000001', label: `(a) MediaGen Image node, ${where}, Max Parallel Submits 5` },
+	// 10,000 runs 10 at a time outlast the in-execution Wait Timeout of 10 min
+	'node-wt': { workflowId: 'benchW000000001', label: `(a) MediaGen Image node, ${where}, Wait Timeout 7200 s` },
+	'node-urls-wt': { workflowId: 'benchV000000001', label: `(a) MediaGen Image node, ${where}, Return URLs Only, Wait Timeout 7200 s` },
 	loop5: { workflowId: 'benchD500000001', label: `(d) ${where}: HTTP Request + Wait 5 s + IF loop + download` },
 	loop2: { workflowId: 'benchD200000001', label: `(d) ${where}: HTTP Request + Wait 2 s + IF loop + download` },
 	'loop2-nodl': { workflowId: 'benchN200000001', label: `(d) ${where}: HTTP Request + Wait 2 s + IF loop, no download` },
@@ -139,6 +142,8 @@ function workflowsFor(sandboxBase) {
 		nodeWorkflow('benchA000000001'),
 		nodeWorkflow('benchU000000001', { returnUrlsOnly: true }),
 		nodeWorkflow('benchC500000001', { concurrency: 5 }),
+		nodeWorkflow('benchW000000001', { waitTimeout: 7200 }),
+		nodeWorkflow('benchV000000001', { returnUrlsOnly: true, waitTimeout: 7200 }),
 		pollingLoopWorkflow('benchD500000001', sandboxBase, 5),
 		pollingLoopWorkflow('benchD200000001', sandboxBase, 2),
 		pollingLoopWorkflow('benchN200000001', sandboxBase, 2, { download: false }),

@@ -19,6 +19,8 @@ export const MAX_EARLY_GAP_MS = 60_000;
  * finish is seen within an eighth of its duration (or the gap bounds above).
  */
 export const LATE_SHARE = 1 / 8;
+/** A run reads show queued is read again after this share of the time it has been queued (the oldest runs, read first, show when it starts). */
+export const QUEUED_SHARE = 1 / 2;
 /** While runs are seen finishing, the oldest unfinished are read again after this share of the run duration. */
 export const FLOW_SHARE = 1 / 8;
 /** The read for an expected finish comes this share of the duration after it (25 ms to 1 s): the run is done by then. */
@@ -122,7 +124,7 @@ export function nextReadAt(run: RunClock, expectedMs: number | undefined): numbe
 	const age = run.checkedAt - run.bornAt;
 	if (run.queuedSince !== undefined) {
 		const queued = run.checkedAt - run.queuedSince;
-		return run.checkedAt + clamp(Math.max(queued * LATE_SHARE, expectedMs ?? 0), COLD_MIN_GAP_MS, MAX_EARLY_GAP_MS);
+		return run.checkedAt + clamp(Math.max(queued * QUEUED_SHARE, expectedMs ?? 0), COLD_MIN_GAP_MS, MAX_EARLY_GAP_MS);
 	}
 	if (expectedMs === undefined) return run.checkedAt + clamp(age * LATE_SHARE, COLD_MIN_GAP_MS, MAX_GAP_MS);
 	const due = run.bornAt + expectedMs + clamp(expectedMs * SETTLE_SHARE, 25, 1_000);
