@@ -7,7 +7,7 @@ import { problemOf } from '../transport/problem';
 import type { ApiClient } from '../transport/request';
 import type { EventType } from '../webhooks/events';
 import { registerPausedEndpoint, removeLeftoverPausedEndpoints, removePausedEndpoint, type PausedExecution } from '../webhooks/paused-endpoint';
-import { sealSecret, type SealKey } from '../webhooks/sealed-secret';
+import { credentialSecretOf, sealSecret, type SealKey } from '../webhooks/sealed-secret';
 import { errorItem } from './error-item';
 import type { Held } from './held';
 import { encodeState, shapeOf, STATE_MAX_LENGTH, stateKey, type CallShape } from './pause-state';
@@ -27,8 +27,8 @@ const BATCH_EVENTS: EventType[] = ['batch.completed', 'batch.failed', ...RUN_EVE
 
 /** The key of the sealed signing secret: the credential's own secret, bound to this execution and node. */
 export function sealKeyOf(credentials: ICredentialDataDecryptedObject, executionId: string, nodeName: string): SealKey | undefined {
-	const secret = credentials.apiKey ?? credentials.clientSecret;
-	return typeof secret === 'string' && secret ? { credentialSecret: secret, context: `${executionId}\u0000${nodeName}` } : undefined;
+	const secret = credentialSecretOf(credentials);
+	return secret ? { credentialSecret: secret, context: `${executionId}\u0000${nodeName}` } : undefined;
 }
 
 function isLoopback(url: string): boolean {

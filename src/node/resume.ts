@@ -11,7 +11,7 @@ import { pause } from '../transport/pause';
 import { createClient, type ApiClient } from '../transport/request';
 import { SIGNATURE_HEADER, subjectKind, type WebhookEvent } from '../webhooks/events';
 import { removePausedEndpoint } from '../webhooks/paused-endpoint';
-import { openSecret } from '../webhooks/sealed-secret';
+import { OpenedSecrets, openSecret } from '../webhooks/sealed-secret';
 import { verifyDelivery } from '../webhooks/signature';
 import { errorItem } from './error-item';
 import type { Held } from './held';
@@ -179,33 +179,19 @@ async function resumedItems(ctx: IWebhookFunctions, client: ApiClient, held: Hel
 }
 
 /**
- * Signing secrets opened in this process, by execution, node and sealed value (unique per pause),
- * with the credential they were opened with (the client's base URL and, for an API key, its header). A burst of deliveries to one paused execution then reads the
- * credential once: n8n resolves a credential in an expression isolate each time, which costs
- * 0.1–1 s of CPU on a busy 2-core machine. The opening is kept while it is under way, so that the
- * deliveries of a burst that arrive together wait for one read instead of each making its own.
+ * Signing secrets opened in this process, with the credential they were opened with (the client's
+ * base URL and, for an API key, its header): a burst of deliveries to one paused execution reads the
+ * credential once.
  */
-const openedSecrets = new Map<string, Promise<{ secret: string; credentials: ICredentialDataDecryptedObject } | undefined>>();
-const OPENED_SECRETS_KEPT = 100;
-
-async function openSecretOf(ctx: IWebhookFunctions, credentialType: CredentialType, sealed: string): Promise<{ secret: string; credentials: ICredentialDataDecryptedObject } | undefined> {
-	const credentials = await ctx.getCredentials<ICredentialDataDecryptedObject>(credentialType);
-	const key = sealKeyOf(credentials, ctx.getExecutionId(), ctx.getNode().name);
-	const secret = key && openSecret(sealed, key);
-	return secret ? { secret, credentials } : undefined;
-}
+const openedSecrets = new OpenedSecrets<{ secret: string; credentials: ICredentialDataDecryptedObject }>();
 
 async function openedSecret(ctx: IWebhookFunctions, credentialType: CredentialType, sealed: string): Promise<{ secret: string; credentials: ICredentialDataDecryptedObject } | undefined> {
-	const place = `${ctx.getExecutionId()}\u0000${ctx.getNode().name}\u0000${sealed}`;
-	const known = openedSecrets.get(place);
-	if (known) return await known;
-	if (openedSecrets.size >= OPENED_SECRETS_KEPT) openedSecrets.delete(openedSecrets.keys().next().value!);
-	const opening = openSecretOf(ctx, credentialType, sealed);
-	openedSecrets.set(place, opening);
-	// what did not open (a changed credential, a failed read) is tried again by the next delivery
-	const forget = () => openedSecrets.get(place) === opening && openedSecrets.delete(place);
-	opening.then((opened) => opened ?? forget(), forget);
-	return await opening;
+	return await openedSecrets.open(`${ctx.getExecutionId()}\u0000${ctx.getNode().name}`, sealed, async () => {
+		const credentials = await ctx.getCredentials<ICredentialDataDecryptedObject>(credentialType);
+		const key = sealKeyOf(credentials, ctx.getExecutionId(), ctx.getNode().name);
+		const secret = key && openSecret(sealed, key);
+		return secret ? { secret, credentials } : undefined;
+	});
 }
 
 function header(ctx: IWebhookFunctions, name: string): string | undefined {

@@ -5,11 +5,9 @@ import { outputFiles } from '../media/output-files';
 import { BEARER_CREDENTIAL_TYPE, isCredentialType, normalizeBaseUrl } from '../transport/credentials';
 import { problemOf } from '../transport/problem';
 import { DELIVERY_HEADER, SIGNATURE_HEADER, subjectKind, type WebhookEvent } from './events';
-import { triggerStaticData } from './registration';
+import { claimEvent, saveSeenEvents, type SeenWindow } from './seen-events';
 import { verifyDelivery } from './signature';
-
-/** How many event ids "Ignore Repeated Events" remembers. */
-export const REMEMBERED_EVENT_IDS = 200;
+import { deliverySigningSecret, triggerPlace, triggerStaticData } from './trigger-secret';
 
 /** Replay protection that applies when the node stores no value (a node added before the fields existed). */
 export const DEFAULT_MAX_EVENT_AGE_MINUTES = 5;
@@ -41,19 +39,6 @@ function ignoredBecause(ctx: IWebhookFunctions, event: WebhookEvent, options: Tr
 		if (models.length && !models.includes(String(run.model ?? ''))) return 'model_filtered';
 	}
 	return undefined;
-}
-
-function seenBefore(ctx: IWebhookFunctions, eventId: string): boolean {
-	const seen = triggerStaticData(ctx).recentEventIds;
-	return Array.isArray(seen) && seen.includes(eventId);
-}
-
-/** Remembers a started event's id (the last step before the workflow starts: nothing after it can fail). */
-function rememberEvent(ctx: IWebhookFunctions, eventId: string): void {
-	const data = triggerStaticData(ctx);
-	const seen = Array.isArray(data.recentEventIds) ? data.recentEventIds : [];
-	// assigned anew (not pushed) so that n8n notices the change and saves the static data
-	data.recentEventIds = [...seen, eventId].slice(-REMEMBERED_EVENT_IDS);
 }
 
 /**
@@ -114,7 +99,7 @@ function header(ctx: IWebhookFunctions, name: string): string | undefined {
 }
 
 /**
- * The trigger's webhook: verifies the signature over the exact raw body with the secret stored at
+ * The trigger's webhook: verifies the signature over the exact raw body with the secret sealed at
  * registration. Missing, malformed or wrong signatures, and events older than the allowed age, get
  * 401 and start nothing. A verified event is passed on as one item unless a filter or the
  * repeated-event check drops it (answered 200, so the service does not retry it).
@@ -126,25 +111,32 @@ export async function receiveEvent(ctx: IWebhookFunctions): Promise<IWebhookResp
 		ctx.getResponseObject().status(401).json({ error: 'unauthorized', reason });
 		return { noWebhookResponse: true };
 	};
-	const secret = triggerStaticData(ctx).signingSecret;
-	if (!secret) return reject('no_signing_secret');
+	const opened = await deliverySigningSecret(ctx);
+	if (!('secret' in opened)) return reject(opened.reason);
 	if (!req.rawBody && typeof req.readRawBody === 'function') await req.readRawBody();
 	const protection = replayProtection(ctx, options);
 	const verification = verifyDelivery({
-		secret,
+		secret: opened.secret,
 		rawBody: req.rawBody,
 		signatureHeader: header(ctx, SIGNATURE_HEADER),
 		maxAgeMinutes: protection.maxAgeMinutes,
 	});
 	if (!verification.ok) return reject(verification.reason);
 	const { event } = verification;
-	const ignored = ignoredBecause(ctx, event, options) ?? (protection.ignoreRepeated && seenBefore(ctx, event.id) ? 'repeated_event' : undefined);
-	if (ignored) return { webhookResponse: { received: true, ignored } };
-	// Answered here, before the files are fetched (the service waits at most 10 s) and before n8n
-	// starts the execution: n8n saves the static data (the remembered id) when it answers, and in
-	// n8n 2.41 an execution that starts first clears the "changed" mark, so the id would be lost.
+	const filtered = ignoredBecause(ctx, event, options);
+	if (filtered) return { webhookResponse: { received: true, ignored: filtered } };
+	const data = triggerStaticData(ctx);
+	const place = triggerPlace(ctx);
+	const window = (): SeenWindow => ({ maxAgeMinutes: protection.maxAgeMinutes, now: Date.now() });
+	// claimed before anything is awaited: a copy arriving while this one downloads is a repeat
+	if (protection.ignoreRepeated && !claimEvent(data, place, event.id, event.created_at, window())) {
+		return { webhookResponse: { received: true, ignored: 'repeated_event' } };
+	}
+	// Answered here, before the files are fetched (the service waits at most 10 s). n8n saves the
+	// static data after the node returns, before it starts the execution.
 	ctx.getResponseObject().status(200).json({ received: true, event_id: event.id });
 	const item = await eventItem(ctx, event, header(ctx, DELIVERY_HEADER), options);
-	if (protection.ignoreRepeated) rememberEvent(ctx, event.id);
+	// again: the static data n8n saves now also holds the ids this process claimed meanwhile
+	if (protection.ignoreRepeated) saveSeenEvents(data, place, window());
 	return { noWebhookResponse: true, workflowData: [[item]] };
 }
