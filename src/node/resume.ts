@@ -8,9 +8,9 @@ import { isTerminal } from '../runs/run';
 import type { WaitOutcome } from '../runs/wait';
 import { BEARER_CREDENTIAL_TYPE, isCredentialType, type CredentialType } from '../transport/credentials';
 import { pause } from '../transport/pause';
-import { createClient, type ApiClient } from '../transport/request';
+import { problemOf } from '../transport/problem';
+import { apiRequest, createClient, type ApiClient } from '../transport/request';
 import { SIGNATURE_HEADER, subjectKind, type WebhookEvent } from '../webhooks/events';
-import { removePausedEndpoint } from '../webhooks/paused-endpoint';
 import { OpenedSecrets, openSecret } from '../webhooks/sealed-secret';
 import { verifyDelivery } from '../webhooks/signature';
 import { errorItem } from './error-item';
@@ -38,7 +38,7 @@ function answer(ctx: IWebhookFunctions, status: number, body: IDataObject): Answ
 const finishedAt = (subject: IDataObject) => Date.parse(String(subject.completed_at ?? subject.updated_at ?? '')) || 0;
 
 /** The id of the subject that finished last (ties: the greatest id), so that one delivery resumes, not each of a burst. */
-function lastToFinish(subjects: IDataObject[]): string | undefined {
+export function lastToFinish(subjects: IDataObject[]): string | undefined {
 	let last: IDataObject | undefined;
 	for (const subject of subjects) {
 		if (!last || finishedAt(subject) > finishedAt(last) || (finishedAt(subject) === finishedAt(last) && String(subject.id) > String(last.id))) last = subject;
@@ -194,6 +194,35 @@ async function openedSecret(ctx: IWebhookFunctions, credentialType: CredentialTy
 	});
 }
 
+/**
+ * Paused executions (by execution and node) a delivery in this process is resuming or has resumed:
+ * the one delivery that claims it resumes, copies answer 200 and do nothing. At most 1000 kept
+ * (n8n itself refuses deliveries to an execution that runs or finished).
+ */
+const resumingHere = new Set<string>();
+const RESUMES_KEPT = 1000;
+
+function claimResume(place: string): void {
+	if (resumingHere.size >= RESUMES_KEPT) resumingHere.delete(resumingHere.values().next().value!);
+	resumingHere.add(place);
+}
+
+/**
+ * The claim between processes (queue mode: main and webhook processes each answer deliveries): the
+ * service deletes an endpoint once, so of the deliveries that get this far in different processes
+ * only the one whose delete succeeds resumes; `gone` (code not_found) means another one did. A
+ * delete whose outcome is unknown (no answer, an outage) resumes anyway: a paused execution waiting
+ * for an event that was answered would wait until its deadline.
+ */
+async function deleteEndpointToResume(client: ApiClient, endpointId: string): Promise<'deleted' | 'gone' | 'unknown'> {
+	try {
+		await apiRequest(client, { method: 'DELETE', path: `/webhooks/${encodeURIComponent(endpointId)}` });
+		return 'deleted';
+	} catch (error) {
+		return problemOf(error)?.code === 'not_found' ? 'gone' : 'unknown';
+	}
+}
+
 function header(ctx: IWebhookFunctions, name: string): string | undefined {
 	const value = ctx.getHeaderData()[name.toLowerCase()];
 	return Array.isArray(value) ? value[0] : value;
@@ -205,13 +234,15 @@ function header(ctx: IWebhookFunctions, name: string): string | undefined {
  * person resumes an execution whose events were lost, and an event only makes the node read the
  * runs from the service). An event about other runs is answered 200 and changes nothing. Once
  * every held run or batch finished (one read of the runs list), the delivery of the one that
- * finished last deletes the endpoint and resumes the execution with the outputs the in-execution
- * wait gives; the others are answered 200 and wait for it.
+ * finished last (by completed_at: not the order they were made in) claims the execution — in this
+ * process, then at the service by deleting the endpoint — and resumes it with the outputs the
+ * in-execution wait gives, downloading each once; the others, and copies of it, are answered 200.
  */
 export async function resumePausedExecution(ctx: IWebhookFunctions, node: NodeName): Promise<IWebhookResponseData> {
 	const reject = (reason: string) => answer(ctx, 401, { error: 'unauthorized', reason });
 	const arrivedAt = Date.now();
 	let answered = false;
+	let claimed: string | undefined;
 	let stored: INodeExecutionData[] = [];
 	try {
 		const nodeName = ctx.getNode().name;
@@ -238,17 +269,27 @@ export async function resumePausedExecution(ctx: IWebhookFunctions, node: NodeNa
 		const progress = await sharedProgress(place, arrivedAt, event, async () => await readProgress(client, held));
 		const { ready, waitingFor } = readyToResume(held, progress, event);
 		if (!ready) return answer(ctx, 200, { received: true, waiting_for: waitingFor });
+		// claimed before anything is awaited: a copy of this delivery (a burst, a retry) that got here
+		// too is answered 200 and does nothing
+		if (resumingHere.has(place)) return answer(ctx, 200, { received: true, ignored: 'resuming' });
+		claimResume(place);
+		claimed = place;
 		latestReads.delete(place);
+		if ((await deleteEndpointToResume(client, state.endpointId)) === 'gone') {
+			return answer(ctx, 200, { received: true, ignored: 'resumed_elsewhere' });
+		}
 
 		// answered before the outputs are downloaded: the service waits 10 s at most
 		answer(ctx, 200, { received: true, resumed: true });
 		answered = true;
-		const [, items] = await Promise.all([removePausedEndpoint(client, state.endpointId).catch(() => undefined), resumedItems(ctx, client, held, stored)]);
-		return { noWebhookResponse: true, workflowData: [items] };
+		return { noWebhookResponse: true, workflowData: [await resumedItems(ctx, client, held, stored)] };
 	} catch (error) {
 		// Before answering: the service retries the delivery later and the execution stays paused.
 		// After: resume with the error on every item that waited (the endpoint is gone already).
-		if (!answered) return answer(ctx, 500, { error: 'not_resumed', message: error instanceof Error ? error.message : String(error) });
+		if (!answered) {
+			if (claimed) resumingHere.delete(claimed);
+			return answer(ctx, 500, { error: 'not_resumed', message: error instanceof Error ? error.message : String(error) });
+		}
 		return { noWebhookResponse: true, workflowData: [stored.map((item, index) => (item.json?.code === 'wait_timeout' ? errorItem(error, index) : item))] };
 	}
 }
