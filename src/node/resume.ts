@@ -9,6 +9,7 @@ import type { WaitOutcome } from '../runs/wait';
 import { BEARER_CREDENTIAL_TYPE, isCredentialType, type CredentialType } from '../transport/credentials';
 import { pause } from '../transport/pause';
 import { problemOf } from '../transport/problem';
+import { SecretValues } from '../transport/redact';
 import { apiRequest, createClient, type ApiClient } from '../transport/request';
 import { SIGNATURE_HEADER, subjectKind, type WebhookEvent } from '../webhooks/events';
 import { OpenedSecrets, openSecret } from '../webhooks/sealed-secret';
@@ -167,7 +168,7 @@ async function resumedItems(ctx: IWebhookFunctions, client: ApiClient, held: Hel
 	const results: INodeExecutionData[][] = stored.map((item) => [item]);
 	// A resumed node cannot stop the workflow (n8n runs no node code then, it passes the returned
 	// items on), so every failure is an error item, as with Continue On Fail.
-	const fail = (itemIndex: number, error: unknown) => (results[itemIndex] = [errorItem(error, itemIndex)]);
+	const fail = (itemIndex: number, error: unknown) => (results[itemIndex] = [errorItem(error, itemIndex, client.secrets)]);
 	const outcomes = new Map<string, WaitOutcome>(held.runs.map(({ run }) => [run.id, { state: run.status === 'completed' ? 'completed' : 'failed', run }]));
 	await collectRunOutputs(ctx, client, held.runs, outcomes, results, fail);
 	for (const entry of held.batches) {
@@ -243,6 +244,8 @@ export async function resumePausedExecution(ctx: IWebhookFunctions, node: NodeNa
 	const arrivedAt = Date.now();
 	let answered = false;
 	let claimed: string | undefined;
+	// what the answers and items may not show; the credential's values join once it is read
+	let secrets = new SecretValues();
 	let stored: INodeExecutionData[] = [];
 	try {
 		const nodeName = ctx.getNode().name;
@@ -265,6 +268,7 @@ export async function resumePausedExecution(ctx: IWebhookFunctions, node: NodeNa
 		const held = heldFromStored(stored, state, endpoint);
 		if (!concerns(held, event)) return answer(ctx, 200, { received: true, ignored: 'not_this_execution' });
 		const client = await createClient(ctx, credentialType, opened.credentials);
+		secrets = client.secrets.add(secret);
 		const place = `${ctx.getExecutionId()}\u0000${nodeName}`;
 		const progress = await sharedProgress(place, arrivedAt, event, async () => await readProgress(client, held));
 		const { ready, waitingFor } = readyToResume(held, progress, event);
@@ -288,8 +292,8 @@ export async function resumePausedExecution(ctx: IWebhookFunctions, node: NodeNa
 		// After: resume with the error on every item that waited (the endpoint is gone already).
 		if (!answered) {
 			if (claimed) resumingHere.delete(claimed);
-			return answer(ctx, 500, { error: 'not_resumed', message: error instanceof Error ? error.message : String(error) });
+			return answer(ctx, 500, { error: 'not_resumed', message: secrets.text(error instanceof Error ? error.message : String(error)) });
 		}
-		return { noWebhookResponse: true, workflowData: [stored.map((item, index) => (item.json?.code === 'wait_timeout' ? errorItem(error, index) : item))] };
+		return { noWebhookResponse: true, workflowData: [stored.map((item, index) => (item.json?.code === 'wait_timeout' ? errorItem(error, index, secrets) : item))] };
 	}
 }

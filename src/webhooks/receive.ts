@@ -1,13 +1,14 @@
-import type { IBinaryKeyData, IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type { IBinaryKeyData, ICredentialDataDecryptedObject, IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { BYTES_PER_MB, DEFAULT_MAX_OUTPUT_MB, downloadOutput } from '../media/download';
 import { outputFiles } from '../media/output-files';
-import { BEARER_CREDENTIAL_TYPE, isCredentialType, normalizeBaseUrl } from '../transport/credentials';
+import { normalizeBaseUrl } from '../transport/credentials';
 import { problemOf } from '../transport/problem';
+import { SecretValues } from '../transport/redact';
 import { DELIVERY_HEADER, SIGNATURE_HEADER, subjectKind, type WebhookEvent } from './events';
 import { claimEvent, saveSeenEvents, type SeenWindow } from './seen-events';
 import { verifyDelivery } from './signature';
-import { deliverySigningSecret, triggerPlace, triggerStaticData } from './trigger-secret';
+import { deliverySigningSecret, triggerCredentialType, triggerPlace, triggerStaticData } from './trigger-secret';
 
 /** Replay protection that applies when the node stores no value (a node added before the fields existed). */
 export const DEFAULT_MAX_EVENT_AGE_MINUTES = 5;
@@ -56,13 +57,7 @@ export function replayProtection(ctx: IWebhookFunctions, options: TriggerOptions
 	};
 }
 
-async function baseUrlOf(ctx: IWebhookFunctions): Promise<string> {
-	const auth = ctx.getNodeParameter('authentication', BEARER_CREDENTIAL_TYPE);
-	const credentials = await ctx.getCredentials(isCredentialType(auth) ? auth : BEARER_CREDENTIAL_TYPE);
-	return normalizeBaseUrl(credentials.baseUrl);
-}
-
-async function eventItem(ctx: IWebhookFunctions, event: WebhookEvent, deliveryId: string | undefined, options: TriggerOptions): Promise<INodeExecutionData> {
+async function eventItem(ctx: IWebhookFunctions, event: WebhookEvent, deliveryId: string | undefined, options: TriggerOptions, signingSecret: string): Promise<INodeExecutionData> {
 	const subject = event.data.object;
 	const json: IDataObject = {
 		type: event.type,
@@ -77,8 +72,11 @@ async function eventItem(ctx: IWebhookFunctions, event: WebhookEvent, deliveryId
 	if (files.length === 0) return { json };
 	const field = options.binaryPropertyName || 'data';
 	const binary: IBinaryKeyData = {};
+	const secrets = new SecretValues().add(signingSecret);
 	try {
-		const baseUrl = await baseUrlOf(ctx);
+		const credentials = await ctx.getCredentials<ICredentialDataDecryptedObject>(triggerCredentialType(ctx));
+		secrets.addCredential(credentials);
+		const baseUrl = normalizeBaseUrl(credentials.baseUrl);
 		for (const [index, file] of files.entries()) {
 			binary[index === 0 ? field : `${field}_${index}`] = await downloadOutput(ctx, file, `${subject.id}${index ? `_${index}` : ''}`, baseUrl, {
 				runId: subject.id,
@@ -87,7 +85,7 @@ async function eventItem(ctx: IWebhookFunctions, event: WebhookEvent, deliveryId
 		}
 	} catch (error) {
 		// The delivery is already answered: the workflow still starts, with the URLs and the reason.
-		json.download_error = { code: problemOf(error)?.code ?? 'download_failed', message: error instanceof Error ? error.message : String(error) };
+		json.download_error = secrets.value({ code: problemOf(error)?.code ?? 'download_failed', message: error instanceof Error ? error.message : String(error) });
 		return { json };
 	}
 	return { json, binary };
@@ -135,7 +133,7 @@ export async function receiveEvent(ctx: IWebhookFunctions): Promise<IWebhookResp
 	// Answered here, before the files are fetched (the service waits at most 10 s). n8n saves the
 	// static data after the node returns, before it starts the execution.
 	ctx.getResponseObject().status(200).json({ received: true, event_id: event.id });
-	const item = await eventItem(ctx, event, header(ctx, DELIVERY_HEADER), options);
+	const item = await eventItem(ctx, event, header(ctx, DELIVERY_HEADER), options, opened.secret);
 	// again: the static data n8n saves now also holds the ids this process claimed meanwhile
 	if (protection.ignoreRepeated) saveSeenEvents(data, place, window());
 	return { noWebhookResponse: true, workflowData: [[item]] };

@@ -62,6 +62,7 @@ export async function endpointExists(ctx: IHookFunctions): Promise<boolean> {
 		forgetEndpoint(data);
 		return false;
 	}
+	client.secrets.add(opened.secret);
 	// registered for the other URL (test vs production): this activation needs its own endpoint
 	if (endpoint.url !== url) return false;
 	const events = selectedEvents(ctx);
