@@ -3,12 +3,12 @@
  * a URL that points somewhere it should not (a private network, plain http elsewhere) is refused
  * rather than fetched from inside the n8n host:
  * - https only, unless the credential's Base URL is itself http on the same host (a local service);
- * - no loopback, private, link-local or unspecified address (IP literals and `localhost` names),
+ * - no address that is not public unicast (loopback, private, link-local, unspecified,
+ *   documentation, multicast, …: IP literals in every IPv4 and IPv6 form, and `localhost` names),
  *   unless the Base URL's own host is one (the service itself runs there);
  * - no user:password in the URL;
  * - every redirect is checked again by the same rules.
- * Host names are not resolved here: a public name that resolves to a private address is n8n's
- * outbound (SSRF) policy's to stop, when the instance enables it.
+ * Host names are not resolved here: download.ts asks n8n's egress filter what a name resolves to.
  */
 
 function ipv4Parts(host: string): number[] | undefined {
