@@ -1,5 +1,6 @@
 import { NodeApiError, NodeOperationError, type IBinaryData, type IExecuteFunctions, type IWebhookFunctions, type JsonObject } from 'n8n-workflow';
 
+import { egressRefusalOf } from '../transport/egress-refusal';
 import { redactUrl } from '../transport/redact';
 import { downloadRefusal, isInternalHost } from './download-address';
 import { baseMimeType, extensionFor, fileNameFromUrl, mimeTypeForExtension, sniffMimeType } from './mime';
@@ -110,6 +111,10 @@ async function openOutput(ctx: DownloadContext, address: string, baseUrl: string
 		} catch (error) {
 			close();
 			if (limits.signal?.aborted) throw cancelled(ctx, limits, url);
+			const refused = egressRefusalOf(error);
+			if (refused) {
+				throw downloadError(ctx, 'download_refused', `n8n's SSRF protection refused an output file of run ${limits.runId}: ${refused.message}`, url, limits.runId, refused.description);
+			}
 			const code = (error as { code?: unknown }).code;
 			throw downloadError(ctx, 'download_failed', `Could not download an output file of run ${limits.runId} (${typeof code === 'string' ? code : 'no answer'})`, url, limits.runId);
 		}

@@ -13,6 +13,7 @@ import {
 } from 'n8n-workflow';
 
 import { BEARER_CREDENTIAL_TYPE, normalizeBaseUrl, type CredentialType } from './credentials';
+import { egressRefusalOf, type EgressRefusal } from './egress-refusal';
 import { pause } from './pause';
 import { isProblem, problemError, type Problem } from './problem';
 import { redactForDisplay, redactUrl, SecretValues } from './redact';
@@ -208,6 +209,20 @@ async function toError(client: ApiClient, request: ApiRequest, failure: HttpFail
 	return error;
 }
 
+/** n8n's SSRF protection refused the request: its words, not an outage (no retry). */
+function blockedByN8n(client: ApiClient, request: ApiRequest, refused: EgressRefusal): NodeApiError {
+	return problemError(
+		client.ctx.getNode(),
+		{
+			code: 'blocked_by_n8n',
+			title: `n8n's SSRF protection refused ${request.method} ${request.path}: ${refused.message}`,
+			detail: `${refused.description ?? ''} The service's address is the credential's Base URL (${redactUrl(client.baseUrl)}): an n8n administrator allows it with N8N_SSRF_ALLOWED_HOSTNAMES or N8N_SSRF_ALLOWED_IP_RANGES.`.trim(),
+		},
+		undefined,
+		request.itemIndex,
+	);
+}
+
 function lowerCaseHeaders(headers: unknown): Record<string, string> {
 	const out: Record<string, string> = {};
 	for (const [k, v] of Object.entries((headers as Record<string, unknown>) ?? {})) out[k.toLowerCase()] = String(v);
@@ -252,6 +267,8 @@ export async function apiRequest<T = IDataObject>(client: ApiClient, request: Ap
 		try {
 			return (await sendOnce(client, request)) as ApiResponse<T>;
 		} catch (error) {
+			const refused = egressRefusalOf(error);
+			if (refused) throw blockedByN8n(client, request, refused);
 			const failure = failureOf(error);
 			const decision = decideRetry(
 				{
