@@ -310,6 +310,21 @@ describe('Wait Mode "Pause the Execution" in n8n-core (the sandbox delivers to a
 			expect(endpoints()).toEqual([]);
 		});
 
+		it('refuses the deliveries of an execution whose credential\'s API key changed while it was paused (the seal does not open): it stays paused', async () => {
+			fx.sandbox.state.options.latencyMs = 600_000;
+			const executionId = nextExecutionId();
+			const paused = await host.run({ nodeType: video, credentials: fx.credentials, parameters: { ...generate, waitMode: 'parked' }, input: shots(1), executionId });
+			fx.credentials.set('mediaGenApi', { baseUrl: fx.sandbox.baseUrl, apiKey: fx.sandbox.state.createApiKey(['runs:read', 'webhooks:read', 'webhooks:write'], 'rotated key') });
+			fx.sandbox.services.runs.finishNow(String(paused.items[0].json.run_id));
+			for (const end = Date.now() + 20_000; !host.deliveries.some((d) => d.executionId === executionId); ) {
+				if (Date.now() > end) throw new Error('no delivery');
+				await new Promise((r) => setTimeout(r, 20));
+			}
+			expect(host.deliveries.find((d) => d.executionId === executionId)).toEqual(expect.objectContaining({ status: 401, body: { error: 'unauthorized', reason: 'no_signing_secret' } }));
+			expect(host.status(executionId)).toBe('waiting');
+			host.cancel(executionId);
+		});
+
 		it('leaves the resume to the delivery whose endpoint delete succeeded (another n8n process): code not_found answers 200 and resumes nothing', async () => {
 			fx.sandbox.state.options.latencyMs = 600_000;
 			const executionId = nextExecutionId();

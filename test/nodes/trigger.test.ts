@@ -416,6 +416,16 @@ describe('MediaGen Trigger with n8n-core hook and webhook contexts (against the 
 			expect(endpoints().map((e) => e.id)).toEqual([endpointId]);
 		});
 
+		it('keeps verifying with a secret this process opened before the credential\'s API key changed (until it restarts)', async () => {
+			trigger = await openTrigger();
+			await trigger.hook('create');
+			const secret = secretOf(trigger);
+			expect((await post(trigger, signed(secret, 'evt_before_rotation'))).status).toBe(200);
+			fx.credentials.set('mediaGenApi', { baseUrl: fx.sandbox.baseUrl, apiKey: fx.sandbox.state.createApiKey(['webhooks:read', 'webhooks:write'], 'rotated key') });
+			expect((await post(trigger, signed(secret, 'evt_after_rotation'))).status).toBe(200);
+			expect(started(trigger)).toEqual(['evt_before_rotation', 'evt_after_rotation']);
+		});
+
 		it('after the credential\'s API key changed: deliveries are refused (credential_changed) until activation registers a new endpoint and deletes the old one', async () => {
 			trigger = await openTrigger();
 			await trigger.hook('create');
