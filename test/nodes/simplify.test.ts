@@ -1,3 +1,7 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 import { NodeHelpers, type IDataObject, type INode, type INodeExecutionData, type INodeType } from 'n8n-workflow';
 
 import { MediaGenAudio } from '../../nodes/MediaGenAudio/MediaGenAudio.node';
@@ -335,6 +339,23 @@ describe('Simplify in n8n-core (against the sandbox): simplified items from vers
 			expect(Object.keys(item.json).sort()).toEqual([...RUN_TABLE_FIELDS, 'output_urls'].sort());
 			expect(Object.keys((item.json.output as { model_urls: object }).model_urls)).toEqual(['glb', 'obj', 'stl']);
 		});
+	});
+
+	it('docs/outputs.md: each example item has the keys, in order, that the node gives for its kind', async () => {
+		const page = readFileSync(join(__dirname, '..', '..', 'docs', 'outputs.md'), 'utf8');
+		const examples = [...page.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => Object.keys(JSON.parse(m[1]) as IDataObject));
+		const keysOf = async (nodeType: INodeType, parameters: IDataObject, input?: INodeExecutionData[]) => Object.keys((await run(nodeType, parameters, SIMPLIFIED, input))[0].json);
+		const image = { resource: 'image', operation: 'generate', model: 'image.aurora-2', prompt: 'Nobody tells you about the Ceramic Mug' };
+		expect(examples).toEqual([
+			await keysOf(new MediaGenImage(), image),
+			await keysOf(new MediaGenAudio(), { resource: 'audio', operation: 'transcribe', audioUrlSource: 'url', audioUrl: 'https://cdn.example.com/interview.mp3' }),
+			await keysOf(new MediaGenModel3D(), { resource: 'model3d', operation: 'generate', imageUrls: ['https://cdn.example.com/front.png'], outputFormats: ['glb', 'obj'] }),
+			await keysOf(new MediaGenImage(), { ...image, waitForCompletion: false }),
+			await keysOf(new MediaGenProduct(), { resource: 'product', operation: 'extract', url: 'https://shop.example.com/products/ceramic-mug' }),
+			await keysOf(new MediaGenWorkflow(), { resource: 'workflow', operation: 'generateHookPack', prompt: 'Ceramic Mug' }),
+			await keysOf(new MediaGenWorkflow(), { resource: 'workflow', operation: 'generateProductAdVariants', productName: 'Ceramic Mug', variantCount: 3 }),
+			await keysOf(new MediaGenBatch(), { resource: 'batch', operation: 'create', mode: 'operation', target: 'images/generations', itemBody: '={{ $json }}' }, [{ json: { prompt: 'tile one' } }]),
+		]);
 	});
 
 	describe('the panel', () => {
