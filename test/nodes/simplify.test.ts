@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { NodeHelpers, type IDataObject, type INode, type INodeExecutionData, type INodeType } from 'n8n-workflow';
+import { NodeHelpers, type IDataObject, type INode, type INodeExecutionData, type INodeParameters, type INodeType } from 'n8n-workflow';
 
 import { MediaGenAudio } from '../../nodes/MediaGenAudio/MediaGenAudio.node';
 import { MediaGenBatch } from '../../nodes/MediaGenBatch/MediaGenBatch.node';
@@ -359,7 +359,7 @@ describe('Simplify in n8n-core (against the sandbox): simplified items from vers
 	});
 
 	describe('the panel', () => {
-		const shown = (type: INodeType, parameters: IDataObject, typeVersion: number) =>
+		const shown = (type: INodeType, parameters: INodeParameters, typeVersion: number) =>
 			type.description.properties.filter((p) => p.name === 'simplify' && NodeHelpers.displayParameter(parameters, p, { typeVersion } as INode, type.description));
 
 		it.each([
