@@ -1,10 +1,12 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
-import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 
 import { listedModels } from '../../sandbox/models';
+import { foundWhereUsersLook, PANEL_SEARCH_PHRASES, ranksAmongMediaGen } from '../fixtures/panel-search-phrases';
+import { searchPanel as searchPanel2 } from './editor-page';
 import { videoEndpoints } from '../../src/catalog/video';
 import { IN_EXECUTION_WAIT_TIMEOUT, pausedWaitTimeoutOf } from '../../src/catalog/wait-timeouts';
 import type { LedgerEntry } from '../../sandbox/state';
@@ -105,6 +107,29 @@ describeWithN8n('building a workflow from the node panel, as a user does in the 
 		await login(page, state);
 	});
 	afterAll(async () => browser?.close());
+
+	it('"What happens next?" finds the node for each phrase users type, first or second among the MediaGen results', async () => {
+		await page.goto(`${state.n8nUrl}/workflow/${state.editorWorkflowId}`);
+		await page.locator('[data-test-id=canvas-node][data-node-name="Generate Image"]').waitFor();
+		await page.locator('[data-test-id=canvas-handle-plus]').first().click();
+		const measured: Array<{ phrase: string; nodes: string[]; ranks: number[]; mediaGenResults: string[] }> = [];
+		for (const { phrase, nodes } of PANEL_SEARCH_PHRASES) {
+			const names = await searchPanel2(page, phrase);
+			await shot(page, `search-${phrase.replace(/\W+/g, '-')}`);
+			measured.push({ phrase, nodes, ranks: ranksAmongMediaGen(names, nodes), mediaGenResults: names.filter((n) => n.startsWith('MediaGen')) });
+		}
+		writeFileSync(join(ARTIFACTS, 'panel-search-ranks.json'), JSON.stringify(measured, null, 2));
+		expect(measured.filter((m) => !foundWhereUsersLook(m.ranks))).toEqual([]);
+	});
+
+	it('the trigger panel lists "MediaGen Trigger" under that name for "MediaGen trigger"', async () => {
+		await page.goto(`${state.n8nUrl}/workflow/new`);
+		await page.click('[data-test-id=canvas-add-button]');
+		const names = await searchPanel2(page, 'MediaGen trigger');
+		await shot(page, 'search-mediagen-trigger');
+		writeFileSync(join(ARTIFACTS, 'panel-search-trigger.json'), JSON.stringify({ mediaGenResults: names.filter((n) => n.startsWith('MediaGen')) }, null, 2));
+		expect(names).toContain('MediaGen Trigger');
+	});
 
 	it('the trigger panel finds the MediaGen Trigger, lists its events as actions and explains registration and scopes', async () => {
 		await page.goto(`${state.n8nUrl}/workflow/new`);

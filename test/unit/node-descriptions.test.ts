@@ -368,9 +368,15 @@ describe('the trigger says what it does, in the panel and on the canvas', () => 
 		expect(subtitle([])).toBe('');
 	});
 
-	it('describes each event in the user’s words, with an action for n8n’s trigger panel', () => {
-		const events = optionsOf(properties.find((p) => p.name === 'events')!);
-		expect(events.map((o) => o.action)).toEqual(['When a batch completes', 'When a batch fails', 'When a generation completes', 'When a generation fails']);
+	it('is listed as "MediaGen Trigger" and added with Run Completed: its events are no panel actions, the generation event comes first', () => {
+		// n8n 2.41 (useActionsGeneration.ts, triggersCategory) makes panel actions of a trigger's field
+		// labelled one of these, and then lists the trigger without "Trigger" (NodeItem.vue)
+		const actionLabels = ['event', 'events', 'trigger on'];
+		expect(properties.filter((p) => actionLabels.includes(p.displayName.toLowerCase())).map((p) => p.displayName)).toEqual([]);
+		const field = properties.find((p) => p.name === 'events')!;
+		const events = optionsOf(field);
+		expect(events.map((o) => o.value)).toEqual(['run.completed', 'run.failed', 'batch.completed', 'batch.failed']);
+		expect(field.default).toEqual(['run.completed']);
 		for (const o of events) expect(o.description).not.toMatch(/reached/);
 	});
 
