@@ -560,7 +560,9 @@ export function nodeProperties(node: NodeName, resourceNames: Record<string, str
 		{
 			displayName: 'Resource',
 			name: 'resource',
-			type: 'options',
+			// one resource: nothing to choose, so not shown; it still holds the value that routes the
+			// operations, and its option names the panel's "<Resource> Actions" group
+			type: resources.length === 1 ? 'hidden' : 'options',
 			noDataExpression: true,
 			options: resources.map((r) => ({ name: resourceNames[r] ?? titleCase(r), value: r })),
 			default: resources[0],

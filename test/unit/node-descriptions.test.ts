@@ -52,6 +52,19 @@ describe.each(actionNodes())('%s description', (name, node) => {
 		}
 	});
 
+	it('shows a Resource dropdown only when there is a choice; a single resource still routes, from its default', () => {
+		const resource = properties.find((p) => p.name === 'resource')!;
+		const resources = new Set(endpointsOfNode(name as NodeName).map((e) => e.resource));
+		expect({ resources: resources.size, type: resource.type }).toEqual({ resources: resources.size, type: resources.size === 1 ? 'hidden' : 'options' });
+		if (resources.size > 1) return;
+		// what a saved workflow holds when nothing but the operation was changed (n8n omits defaults)
+		for (const e of endpointsOfNode(name as NodeName)) {
+			const values = NodeHelpers.getNodeParameters(properties, { operation: e.operation }, true, false, { typeVersion: 1 } as INode, node.description);
+			expect(values).toEqual(expect.objectContaining({ resource: e.resource, operation: e.operation }));
+			if (e.capability) expect(values).toHaveProperty('model');
+		}
+	});
+
 	it('never shows two parameters of one name at once', () => {
 		for (const e of endpointsOfNode(name as NodeName)) {
 			const visible = properties.filter((p) => {
