@@ -50,6 +50,55 @@ function reportsAny(rule: LimitRule, limits: IDataObject): boolean {
 	return firstPresent(limits, keys) !== undefined;
 }
 
+/** "from 1 to 4", "at least 1", "at most 4": a model's bounds as refusals and the Model list word them. */
+function boundsText(lo: number | undefined, hi: number | undefined): string | undefined {
+	if (lo !== undefined && hi !== undefined) return `from ${lo} to ${hi}`;
+	if (lo !== undefined) return `at least ${lo}`;
+	return hi !== undefined ? `at most ${hi}` : undefined;
+}
+
+/** What a rule lets a number be on this model ("at most 4"), or undefined when the model reports none of its keys. */
+function allowedNumber(rule: LimitRule, limits: IDataObject): string | undefined {
+	if (rule.kind === 'all') {
+		for (const inner of rule.rules) {
+			const allowed = allowedNumber(inner, limits);
+			if (allowed) return allowed;
+		}
+		return undefined;
+	}
+	if (rule.kind === 'range') return boundsText(asNumber(firstPresent(limits, rule.minKeys)?.value), asNumber(firstPresent(limits, rule.maxKeys)?.value));
+	const found = firstPresent(limits, rule.keys);
+	if (!found) return undefined;
+	switch (rule.kind) {
+		case 'max':
+			return boundsText(undefined, asNumber(found.value));
+		case 'min':
+			return boundsText(asNumber(found.value), undefined);
+		case 'between': {
+			const bounds = found.value as { min?: unknown; max?: unknown };
+			return typeof bounds === 'object' && !Array.isArray(bounds) ? boundsText(asNumber(bounds.min), asNumber(bounds.max)) : undefined;
+		}
+		case 'oneOf': {
+			const choices = (Array.isArray(found.value) ? found.value : [found.value]).filter((v) => typeof v === 'number' || typeof v === 'string');
+			return choices.length ? `one of ${choices.join(', ')}` : undefined;
+		}
+		default:
+			return undefined;
+	}
+}
+
+/**
+ * The chosen model's bounds on an operation's numbers, field by field ("Count at most 4"): n8n shows
+ * no model-dependent text in a number field, so the Model list's line carries them (modelLine).
+ */
+export function numberBounds(fields: FieldSpec[], limits: IDataObject | undefined): string[] {
+	if (!limits) return [];
+	return fields.flatMap((field) => {
+		const allowed = (field.type === 'number' || field.type === 'integer') && field.limit ? allowedNumber(field.limit, limits) : undefined;
+		return allowed ? [`${field.displayName} ${allowed}`] : [];
+	});
+}
+
 function checkRule(field: FieldSpec, rule: LimitRule, value: unknown, limits: IDataObject): LimitViolation | undefined {
 	if (rule.kind === 'all') {
 		// a list the model does not report is no refusal when it bounds the value another way (a range)
@@ -70,8 +119,7 @@ function checkRule(field: FieldSpec, rule: LimitRule, value: unknown, limits: ID
 		if (n === undefined || (lo === undefined && hi === undefined)) return undefined;
 		if ((lo === undefined || n >= lo) && (hi === undefined || n <= hi)) return undefined;
 		const keys = [min?.key, max?.key].filter(Boolean).join(', ');
-		const allowed = lo !== undefined && hi !== undefined ? `from ${lo} to ${hi}` : lo !== undefined ? `at least ${lo}` : `at most ${hi}`;
-		return { field, value, allowed, modelLimit: keys };
+		return { field, value, allowed: boundsText(lo, hi)!, modelLimit: keys };
 	}
 	const found = firstPresent(limits, rule.keys);
 	if (!found) {

@@ -140,13 +140,15 @@ function describesMore(model: Model): boolean {
 }
 
 /**
- * One line per model in the Model list (n8n shows a single line per entry): name and alias, what
- * it does, its price, and whether it is the default, a preview or superseded.
+ * One line per model in the Model list (n8n shows a single line per entry): name and alias, its
+ * price, its bounds on the operation's numbers ("Count at most 4", numberBounds), whether it is the
+ * default, a preview or superseded, and what it does.
  */
-export function modelLine(model: Model, price?: ModelPrice): string {
+export function modelLine(model: Model, price?: ModelPrice, bounds: string[] = []): string {
 	// most telling first: n8n cuts a long line at the width of the list
 	const facts = [
 		price ? priceLabel(price) : undefined,
+		...bounds,
 		model.is_default ? 'default' : '',
 		model.status === 'preview' ? 'preview, may change' : '',
 		model.superseded_by ? `superseded by ${model.superseded_by}` : '',

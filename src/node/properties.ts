@@ -46,11 +46,13 @@ function titleCase(value: string): string {
 }
 
 /**
- * A number the chosen model bounds (Count, Duration, Target Polycount…). The panel cannot flag it:
- * n8n loads model-dependent data only for choice lists (loadOptions, list search), a number's
- * bounds, hints and notices are fixed in the description. So its tooltip says what happens instead.
+ * A number the chosen model bounds (Count, Duration, Target Polycount…). The field itself cannot
+ * show the bound: n8n 2.41 loads model-dependent text only for choice lists (loadOptions, list
+ * search); a number's bounds, hints and notices are fixed in the description. The Model list's
+ * lines carry each model's bounds (numberBounds), and the tooltip says where to look.
  */
-const MODEL_BOUND_CHECK = 'The node checks it against the chosen model before sending: a value the model does not allow stops the item, and nothing is charged.';
+const MODEL_BOUND_CHECK =
+	'Each model’s line in the Model list gives its limit for this field where the model reports one (e.g. "Count at most 4"). The node checks the value against the chosen model before sending: a value the model does not allow stops the item, and nothing is charged.';
 
 /** One field as an n8n parameter (without displayOptions). */
 function fieldProperty(field: FieldSpec, inCollection: boolean): INodeProperties {

@@ -217,7 +217,7 @@ describe('what n8n shows of each node: panel, canvas, docs', () => {
 		expect(offending).toEqual([]);
 	});
 
-	it.each(actionNodes())('%s: a number the chosen model bounds says that the node checks it before sending and charges nothing when it refuses', (name, node) => {
+	it.each(actionNodes())('%s: a number the chosen model bounds says where its limit shows, that the node checks it before sending and charges nothing when it refuses', (name, node) => {
 		const properties = node.description.properties as INodeProperties[];
 		const shownFor = (p: INodeProperties, e: Endpoint) =>
 			(p.displayOptions?.show?.resource as string[] | undefined)?.includes(e.resource) && (p.displayOptions?.show?.operation as string[] | undefined)?.includes(e.operation);
@@ -226,7 +226,7 @@ describe('what n8n shows of each node: panel, canvas, docs', () => {
 				const inCollections = properties.filter((p) => p.type === 'collection' && shownFor(p, e)).flatMap((p) => p.options as INodeProperties[]);
 				const shown = [...properties.filter((p) => shownFor(p, e)), ...inCollections].filter((p) => p.name === paramName(field));
 				expect(shown.length).toBeGreaterThan(0);
-				for (const p of shown) expect({ field: field.name, description: p.description }).toEqual({ field: field.name, description: expect.stringMatching(/checks it against the chosen model before sending.*nothing is charged\.$/) });
+				for (const p of shown) expect({ field: field.name, description: p.description }).toEqual({ field: field.name, description: expect.stringMatching(/Model list gives its limit for this field.*checks the value against the chosen model before sending.*nothing is charged\.$/) });
 			}
 		}
 	});
