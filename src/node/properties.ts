@@ -268,6 +268,21 @@ function waitModeProperty(e: Endpoint, displayOptions: INodeProperties['displayO
 	};
 }
 
+/**
+ * Shown while Wait Mode is "Pause the Execution": what the user will see before they run it (n8n's
+ * own panel then reads only "Waiting for input"; the node's output pane says what it waits for).
+ */
+function pauseNoticeProperty(displayOptions: INodeProperties['displayOptions']): INodeProperties {
+	return {
+		displayName:
+			'This node pauses the execution until MediaGen has finished: meanwhile the execution is listed as Waiting under Executions, this panel reads "Waiting for input" above a note naming the runs, and no worker is held. It continues by itself when the service reports the runs finished, at the latest at Wait Timeout. Where it cannot pause (for example, the service cannot reach this n8n), it waits in the execution and says why.',
+		name: 'pauseNotice',
+		type: 'notice',
+		default: '',
+		displayOptions,
+	};
+}
+
 /** How long a paused wait lasts: the deadline in a friendly unit for the description. */
 function spelledSeconds(seconds: number): string {
 	if (seconds % 3600 === 0) return `${seconds / 3600} h`;
@@ -394,7 +409,7 @@ function runOptions(e: Endpoint): INodeProperties[] {
 		options.push({ displayName: 'Project ID', name: 'projectId', type: 'string', default: '', description: 'File the output in this project; the key also needs projects:read' });
 	}
 	const wait: INodeProperties[] = e.alwaysWaits
-		? [waitModeProperty(e, showOwn(e))]
+		? [waitModeProperty(e, showOwn(e)), pauseNoticeProperty(showOwn(e, { waitMode: ['parked'] }))]
 		: [
 				{
 					displayName: 'Wait for Completion',
@@ -405,6 +420,7 @@ function runOptions(e: Endpoint): INodeProperties[] {
 					displayOptions: showOwn(e),
 				},
 				waitModeProperty(e, showOwn(e, { waitForCompletion: [true] })),
+				pauseNoticeProperty(showOwn(e, { waitForCompletion: [true], waitMode: ['parked'] })),
 			];
 	return [
 		...wait,
