@@ -50,15 +50,8 @@ function reportsAny(rule: LimitRule, limits: IDataObject): boolean {
 	return firstPresent(limits, keys) !== undefined;
 }
 
-/** "from 1 to 4", "at least 1", "at most 4": a model's bounds as refusals and the Model list word them. */
-function boundsText(lo: number | undefined, hi: number | undefined): string | undefined {
-	if (lo !== undefined && hi !== undefined) return `from ${lo} to ${hi}`;
-	if (lo !== undefined) return `at least ${lo}`;
-	return hi !== undefined ? `at most ${hi}` : undefined;
-}
-
-/** What a rule lets a number be on this model ("at most 4"), or undefined when the model reports none of its keys. */
-function allowedNumber(rule: LimitRule, limits: IDataObject): string | undefined {
+/** What a rule lets a number be on this model, or undefined when the model reports none of its keys. */
+function allowedNumber(rule: LimitRule, limits: IDataObject): { lo?: number; hi?: number; choices?: Array<string | number> } | undefined {
 	if (rule.kind === 'all') {
 		for (const inner of rule.rules) {
 			const allowed = allowedNumber(inner, limits);
@@ -66,21 +59,22 @@ function allowedNumber(rule: LimitRule, limits: IDataObject): string | undefined
 		}
 		return undefined;
 	}
-	if (rule.kind === 'range') return boundsText(asNumber(firstPresent(limits, rule.minKeys)?.value), asNumber(firstPresent(limits, rule.maxKeys)?.value));
+	const bounds = (lo: number | undefined, hi: number | undefined) => (lo === undefined && hi === undefined ? undefined : { lo, hi });
+	if (rule.kind === 'range') return bounds(asNumber(firstPresent(limits, rule.minKeys)?.value), asNumber(firstPresent(limits, rule.maxKeys)?.value));
 	const found = firstPresent(limits, rule.keys);
 	if (!found) return undefined;
 	switch (rule.kind) {
 		case 'max':
-			return boundsText(undefined, asNumber(found.value));
+			return bounds(undefined, asNumber(found.value));
 		case 'min':
-			return boundsText(asNumber(found.value), undefined);
+			return bounds(asNumber(found.value), undefined);
 		case 'between': {
-			const bounds = found.value as { min?: unknown; max?: unknown };
-			return typeof bounds === 'object' && !Array.isArray(bounds) ? boundsText(asNumber(bounds.min), asNumber(bounds.max)) : undefined;
+			const value = found.value as { min?: unknown; max?: unknown };
+			return typeof value === 'object' && !Array.isArray(value) ? bounds(asNumber(value.min), asNumber(value.max)) : undefined;
 		}
 		case 'oneOf': {
-			const choices = (Array.isArray(found.value) ? found.value : [found.value]).filter((v) => typeof v === 'number' || typeof v === 'string');
-			return choices.length ? `one of ${choices.join(', ')}` : undefined;
+			const choices = (Array.isArray(found.value) ? found.value : [found.value]).filter((v): v is string | number => typeof v === 'number' || typeof v === 'string');
+			return choices.length ? { choices } : undefined;
 		}
 		default:
 			return undefined;
@@ -88,14 +82,21 @@ function allowedNumber(rule: LimitRule, limits: IDataObject): string | undefined
 }
 
 /**
- * The chosen model's bounds on an operation's numbers, field by field ("Count at most 4"): n8n shows
- * no model-dependent text in a number field, so the Model list's line carries them (modelLine).
+ * The chosen model's bounds on an operation's numbers, field by field and short ("Count 1–4",
+ * "Target Polycount 100–50000", "Scale Factor 2 or 4"): n8n shows no model-dependent text in a
+ * number field, so the Model list's line carries them (modelLine). A bound the model leaves open
+ * takes the field's own (Count starts at 1).
  */
 export function numberBounds(fields: FieldSpec[], limits: IDataObject | undefined): string[] {
 	if (!limits) return [];
 	return fields.flatMap((field) => {
 		const allowed = (field.type === 'number' || field.type === 'integer') && field.limit ? allowedNumber(field.limit, limits) : undefined;
-		return allowed ? [`${field.displayName} ${allowed}`] : [];
+		if (!allowed) return [];
+		if (allowed.choices) return [`${field.displayName} ${allowed.choices.slice(0, -1).join(', ')}${allowed.choices.length > 1 ? ' or ' : ''}${allowed.choices[allowed.choices.length - 1]}`];
+		const lo = allowed.lo ?? field.min;
+		const hi = allowed.hi ?? field.max;
+		const range = lo !== undefined && hi !== undefined ? (lo === hi ? `${lo}` : `${lo}–${hi}`) : lo !== undefined ? `≥ ${lo}` : `≤ ${hi}`;
+		return [`${field.displayName} ${range}`];
 	});
 }
 
@@ -119,7 +120,8 @@ function checkRule(field: FieldSpec, rule: LimitRule, value: unknown, limits: ID
 		if (n === undefined || (lo === undefined && hi === undefined)) return undefined;
 		if ((lo === undefined || n >= lo) && (hi === undefined || n <= hi)) return undefined;
 		const keys = [min?.key, max?.key].filter(Boolean).join(', ');
-		return { field, value, allowed: boundsText(lo, hi)!, modelLimit: keys };
+		const allowed = lo !== undefined && hi !== undefined ? `from ${lo} to ${hi}` : lo !== undefined ? `at least ${lo}` : `at most ${hi}`;
+		return { field, value, allowed, modelLimit: keys };
 	}
 	const found = firstPresent(limits, rule.keys);
 	if (!found) {

@@ -141,14 +141,15 @@ function describesMore(model: Model): boolean {
 
 /**
  * One line per model in the Model list (n8n shows a single line per entry): name and alias, its
- * price, its bounds on the operation's numbers ("Count at most 4", numberBounds), whether it is the
+ * bounds on the operation's numbers ("Count 1–4", numberBounds), its price, whether it is the
  * default, a preview or superseded, and what it does.
  */
 export function modelLine(model: Model, price?: ModelPrice, bounds: string[] = []): string {
-	// most telling first: n8n cuts a long line at the width of the list
+	// most telling first: n8n cuts a long line at the width of the list; the bounds lead, as no
+	// number field can show them (the price follows, and an Estimate Cost gives it too)
 	const facts = [
-		price ? priceLabel(price) : undefined,
 		...bounds,
+		price ? priceLabel(price) : undefined,
 		model.is_default ? 'default' : '',
 		model.status === 'preview' ? 'preview, may change' : '',
 		model.superseded_by ? `superseded by ${model.superseded_by}` : '',

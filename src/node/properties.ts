@@ -52,7 +52,7 @@ function titleCase(value: string): string {
  * lines carry each model's bounds (numberBounds), and the tooltip says where to look.
  */
 const MODEL_BOUND_CHECK =
-	'Each model’s line in the Model list gives its limit for this field where the model reports one (e.g. "Count at most 4"). The node checks the value against the chosen model before sending: a value the model does not allow stops the item, and nothing is charged.';
+	'Each model’s line in the Model list gives its limit for this field where the model reports one (e.g. "Count 1–4"). The node checks the value against the chosen model before sending: a value the model does not allow stops the item, and nothing is charged.';
 
 /** One field as an n8n parameter (without displayOptions). */
 function fieldProperty(field: FieldSpec, inCollection: boolean): INodeProperties {

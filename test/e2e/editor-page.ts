@@ -73,15 +73,22 @@ export async function closeNode(page: Page): Promise<void> {
 }
 
 /**
- * The README's kind of screenshot in one call: opens the workflow, runs it, opens the node and
- * saves docs/images/<name>.png; returns the file's path.
+ * A screenshot of a node after a run, in one call: opens the workflow, runs it ("Execute workflow"),
+ * opens the node and saves docs/images/<name>.png (`to: 'artifacts'`: test/artifacts/<name>.png);
+ * returns the file's path. The NDV stays open for more checks.
  */
-export async function screenshotNodeAfterRun(page: Page, state: E2eState, { workflowId, node, name }: { workflowId: string; node: string; name: string }): Promise<string> {
+export async function screenshotNodeAfterRun(
+	page: Page,
+	state: E2eState,
+	{ workflowId, node, name, to = 'docs' }: { workflowId: string; node: string; name: string; to?: 'docs' | 'artifacts' },
+): Promise<string> {
 	await openWorkflow(page, state, workflowId);
 	await executeWorkflow(page);
 	await openNode(page, node);
 	await page.waitForTimeout(500);
-	return await saveDocImage(page, name);
+	if (to === 'docs') return await saveDocImage(page, name);
+	await shot(page, name);
+	return join(ARTIFACTS, `${name}.png`);
 }
 
 const itemNames = '[data-test-id=node-creator-item-name]';
