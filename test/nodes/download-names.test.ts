@@ -1,11 +1,10 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-hardcoded-secrets -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
 // Output downloads from host names that resolve to private addresses (issue 24), through n8n-core
 // 2.41.1's own egress filter (getSecureEgressFilter). Names resolve only here: node:dns is stubbed
 // for them (the promise API is what n8n's filter asks; the callback API is where connections go).
 import { createHmac } from 'node:crypto';
 import dns from 'node:dns';
-import { createServer, type Server, type Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 
 import type { IExecuteFunctions } from 'n8n-workflow';
 

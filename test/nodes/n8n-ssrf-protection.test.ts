@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-hardcoded-secrets -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
 // n8n 2.41.1's own SSRF protection (N8N_SSRF_PROTECTION_ENABLED) around the request helpers the
 // nodes use (issue 24): n8n-core's httpRequest goes through @n8n/backend-network's OutboundHttp,
 // which checks the address before the request and again at connect time. Turned on for this file
@@ -6,8 +6,7 @@
 // the way an operator allows a private service: N8N_SSRF_ALLOWED_IP_RANGES.
 import { createHmac } from 'node:crypto';
 import dns from 'node:dns';
-import { createServer, type Server, type Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 
 import { MediaGenImage } from '../../nodes/MediaGenImage/MediaGenImage.node';
 import { MediaGenTrigger } from '../../nodes/MediaGenTrigger/MediaGenTrigger.node';

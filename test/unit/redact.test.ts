@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
 import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
 
 import { SecretValues } from '../../src/transport/redact';
