@@ -138,7 +138,7 @@ async function openOutput(ctx: DownloadContext, address: string, baseUrl: string
 /** Whether the URL's host is written as an IP address (the address table judges those without DNS). */
 const isIpLiteral = (hostname: string) => hostname.startsWith('[') || /^\d+\.\d+\.\d+\.\d+$/.test(hostname);
 
-/** What n8n's egress filter (n8n 2.41+) says of a URL: refused, allowed, or nothing (no filter, no answer, DNS failed). */
+/** What n8n's egress filter (n8n 2.41.1 has one) says of a URL: refused, allowed, or nothing (no filter, no answer, DNS failed). */
 async function egressVerdict(ctx: DownloadContext, url: string): Promise<'refused' | 'allowed' | undefined> {
 	const helpers = ctx.helpers as Partial<Pick<DownloadContext['helpers'], 'getSecureEgressFilter'>>;
 	if (typeof helpers.getSecureEgressFilter !== 'function') return undefined;
