@@ -128,7 +128,8 @@ export function trimForModel(value: unknown, depth = 0): unknown {
 	return trimmed;
 }
 
-const isRunJson = (json: IDataObject): json is Run => isRun(json) && (json.object === undefined || json.object === 'run');
+/** A run, or a run's output (GET /runs/{id}/output: MediaGen Run → Download Outputs), which a model reads the same way. */
+const isRunJson = (json: IDataObject): json is Run => isRun(json) && (json.object === undefined || json.object === 'run' || json.object === 'run_output');
 
 function answerOf(item: INodeExecutionData, notes: RunNotes): IDataObject {
 	const { json } = item;
