@@ -34,6 +34,12 @@ async function chatRequests(state: E2eState): Promise<ChatRequest[]> {
 	return data.filter((r) => r.method === 'POST' && r.path === '/v1/chat/completions').map((r) => r.body as ChatRequest);
 }
 
+/**
+ * n8n ignores an approval link opened by a bot (its `isbot` check on the User-Agent: mail scanners
+ * open links), and Node's fetch says "node": the test opens it as a person's browser does.
+ */
+const BROWSER = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36' };
+
 /** The link of a send-and-wait mail's button (n8n's signed resume URL of the waiting execution). */
 function buttonLink(mail: ReceivedMail, approved: boolean): string {
 	const links = [...mail.text.matchAll(/href="([^"]+)"/g)].map((m) => m[1]);
@@ -96,15 +102,19 @@ describeWithN8n('MediaGen tools behind n8n\'s human review for tool calls (examp
 		return { mail, chatsBefore, executionId: waiting.id };
 	}
 
-	const finished = (executionId: string) =>
-		eventually(
-			`execution ${executionId} to finish`,
-			async () => {
-				const execution = await api<Execution>(`/executions/${executionId}`);
-				return ['success', 'error'].includes(execution.status) ? execution : undefined;
-			},
-			120_000,
-		);
+	/** The execution once it ended; on a timeout, the error says where it stood. */
+	async function finished(executionId: string): Promise<Execution> {
+		const deadline = Date.now() + 120_000;
+		for (;;) {
+			const execution = await api<Execution & { data?: { resultData?: { error?: unknown; lastNodeExecuted?: string } } }>(`/executions/${executionId}?includeData=true`);
+			if (['success', 'error', 'crashed', 'canceled'].includes(execution.status)) return execution;
+			if (Date.now() > deadline) {
+				const { status, data } = execution;
+				throw new Error(`execution ${executionId} did not end: ${JSON.stringify({ status, last: data?.resultData?.lastNodeExecuted, error: data?.resultData?.error })}`);
+			}
+			await new Promise((r) => setTimeout(r, 500));
+		}
+	}
 
 	it('approve: the mail shows the quoted price, and the video is made once, charged at that price', async () => {
 		const prompt = 'waves rolling onto a beach at sunrise, approved (e2e)';
@@ -116,7 +126,7 @@ describeWithN8n('MediaGen tools behind n8n\'s human review for tool calls (examp
 		// nothing is sent to the service while the person decides
 		expect((await sandboxRequests(state)).slice(before.requests).filter((r) => r.path === '/v1/videos/generations')).toEqual([]);
 
-		const resumed = await fetch(buttonLink(mail, true));
+		const resumed = await fetch(buttonLink(mail, true), { headers: BROWSER });
 		expect(resumed.status).toBe(200);
 		expect((await finished(executionId)).status).toBe('success');
 
@@ -138,7 +148,7 @@ describeWithN8n('MediaGen tools behind n8n\'s human review for tool calls (examp
 		const prompt = 'waves rolling onto a beach at sunrise, declined (e2e)';
 		const before = { charges: (await ledger(state)).length, requests: (await sandboxRequests(state)).length };
 		const { mail, chatsBefore, executionId } = await startAgent(prompt);
-		const resumed = await fetch(buttonLink(mail, false));
+		const resumed = await fetch(buttonLink(mail, false), { headers: BROWSER });
 		expect(resumed.status).toBe(200);
 		expect((await finished(executionId)).status).toBe('success');
 
