@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-hardcoded-secrets -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
 // examples/09 in real n8n 2.41.1: n8n's MCP Server Trigger (Bearer auth) with the MediaGen Image,
 // Video and Run tools, driven by the official MCP TypeScript SDK client over Streamable HTTP, the
 // transport n8n serves on the trigger's path (it also serves SSE there). The shared n8n and sandbox
@@ -6,8 +6,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+// eslint-disable-next-line import-x/no-unresolved -- the SDK's subpaths come from its package.json exports (jest) and typesVersions (TypeScript), which this resolver does not read
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+// eslint-disable-next-line import-x/no-unresolved -- the SDK's subpaths come from its package.json exports (jest) and typesVersions (TypeScript), which this resolver does not read
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+// eslint-disable-next-line import-x/no-unresolved -- the SDK's subpaths come from its package.json exports (jest) and typesVersions (TypeScript), which this resolver does not read
 import { DEFAULT_REQUEST_TIMEOUT_MSEC } from '@modelcontextprotocol/sdk/shared/protocol.js';
 
 import { findModel } from '../../sandbox/models';

@@ -1,6 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
-import { createServer, type Server, type Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 
 /** One mail as the sink received it: envelope, raw message, and its text decoded (quoted-printable). */
 export interface ReceivedMail {

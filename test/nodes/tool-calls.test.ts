@@ -1,3 +1,5 @@
+import { sleep } from 'n8n-workflow';
+
 import { MediaGenImage } from '../../nodes/MediaGenImage/MediaGenImage.node';
 import { MediaGenRun } from '../../nodes/MediaGenRun/MediaGenRun.node';
 import { MediaGenVideo } from '../../nodes/MediaGenVideo/MediaGenVideo.node';
@@ -36,7 +38,7 @@ async function until(what: string, check: () => boolean, timeoutMs = 30_000): Pr
 	const deadline = Date.now() + timeoutMs;
 	while (!check()) {
 		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-		await new Promise((r) => setTimeout(r, 100));
+		await sleep(100);
 	}
 }
 
