@@ -6,11 +6,10 @@
 // Decline link. The example's Manual Trigger becomes a Webhook here: a manual execution started by
 // `n8n execute` cannot wait for a person; one started by a webhook waits in the running n8n.
 import { findModel } from '../../sandbox/models';
-import type { LedgerEntry, RequestLogEntry } from '../../sandbox/state';
-import { toolResults, type ChatRequest, type RecordedRequest, type Turn } from '../helpers/fake-openai-chat';
+import { toolResults } from '../helpers/fake-openai-chat';
 import { startSmtpSink, type ReceivedMail, type SmtpSink } from '../helpers/smtp-sink';
 import { eventually, publicApi } from './own-n8n-client';
-import { describeWithN8n, readE2eState, sandboxAdmin, type E2eState } from './state';
+import { chatRequests, describeWithN8n, ledger, readE2eState, sandboxRequests, scriptChat } from './state';
 
 const EXAMPLE = '10-approve-before-spending';
 const VIDEO_MODEL = 'video.motion-2';
@@ -19,19 +18,6 @@ const PRICE = findModel(VIDEO_MODEL)!.pricing.credits * 5;
 interface Execution {
 	id: string;
 	status: string;
-}
-
-const ledger = async (state: E2eState) => (await sandboxAdmin<{ data: LedgerEntry[] }>(state, '/ledger')).data;
-const sandboxRequests = async (state: E2eState) => (await sandboxAdmin<{ data: RequestLogEntry[] }>(state, '/requests')).data;
-
-async function script(state: E2eState, turns: Turn[]): Promise<void> {
-	const res = await fetch(`${state.fakeOpenAi.origin}/_fake/script`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ turns }) });
-	if (!res.ok) throw new Error(`scripting the fake: HTTP ${res.status}`);
-}
-
-async function chatRequests(state: E2eState): Promise<ChatRequest[]> {
-	const { data } = (await (await fetch(`${state.fakeOpenAi.origin}/_fake/requests`)).json()) as { data: RecordedRequest[] };
-	return data.filter((r) => r.method === 'POST' && r.path === '/v1/chat/completions').map((r) => r.body as ChatRequest);
 }
 
 /**
@@ -85,7 +71,7 @@ describeWithN8n('MediaGen tools behind n8n\'s human review for tool calls (examp
 	async function startAgent(prompt: string): Promise<{ mail: ReceivedMail; chatsBefore: number; executionId: string }> {
 		const chatsBefore = (await chatRequests(state)).length;
 		const mailsBefore = smtp.mails.length;
-		await script(state, [
+		await scriptChat(state, [
 			{ callTool: { name: 'Estimate_Video_Cost', arguments: { prompt, duration: 5 } } },
 			{ callTool: { name: 'Generate_Video', arguments: { toolParameters: { prompt, duration: 5, max_credits: PRICE }, hitlParameters: {} } } },
 			{ answer: 'Result: {tool_results}' },

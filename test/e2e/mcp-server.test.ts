@@ -14,9 +14,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { DEFAULT_REQUEST_TIMEOUT_MSEC } from '@modelcontextprotocol/sdk/shared/protocol.js';
 
 import { findModel } from '../../sandbox/models';
-import type { LedgerEntry, RequestLogEntry } from '../../sandbox/state';
 import { eventually, publicApi } from './own-n8n-client';
-import { ARTIFACTS, describeWithN8n, readE2eState, sandboxAdmin, type E2eState } from './state';
+import { ARTIFACTS, describeWithN8n, ledger, readE2eState, sandboxRequests, type E2eState } from './state';
 
 const EXAMPLE = '09-mcp-server-for-any-assistant';
 const TOKEN = 'e2e-mcp-bearer-token';
@@ -26,9 +25,6 @@ const IMAGE_MODEL = 'image.aurora-2';
 const VIDEO_MODEL = 'video.motion-2';
 
 type ToolAnswer = Array<Record<string, unknown>>;
-
-const ledger = async (state: E2eState) => (await sandboxAdmin<{ data: LedgerEntry[] }>(state, '/ledger')).data;
-const sandboxRequests = async (state: E2eState) => (await sandboxAdmin<{ data: RequestLogEntry[] }>(state, '/requests')).data;
 
 async function sandboxOptions(state: E2eState, options: Record<string, unknown>): Promise<Record<string, unknown>> {
 	const res = await fetch(`${state.sandbox.origin}/_sandbox/options`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify(options) });
