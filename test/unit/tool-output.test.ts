@@ -40,6 +40,15 @@ describe('tool answers (what an AI agent reads)', () => {
 
 	it('tells the agent to check back on a run that is not finished, and gives a failed run its code', () => {
 		expect(compactRun(run({ status: 'queued' }))).toEqual({ run_id: 'run_1', status: 'queued', still_running: true, next: expect.stringContaining('MediaGen Run tool') });
+		// credits a running run reports are reserved, not spent; what it will cost comes with the answer
+		expect(compactRun(run({ status: 'processing', usage: { credits: 30 } }), [], { credits_quoted: 30 })).toEqual({
+			run_id: 'run_1',
+			status: 'processing',
+			credits_reserved: 30,
+			still_running: true,
+			credits_quoted: 30,
+			next: expect.stringContaining('with run_id "run_1"'),
+		});
 		expect(compactRun(run({ status: 'failed', error: { code: 'provider_error', message: 'The provider failed' } }))).toEqual({
 			run_id: 'run_1',
 			status: 'failed',
