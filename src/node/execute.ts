@@ -1,6 +1,6 @@
 import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
 
-import { findOperation, type NodeName } from '../catalog';
+import { estimateOperation, findOperation, type NodeName } from '../catalog';
 import { listModels, type Model } from '../models/model-catalog';
 import { sendRunsAsBatch } from '../runs/batches';
 import type { PreparedCall, WaitHolder } from '../runs/call';
@@ -19,6 +19,7 @@ import { errorItem } from './error-item';
 import { HeldWaits } from './held-waits';
 import { callScopeOf, prepareCall } from './parameters';
 import { runJson } from './run-outputs';
+import { estimateOnlyAsked, toolDeadlineOf } from './tool-call';
 import { outputFor, toolAnswersFailures } from './tool-output';
 
 const DEFAULT_SUBMIT_CONCURRENCY = 5;
@@ -67,10 +68,11 @@ async function send(ctx: IExecuteFunctions, client: ApiClient, call: PreparedCal
  * a failure shows a secret of the credential in use.
  */
 export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName): Promise<INodeExecutionData[][]> {
+	const startedAt = Date.now();
 	const auth = ctx.getNodeParameter('authentication', 0, BEARER_CREDENTIAL_TYPE);
 	const client = await createClient(ctx, isCredentialType(auth) ? auth : BEARER_CREDENTIAL_TYPE);
 	try {
-		const { outputs, failed } = await executeItems(ctx, node, client);
+		const { outputs, failed } = await executeItems(ctx, node, client, startedAt);
 		if (failed === 0) return outputs;
 		// the last look at what to redact: an OAuth2 token n8n fetched during the run (json only: binary data is the files)
 		await learnCredentialSecrets(client);
@@ -82,7 +84,7 @@ export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName)
 	}
 }
 
-async function executeItems(ctx: IExecuteFunctions, node: NodeName, client: ApiClient): Promise<{ outputs: INodeExecutionData[][]; failed: number }> {
+async function executeItems(ctx: IExecuteFunctions, node: NodeName, client: ApiClient, startedAt: number): Promise<{ outputs: INodeExecutionData[][]; failed: number }> {
 	const items = ctx.getInputData();
 	const results: INodeExecutionData[][] = items.map(() => []);
 	const fail = (itemIndex: number, error: unknown) => {
@@ -102,8 +104,9 @@ async function executeItems(ctx: IExecuteFunctions, node: NodeName, client: ApiC
 		try {
 			const resource = ctx.getNodeParameter('resource', itemIndex) as string;
 			const operation = ctx.getNodeParameter('operation', itemIndex) as string;
-			const endpoint = findOperation(node, resource, operation);
-			if (!endpoint) throw new NodeOperationError(ctx.getNode(), `Unknown operation "${resource}/${operation}"`, { itemIndex });
+			const chosen = findOperation(node, resource, operation);
+			if (!chosen) throw new NodeOperationError(ctx.getNode(), `Unknown operation "${resource}/${operation}"`, { itemIndex });
+			const endpoint = estimateOnlyAsked(ctx, chosen, itemIndex) ? estimateOperation(chosen) : chosen;
 			const call = await prepareCall(ctx, endpoint, itemIndex, scope);
 			if (endpoint.capability) models ??= listModels(client);
 			const model = validateCall(ctx, call, endpoint.capability ? await models : undefined);
@@ -149,8 +152,8 @@ async function executeItems(ctx: IExecuteFunctions, node: NodeName, client: ApiC
 		}
 	});
 
-	const paused = await waits.settle(ctx, client, results, fail);
+	const paused = await waits.settle(ctx, client, results, fail, toolDeadlineOf(ctx, startedAt));
 	// Every item done: a later try of this node run (n8n retries when the first item is an error) has nothing to replay.
 	if (failedItems === 0) memory.clearRun();
-	return { outputs: [paused ?? outputFor(ctx, results.flat())], failed: failedItems };
+	return { outputs: [paused ?? (await outputFor(ctx, client, calls, results.flat()))], failed: failedItems };
 }

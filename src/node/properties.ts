@@ -17,6 +17,7 @@ import { DEFAULT_MAX_OUTPUT_MB } from '../media/download';
 import { binaryParam, choicesMethod, DYNAMIC_CHOICES_DESCRIPTION, listMethod, MODEL_SEARCH_METHOD, paramName, sourceParam } from './names';
 import { authenticationProperty, credentialsOfNodes } from './authentication';
 import { simplifyProperty } from './simplify-option';
+import { toolOnlyProperties } from './tool-call';
 import { estimateToolDescriptionOf, toolDescriptionOf } from './tool-description';
 
 /** The operations that show an endpoint's fields: its own, and its Estimate Cost where offered. */
@@ -609,7 +610,7 @@ export function nodeProperties(node: NodeName, resourceNames: Record<string, str
 	}
 	for (const e of endpoints) props.push(toolDescriptionProperty(e));
 	// an Estimate Cost shows the fields of the operation it prices (operationsOf), not fields of its own
-	for (const e of endpoints) if (!e.estimates) props.push(...versionedEndpointProperties(e, earlier));
+	for (const e of endpoints) if (!e.estimates) props.push(...versionedEndpointProperties(e, earlier), ...toolOnlyProperties(e));
 	return props;
 }
 
