@@ -39,6 +39,9 @@ function asNumber(value: unknown): number | undefined {
 	return Number.isFinite(n) ? n : undefined;
 }
 
+/** Characters as the API document counts them: Unicode code points (an emoji is one, not two UTF-16 units). */
+const characterCount = (text: string): number => [...text].length;
+
 function objectsOf(value: unknown): Array<Record<string, unknown>> {
 	return Array.isArray(value) ? value.filter((v): v is Record<string, unknown> => typeof v === 'object' && v !== null) : [];
 }
@@ -159,7 +162,7 @@ function checkRule(field: FieldSpec, rule: LimitRule, value: unknown, limits: ID
 		}
 		case 'maxLength': {
 			const max = Number(found.value);
-			const length = String(value).length;
+			const length = characterCount(String(value));
 			if (!Number.isFinite(max) || length <= max) return undefined;
 			return { field, value: `${length} characters`, allowed: `at most ${max} characters`, modelLimit: found.key };
 		}
@@ -190,7 +193,7 @@ function checkRule(field: FieldSpec, rule: LimitRule, value: unknown, limits: ID
 		}
 		case 'maxTotalLength': {
 			const max = Number(found.value);
-			const length = objectsOf(value).reduce((n, o) => n + String(o[rule.property] ?? '').length, 0);
+			const length = objectsOf(value).reduce((n, o) => n + characterCount(String(o[rule.property] ?? '')), 0);
 			if (!Number.isFinite(max) || length <= max) return undefined;
 			return { field, value: `${length} characters in all`, allowed: `at most ${max} characters`, modelLimit: found.key };
 		}

@@ -13,7 +13,7 @@ import { submitRun, uploadPending } from '../runs/submit';
 import { SubmitMemory } from '../runs/submit-memory';
 import { BEARER_CREDENTIAL_TYPE, isCredentialType } from '../transport/credentials';
 import { listAll } from '../transport/paginate';
-import { apiRequest, createClient, unexpectedResponse, type ApiClient } from '../transport/request';
+import { apiRequest, createClient, learnCredentialSecrets, unexpectedResponse, type ApiClient } from '../transport/request';
 import { customOperationFor } from './custom-operations';
 import { errorItem } from './error-item';
 import { HeldWaits } from './held-waits';
@@ -64,18 +64,34 @@ async function send(ctx: IExecuteFunctions, client: ApiClient, call: PreparedCal
  * 1) read and check every item (nothing is sent if an item is invalid, unless Continue On Fail),
  * 2) send with bounded concurrency, 3) wait for all submitted runs and batches together (in the
  * execution, or with it paused: Wait Mode), 4) emit outputs in input order, each with pairedItem.
+ * What fails leaves through the one redaction step (SecretValues): no error, error item or output of
+ * a failure shows a secret of the credential in use.
  */
 export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName): Promise<INodeExecutionData[][]> {
 	const startedAt = Date.now();
+	const auth = ctx.getNodeParameter('authentication', 0, BEARER_CREDENTIAL_TYPE);
+	const client = await createClient(ctx, isCredentialType(auth) ? auth : BEARER_CREDENTIAL_TYPE);
+	try {
+		const { outputs, failed } = await executeItems(ctx, node, client, startedAt);
+		if (failed === 0) return outputs;
+		// the last look at what to redact: an OAuth2 token n8n fetched during the run (json only: binary data is the files)
+		await learnCredentialSecrets(client);
+		for (const item of outputs.flat()) item.json = client.secrets.value(item.json);
+		return outputs;
+	} catch (error) {
+		await learnCredentialSecrets(client);
+		throw client.secrets.value(error);
+	}
+}
+
+async function executeItems(ctx: IExecuteFunctions, node: NodeName, client: ApiClient, startedAt: number): Promise<{ outputs: INodeExecutionData[][]; failed: number }> {
 	const items = ctx.getInputData();
 	const results: INodeExecutionData[][] = items.map(() => []);
 	const fail = (itemIndex: number, error: unknown) => {
 		if (!ctx.continueOnFail() && !toolAnswersFailures(ctx)) throw error;
 		failedItems++;
-		results[itemIndex] = [errorItem(error, itemIndex)];
+		results[itemIndex] = [errorItem(error, itemIndex, client.secrets)];
 	};
-	const auth = ctx.getNodeParameter('authentication', 0, BEARER_CREDENTIAL_TYPE);
-	const client = await createClient(ctx, isCredentialType(auth) ? auth : BEARER_CREDENTIAL_TYPE);
 	const scope = callScopeOf(ctx);
 	const memory = new SubmitMemory(ctx, scope.runIndex);
 	const waits = new HeldWaits();
@@ -139,5 +155,5 @@ export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName)
 	const paused = await waits.settle(ctx, client, results, fail, toolDeadlineOf(ctx, startedAt));
 	// Every item done: a later try of this node run (n8n retries when the first item is an error) has nothing to replay.
 	if (failedItems === 0) memory.clearRun();
-	return [paused ?? (await outputFor(ctx, client, calls, results.flat()))];
+	return { outputs: [paused ?? (await outputFor(ctx, client, calls, results.flat()))], failed: failedItems };
 }
