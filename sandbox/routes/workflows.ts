@@ -25,7 +25,16 @@ function pick<T>(list: readonly T[], seed: string, index: number): T {
 	return list[n % list.length];
 }
 
-const OPENERS = ['Stop scrolling if', 'Nobody tells you that', 'I tried', 'Here is why', 'The one thing about', 'POV: you just found'];
+const OPENERS = ['Stop scrolling and meet', 'Nobody tells you about', 'I tried', 'Here is why everyone wants', 'The one thing about', 'POV: you just found'];
+const AD_ANGLES = ['benefit', 'problem-solution', 'social proof', 'urgency', 'story'] as const;
+/** An ad body for each angle, from what the product is (its description, else its name) and who it is for. */
+const AD_BODIES: Record<(typeof AD_ANGLES)[number], (about: string, audience: string) => string> = {
+	benefit: (about, audience) => `${about}. Made for ${audience}.`,
+	'problem-solution': (about) => `The fix you were looking for: ${about}.`,
+	'social proof': (about, audience) => `${audience.charAt(0).toUpperCase()}${audience.slice(1)} love it. ${about}.`,
+	urgency: (about, audience) => `${about}. Only a few left for ${audience}.`,
+	story: (about, audience) => `${about}. Every one made with care for ${audience}.`,
+};
 const CTAS = ['Tap the link to try it today.', 'Order now and see the difference.', 'Follow for part two.', 'Grab yours before it sells out.'];
 
 function scriptFor(params: Record<string, unknown>, seed: string) {
@@ -64,12 +73,12 @@ function workflowOutput(state: SandboxState, principal: Principal, key: Workflow
 			case 'product_ad_variants': {
 				const count = Number(params.variant_count ?? 3) || 3;
 				const name = String(params.product_name || params.prompt || 'the product');
-				const variants = Array.from({ length: count }, (_, i) => ({
-					angle: pick(['benefit', 'problem-solution', 'social proof', 'urgency', 'story'], seed, i),
-					headline: `${pick(OPENERS, seed, i)} ${name}`,
-					body: `Variant ${i + 1} for ${String(params.audience ?? 'everyone')}.`,
-					call_to_action: pick(CTAS, seed, i),
-				}));
+				const about = String(params.product_description || name).replace(/[.!\s]+$/, '');
+				const audience = String(params.audience || 'everyone');
+				const variants = Array.from({ length: count }, (_, i) => {
+					const angle = pick(AD_ANGLES, seed, i);
+					return { angle, headline: `${pick(OPENERS, seed, i)} ${name}`, body: AD_BODIES[angle](about, audience), call_to_action: pick(CTAS, seed, i) };
+				});
 				return { files: [], extra: { variant_count: count, variants } };
 			}
 		}
