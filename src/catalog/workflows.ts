@@ -108,7 +108,7 @@ export const WORKFLOW_INPUT_FIELDS: Record<WorkflowKey, FieldSpec[]> = {
 			primary: true,
 			default: true,
 			description:
-				'Whether to output each variant as its own item (ready for one image per variant) instead of one item with all variants. Each item carries the run’s cost as "run_credits"; "credits" is on the first item only, so a sum over the items is the real cost.',
+				'Whether to output each variant as its own item (ready for one image per variant) instead of one item with all variants. Each item carries the run’s cost as "run_credits" and, with Simplify, its own share as "credits" (without Simplify, "credits" is on the first item only), so a sum of "credits" over the items is the real cost.',
 		},
 	],
 };

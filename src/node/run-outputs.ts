@@ -1,6 +1,5 @@
 import {
 	NodeOperationError,
-	type IBinaryKeyData,
 	type IDataObject,
 	type IExecuteFunctions,
 	type INodeExecutionData,
@@ -8,7 +7,8 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
-import { downloadOutput } from '../media/download';
+import { downloadOutputs } from '../media/download';
+import { simplifiedRun } from '../media/simplify';
 import type { PreparedCall } from '../runs/call';
 import { TaskPool } from '../runs/pool';
 import { outputFiles } from '../media/output-files';
@@ -28,22 +28,24 @@ export type OutputContext = IExecuteFunctions | IWebhookFunctions;
 
 const DOWNLOAD_CONCURRENCY = 8;
 
-/** Builds the output item of a completed run: the run as JSON, its files as binary (or URLs). */
+/**
+ * Builds the output item of a completed run: the run as JSON (simplified, or the service's object
+ * with `output_urls`), its files as binary (or URLs only).
+ */
 async function completedRunItem(ctx: OutputContext, client: ApiClient, call: PreparedCall, run: Run): Promise<INodeExecutionData> {
 	const files = outputFiles(run.output);
 	const settings = call.run!;
-	const json: IDataObject = { ...run, output_urls: files.map((f) => f.url) };
-	if (settings.returnUrlsOnly || files.length === 0) return { json, pairedItem: { item: call.itemIndex } };
-	const binary: IBinaryKeyData = {};
-	for (const [index, file] of files.entries()) {
-		const key = index === 0 ? settings.binaryPropertyName : `${settings.binaryPropertyName}_${index}`;
-		binary[key] = await downloadOutput(ctx, file, `${run.id}${index ? `_${index}` : ''}`, client.baseUrl, {
-			runId: run.id,
-			maxBytes: settings.maxOutputBytes,
-			signal: client.signal,
-		});
-	}
-	return { json, binary, pairedItem: { item: call.itemIndex } };
+	const json = runJson(call, run);
+	const pairedItem = { item: call.itemIndex };
+	if (settings.returnUrlsOnly || files.length === 0) return { json, pairedItem };
+	const binary = await downloadOutputs(ctx, files, settings.binaryPropertyName, client.baseUrl, { runId: run.id, maxBytes: settings.maxOutputBytes, signal: client.signal });
+	return { json, binary, pairedItem };
+}
+
+/** A run as its item's JSON: simplified (the kind by the call's path, the prompt from what it sent) or as the service gave it. */
+export function runJson(call: PreparedCall, run: Run): IDataObject {
+	if (call.run?.simplify) return simplifiedRun(run, { operation: call.path, sent: call.body });
+	return call.run?.wait === false ? run : { ...run, output_urls: outputFiles(run.output).map((f) => f.url) };
 }
 
 /** The error of a run that did not complete: failed at the service, still running at the deadline, or the wait was cancelled. */
