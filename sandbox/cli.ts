@@ -31,7 +31,7 @@ async function main(): Promise<void> {
 		process.stdout.write(
 			'npm run sandbox -- [--port 4010] [--latency ms] [--failure-rate 0..1] [--rate-limit req/s] [--concurrency runs]\n' +
 				'                   [--long-latency ms]  (video, lip sync, 3D, producer and training runs take this long; default: --latency)\n' +
-				'                   [--caption-pictures]  (pictures show the prompt that made them, 256 px short side)\n' +
+				'                   [--caption-pictures]  (pictures show the prompt that made them, 320 px short side)\n' +
 				'                   [--token-ttl s] [--quote-ttl s] [--credits n] [--chaos 0..1] [--webhook-backoff-scale x]\n' +
 				'                   [--keep-failing-webhooks]  (do not disable an endpoint whose delivery failed every attempt)\n' +
 				'                   [--video-bytes n]  (every MP4 output is n bytes long, padded while it is sent)\n',

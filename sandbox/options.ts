@@ -34,7 +34,7 @@ export interface SandboxOptions {
 	videoOutputBytes: number;
 	/**
 	 * pictures show the text that made them (a prompt, or the edit and the input's caption), drawn
-	 * on a 256 px short side and kept in the PNG's Description chunk (png.ts); off: 64 px gradients
+	 * on a 320 px short side and kept in the PNG's Description chunk (png.ts); off: 64 px gradients
 	 */
 	captionPictures: boolean;
 }

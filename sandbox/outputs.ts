@@ -26,8 +26,8 @@ export type OutputMaker = (runId: string, params: Record<string, unknown>, optio
 
 /** The short side of generated images: small files, but the asked shape. */
 const IMAGE_SHORT_SIDE = 64;
-/** The short side of pictures that show their prompt: room for ten lines of legible text. */
-export const CAPTIONED_SHORT_SIDE = 256;
+/** The short side of pictures that show their prompt: room for twelve lines of 23 characters at twice the font size. */
+export const CAPTIONED_SHORT_SIDE = 320;
 
 /**
  * Width and height of an image of `aspectRatio` ("16:9"): exactly that ratio, short side near

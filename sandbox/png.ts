@@ -48,17 +48,17 @@ function encodePng({ width, height, channels, pixels }: Raster, texts: Record<st
 	]);
 }
 
-/** A diagonal gradient whose colours derive from `seed`. */
+/** A diagonal gradient whose colours derive from `seed` (each channel stays within 0–255: no bands). */
 function gradient(width: number, height: number, seed: number, channels: 3 | 4): Raster {
-	const [r0, g0, b0] = [seed & 0xff, (seed >> 8) & 0xff, (seed >> 16) & 0xff];
+	const [r0, g0, b0] = [(seed & 0xff) % 76, ((seed >> 8) & 0xff) % 166, ((seed >> 16) & 0xff) % 136];
 	const pixels = Buffer.alloc(width * height * channels);
 	for (let y = 0; y < height; y++) {
 		for (let x = 0; x < width; x++) {
 			const t = (x + y) / (width + height);
 			const at = (y * width + x) * channels;
-			pixels[at] = (r0 + t * 180) & 0xff;
-			pixels[at + 1] = (g0 + t * 90) & 0xff;
-			pixels[at + 2] = (b0 + (1 - t) * 120) & 0xff;
+			pixels[at] = r0 + t * 180;
+			pixels[at + 1] = g0 + t * 90;
+			pixels[at + 2] = b0 + (1 - t) * 120;
 			if (channels === 4) pixels[at + 3] = 255;
 		}
 	}
@@ -88,16 +88,17 @@ function fill(raster: Raster, x0: number, y0: number, w: number, h: number, colo
 	}
 }
 
-/** Where a caption goes: the text's scale (pixels per font pixel) and how many characters and lines fit. */
-export function captionLayout(width: number, height: number) {
-	const scale = Math.max(1, Math.floor(Math.min(width, height) / 128));
+/** The largest text scale (pixels per font pixel) a picture of this size uses. */
+export const largestCaptionScale = (width: number, height: number) => Math.max(1, Math.floor(Math.min(width, height) / 128));
+
+/** Where a caption goes at a text `scale`: how many characters and lines fit. */
+export function captionLayout(width: number, height: number, scale: number) {
 	const margin = 6 * scale;
 	const pad = 4 * scale;
 	const advance = (GLYPH_WIDTH + 1) * scale;
 	const lineHeight = (GLYPH_HEIGHT + 2) * scale;
 	return {
 		scale,
-		margin,
 		pad,
 		advance,
 		lineHeight,
@@ -106,17 +107,26 @@ export function captionLayout(width: number, height: number) {
 	};
 }
 
+/** The caption's lines at the largest scale where all of it fits (at scale 1 what does not fit ends in "..."). */
+function fitCaption(width: number, height: number, text: string) {
+	for (let scale = largestCaptionScale(width, height); ; scale--) {
+		const layout = captionLayout(width, height, scale);
+		const whole = wrapText(text, layout.perLine, Number.MAX_SAFE_INTEGER);
+		if (whole.length <= layout.maxLines || scale === 1) return { ...layout, lines: wrapText(text, layout.perLine, layout.maxLines) };
+	}
+}
+
 /**
  * A picture that shows the text it was made from: the seeded gradient with the caption, word
- * wrapped, on a light panel in the middle (a playground user sees which prompt made which picture).
- * The caption is also kept whole in the file's `Description` text chunk. A cut-out keeps only the
- * panel: everything around it is transparent, as a background removal leaves it.
+ * wrapped, on a light panel in the middle (a playground user sees which prompt made which picture),
+ * as large as it fits. The caption is also kept whole in the file's `Description` text chunk. A
+ * cut-out keeps only the panel: everything around it is transparent, as a background removal
+ * leaves it.
  */
 export function makeCaptionedPng(width: number, height: number, seed: number, caption: string, options: { cutOut?: boolean } = {}): Buffer {
 	const raster = gradient(width, height, seed, options.cutOut ? 4 : 3);
 	if (options.cutOut) for (let i = 3; i < raster.pixels.length; i += 4) raster.pixels[i] = 0;
-	const { scale, pad, advance, lineHeight, perLine, maxLines } = captionLayout(width, height);
-	const lines = wrapText(drawableText(caption), perLine, maxLines);
+	const { scale, pad, advance, lineHeight, lines } = fitCaption(width, height, drawableText(caption));
 	const longest = Math.max(1, ...lines.map((l) => l.length));
 	const panelWidth = longest * advance - scale + 2 * pad;
 	const panelHeight = Math.max(1, lines.length) * lineHeight - 2 * scale + 2 * pad;

@@ -1,42 +1,49 @@
 import type { AxiosInstance } from 'axios';
 
 import { GLYPH_HEIGHT, GLYPH_WIDTH, glyphRows } from '../../sandbox/bitmap-font';
-import { captionLayout, pngText, readRaster } from '../../sandbox/png';
+import { captionLayout, largestCaptionScale, pngText, readRaster } from '../../sandbox/png';
 import { isLongRun } from '../../sandbox/run-durations';
 import type { Sandbox } from '../../sandbox/server';
 import { SUBMITS } from '../../sandbox/submits';
 import { idem, openSandbox, PNG_SIGNATURE, sleep, waitForRun } from './helpers';
 
 const PRINTABLE = Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i));
+/** Each printable character by its glyph's pixels. */
+const BY_GLYPH = new Map(PRINTABLE.map((c) => [JSON.stringify(glyphRows(c)), c]));
 const PANEL = [250, 249, 244];
 const INK = [28, 28, 34];
 
 /**
  * The text a captioned picture shows, read back from its pixels alone with the font: find the light
- * panel, then match each character cell against every glyph, line by line.
+ * panel, then match each character cell against every glyph, line by line, at the largest text
+ * scale that reads as text.
  */
-function readCaption(png: Buffer): string {
+function readCaption(png: Buffer): { text: string; scale: number } {
 	const { width, height, channels, pixels } = readRaster(png);
 	const colourAt = (x: number, y: number) => [...pixels.subarray((y * width + x) * channels, (y * width + x) * channels + 3)];
 	const is = (x: number, y: number, colour: number[]) => x < width && y < height && colourAt(x, y).every((v, i) => v === colour[i]);
-	const { scale, pad, advance, lineHeight } = captionLayout(width, height);
 	const start = Array.from({ length: width * height }, (_, i) => i).find((i) => is(i % width, Math.floor(i / width), PANEL));
-	if (start === undefined) return '';
+	if (start === undefined) return { text: '', scale: 0 };
 	const [panelX, panelY] = [start % width, Math.floor(start / width)];
-	const lines: string[] = [];
-	for (let row = 0; panelY + pad + row * lineHeight + GLYPH_HEIGHT * scale <= height; row++) {
-		const top = panelY + pad + row * lineHeight;
-		let line = '';
-		for (let column = 0; ; column++) {
-			const left = panelX + pad + column * advance;
-			if (left + GLYPH_WIDTH * scale > width || !(is(left, top, PANEL) || is(left, top, INK))) break;
-			const cell = Array.from({ length: GLYPH_HEIGHT }, (_, gy) => Array.from({ length: GLYPH_WIDTH }, (_, gx) => is(left + gx * scale, top + gy * scale, INK)));
-			line += PRINTABLE.find((c) => JSON.stringify(glyphRows(c)) === JSON.stringify(cell)) ?? '\u0000';
+	for (let scale = largestCaptionScale(width, height); scale >= 1; scale--) {
+		const { pad, advance, lineHeight } = captionLayout(width, height, scale);
+		const lines: string[] = [];
+		for (let row = 0; panelY + pad + row * lineHeight + GLYPH_HEIGHT * scale <= height; row++) {
+			const top = panelY + pad + row * lineHeight;
+			let line = '';
+			for (let column = 0; ; column++) {
+				const left = panelX + pad + column * advance;
+				if (left + GLYPH_WIDTH * scale > width || !(is(left, top, PANEL) || is(left, top, INK))) break;
+				const cell = Array.from({ length: GLYPH_HEIGHT }, (_, gy) => Array.from({ length: GLYPH_WIDTH }, (_, gx) => is(left + gx * scale, top + gy * scale, INK)));
+				line += BY_GLYPH.get(JSON.stringify(cell)) ?? '\u0000';
+			}
+			if (!line.trim()) break;
+			lines.push(line.trimEnd());
 		}
-		if (!line.trim()) break;
-		lines.push(line.trimEnd());
+		const text = lines.join(' ');
+		if (text && !text.includes('\u0000')) return { text, scale };
 	}
-	return lines.join(' ');
+	return { text: '', scale: 0 };
 }
 
 describe('the playground sandbox: pictures that show their prompt, plausible products and ads, long jobs that take long', () => {
@@ -58,31 +65,37 @@ describe('the playground sandbox: pictures that show their prompt, plausible pro
 	const download = async (url: string) => Buffer.from(await (await fetch(url)).arrayBuffer());
 
 	it('the font draws every printable character differently, so a picture can be read back', () => {
-		const drawn = new Set(PRINTABLE.map((c) => JSON.stringify(glyphRows(c))));
-		expect(drawn.size).toBe(PRINTABLE.length);
+		expect(BY_GLYPH.size).toBe(PRINTABLE.length);
 	});
 
-	it('a generated picture spells its prompt in its pixels (and keeps it in its Description chunk), short side near 256 px', async () => {
+	it('a generated picture spells its prompt in its pixels at twice the font size (and keeps it in its Description chunk), short side near 320 px', async () => {
 		const prompt = 'Nobody tells you about Ceramic Mug. A hand-glazed 350 ml stoneware mug. Square product ad, clean studio light.';
 		const output = await completed('/images/generations', { prompt, model: 'image.aurora-2', aspect_ratio: '16:9', count: 2 });
-		expect(output).toEqual(expect.objectContaining({ width: 448, height: 252 })); // exactly 16:9, short side near 256 px
+		expect(output).toEqual(expect.objectContaining({ width: 576, height: 324 })); // exactly 16:9, short side near 320 px
 		for (const { url } of output.images as Array<{ url: string }>) {
 			const png = await download(url);
 			expect(png.subarray(0, 8)).toEqual(PNG_SIGNATURE);
-			expect(readCaption(png)).toBe(prompt);
+			expect(readCaption(png)).toEqual({ text: prompt, scale: 2 });
 			expect(pngText(png)).toBe(prompt);
 			expect(png.length).toBeLessThan(40_000);
 		}
 	});
 
-	it('a long prompt ends in "..." where the picture is full; typographic marks are drawn as ASCII', async () => {
-		const prompt = `A “quoted” café – ${'and more words '.repeat(30)}end`;
-		const output = await completed('/images/generations', { prompt, model: 'image.aurora-2', aspect_ratio: '1:1' });
-		const png = await download((output.images as Array<{ url: string }>)[0].url);
+	it('a longer prompt is drawn smaller to fit whole; one too long for that ends in "..."; typographic marks are drawn as ASCII', async () => {
+		const picture = async (prompt: string) => {
+			const output = await completed('/images/generations', { prompt, model: 'image.aurora-2', aspect_ratio: '1:1' });
+			return download((output.images as Array<{ url: string }>)[0].url);
+		};
+		const longer = `A “quoted” café – ${'and more words '.repeat(30)}end`;
+		expect(readCaption(await picture(longer))).toEqual({ text: longer.replace('“', '"').replace('”', '"').replace('é', 'e').replace('–', '-'), scale: 1 });
+		const tooLong = `${'and more words '.repeat(120)}end`;
+		const png = await picture(tooLong);
 		const shown = readCaption(png);
-		expect(shown.startsWith('A "quoted" cafe - and more words')).toBe(true);
-		expect(shown.endsWith('...')).toBe(true);
-		expect(pngText(png)).toBe(prompt);
+		expect(shown.scale).toBe(1);
+		expect(shown.text.startsWith('and more words')).toBe(true);
+		expect(shown.text.endsWith('...')).toBe(true);
+		expect(shown.text.length).toBeLessThan(tooLong.length);
+		expect(pngText(png)).toBe(tooLong);
 	});
 
 	it('a background removal of a sandbox picture is transparent around a panel that names the edit and the picture it was made from', async () => {
@@ -90,7 +103,7 @@ describe('the playground sandbox: pictures that show their prompt, plausible pro
 		const generated = await completed('/images/generations', { prompt, model: 'image.aurora-2', aspect_ratio: '1:1' });
 		const cutOut = await completed('/images/background-remove', { image_url: generated.output_url });
 		const png = await download(String(cutOut.output_url));
-		expect(readCaption(png)).toBe(`Background removed: ${prompt}`);
+		expect(readCaption(png).text).toBe(`Background removed: ${prompt}`);
 		expect(pngText(png)).toBe(`Background removed: ${prompt}`);
 		const raster = readRaster(png);
 		expect(raster.channels).toBe(4);
@@ -117,7 +130,7 @@ describe('the playground sandbox: pictures that show their prompt, plausible pro
 		expect(product.description).toEqual(expect.stringContaining('Ceramic Mug'));
 		expect(JSON.stringify(product)).not.toMatch(/Sample product|sandbox/i);
 		const photo = await download((output.images as Array<{ url: string }>)[0].url);
-		expect(readCaption(photo)).toBe('Ceramic Mug, photo 1 of 2');
+		expect(readCaption(photo).text).toBe('Ceramic Mug, photo 1 of 2');
 	});
 
 	it('ad variants: every headline carries the product name given (not the prompt), every body its description', async () => {
