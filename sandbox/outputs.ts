@@ -236,7 +236,7 @@ export function productFromUrl(url: string): { name: string; brand: string; host
 /** Product extraction: the product data, and its photos as PNGs (images[]). */
 export const productOutputs: OutputMaker = (runId, params, options) => {
 	const url = String(params.url ?? '');
-	const { name, brand, host } = productFromUrl(url);
+	const { name, brand } = productFromUrl(url);
 	const count = Math.max(1, Math.min(10, Number(params.max_images ?? 4) || 4));
 	const photos = Math.min(count, 2);
 	const size = options?.captionPictures ? CAPTIONED_SHORT_SIDE : 48;
@@ -250,7 +250,7 @@ export const productOutputs: OutputMaker = (runId, params, options) => {
 				title: name,
 				brand,
 				price: { amount: 49.9, currency: 'EUR' },
-				description: `The ${name} by ${brand}, as its product page on ${host} presents it: well made, ready to ship.`,
+				description: `${name} by ${brand}, well made and ready to ship.`,
 				attributes: { color: 'blue' },
 			},
 		},

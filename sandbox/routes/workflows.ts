@@ -25,6 +25,15 @@ function pick<T>(list: readonly T[], seed: string, index: number): T {
 	return list[n % list.length];
 }
 
+/** The `index`th of a seeded rotation of `list`: different values for consecutive indexes, as a writer varies them. */
+function rotate<T>(list: readonly T[], seed: string, index: number): T {
+	const start = createHash('sha256').update(seed).digest().readUInt32BE(0);
+	return list[(start + index) % list.length];
+}
+
+/** A subject as it reads inside a sentence: "A reusable bottle…" → "a reusable bottle…" (names keep their capitals). */
+const inSentence = (subject: string) => subject.replace(/^(A|An|The)(?= [a-z])/, (article) => article.toLowerCase());
+
 const OPENERS = ['Stop scrolling and meet', 'Nobody tells you about', 'I tried', 'Here is why everyone wants', 'The one thing about', 'POV: you just found'];
 const AD_ANGLES = ['benefit', 'problem-solution', 'social proof', 'urgency', 'story'] as const;
 /** An ad body for each angle, from what the product is (its description, else its name) and who it is for. */
@@ -40,7 +49,7 @@ const CTAS = ['Tap the link to try it today.', 'Order now and see the difference
 function scriptFor(params: Record<string, unknown>, seed: string) {
 	const topic = String(params.prompt ?? params.product_name ?? 'this product');
 	const keywords = Array.isArray(params.keywords) ? (params.keywords as string[]) : [];
-	const hooks = [0, 1, 2].map((i) => `${pick(OPENERS, seed, i)} ${topic}${keywords[i] ? ` (${keywords[i]})` : ''}`);
+	const hooks = [0, 1, 2].map((i) => `${rotate(OPENERS, seed, i)} ${inSentence(topic)}${keywords[i] ? ` (${keywords[i]})` : ''}`);
 	const body = `${topic}: made for ${String(params.audience ?? 'people like you')}, in a ${String(params.tone || 'casual')} voice.`;
 	const callToAction = pick(CTAS, seed, 9);
 	return { hooks, body, call_to_action: callToAction, full_script: [hooks[0], body, callToAction].join('\n\n') };
@@ -76,8 +85,8 @@ function workflowOutput(state: SandboxState, principal: Principal, key: Workflow
 				const about = String(params.product_description || name).replace(/[.!\s]+$/, '');
 				const audience = String(params.audience || 'everyone');
 				const variants = Array.from({ length: count }, (_, i) => {
-					const angle = pick(AD_ANGLES, seed, i);
-					return { angle, headline: `${pick(OPENERS, seed, i)} ${name}`, body: AD_BODIES[angle](about, audience), call_to_action: pick(CTAS, seed, i) };
+					const angle = rotate(AD_ANGLES, seed, i);
+					return { angle, headline: `${rotate(OPENERS, seed, i)} ${inSentence(name)}`, body: AD_BODIES[angle](about, audience), call_to_action: rotate(CTAS, seed, i) };
 				});
 				return { files: [], extra: { variant_count: count, variants } };
 			}

@@ -133,7 +133,7 @@ describe('the playground sandbox: pictures that show their prompt, plausible pro
 		expect(readCaption(photo).text).toBe('Ceramic Mug, photo 1 of 2');
 	});
 
-	it('ad variants: every headline carries the product name given (not the prompt), every body its description', async () => {
+	it('ad variants: three different ads, every headline carries the product name given (not the prompt), every body its description', async () => {
 		const output = await completed('/workflows/product_ad_variants/runs', {
 			prompt: 'https://shop.example.com/products/ceramic-mug',
 			product_name: 'Ceramic Mug',
@@ -143,6 +143,7 @@ describe('the playground sandbox: pictures that show their prompt, plausible pro
 		});
 		const variants = output.variants as Array<Record<string, string>>;
 		expect(variants).toHaveLength(3);
+		for (const field of ['angle', 'headline', 'call_to_action']) expect(new Set(variants.map((v) => v[field])).size).toBe(3);
 		for (const variant of variants) {
 			expect(variant.headline).toContain('Ceramic Mug');
 			expect(variant.headline).not.toContain('https://');
