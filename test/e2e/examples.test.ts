@@ -1,5 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -32,15 +33,28 @@ const requests = async (state: E2eState) => (await sandboxAdmin<{ data: RequestL
 const creditsPerImage = (model: string) => findModel(model)!.pricing.credits;
 const MODEL = 'image.aurora-2';
 
+/** What examples/README.md says an example costs in the playground ("19 credits"). */
+function creditsInReadme(slug: string): number {
+	const row = readFileSync(join(REPO, 'examples', 'README.md'), 'utf8')
+		.split('\n')
+		.find((line) => line.startsWith(`| \`${slug}.json\``));
+	const credits = /\| ([\d.]+) credits/.exec(row ?? '')?.[1];
+	if (!credits) throw new Error(`examples/README.md gives no cost for ${slug}`);
+	return Number(credits);
+}
+
 /**
  * Runs an example with `n8n execute` and checks what every example must hold (example-checks.ts):
- * it succeeded, every item every node passed on makes sense, and every expression it read is
- * defined. Returns the run and the expressions' values.
+ * it succeeded, every item every node passed on makes sense, every expression it read is defined,
+ * and it cost what examples/README.md says. Returns the run and the expressions' values.
  */
 async function runExample(state: E2eState, slug: string) {
+	const chargesBefore = (await ledger(state)).length;
 	const run = await executeWorkflow(state, state.examples[slug]);
 	expect(run.data.resultData.error).toBeUndefined();
 	expect(run.status).toBe('success');
+	const spent = (await ledger(state)).slice(chargesBefore).reduce((sum, charge) => sum + charge.credits, 0);
+	expect({ slug, credits: Math.round(spent * 100) / 100 }).toEqual({ slug, credits: creditsInReadme(slug) });
 	const { evaluated, problems } = evaluateExpressions(readExample(slug), run);
 	expect({ items: senselessItems(run), expressions: problems }).toEqual({ items: [], expressions: [] });
 	return { run, evaluated };

@@ -215,7 +215,7 @@ async function main() {
       lines.push(`    - ${r.file}: skipped, ${r.skipped}`);
       continue;
     }
-    const note = r.trigger ? ' (inactive: activate it to download every completed run)' : '';
+    const note = r.trigger ? ' (not published: publish it to download every completed run)' : '';
     lines.push(`    - ${r.name}${r.updated ? ' (updated)' : ''}${note}\n      ${n8n.url}/workflow/${r.id}`);
   }
   lines.push(
