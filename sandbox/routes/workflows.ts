@@ -58,7 +58,8 @@ function scriptFor(params: Record<string, unknown>, seed: string) {
 /** Plausible output of each workflow, in its declared output fields. */
 function workflowOutput(state: SandboxState, principal: Principal, key: WorkflowKey): OutputMaker {
 	return (runId, params) => {
-		const seed = `${runId}|${String(params.prompt ?? '')}`;
+		// the same brief gives the same texts (so a playground example costs the same every time it runs)
+		const seed = JSON.stringify(params);
 		switch (key) {
 			case 'storyboard': {
 				const projectId = newId('proj');
