@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { WORKFLOW_KEYS, WORKFLOW_OUTPUT_FIELDS, type WorkflowKey } from '../catalog/workflows';
+import { WORKFLOW_KEYS, WORKFLOW_OUTPUT_FIELDS, type WorkflowKey } from '../catalog/workflow-outputs';
 import { outputFiles } from './output-files';
 import { productFields } from './simplify-product';
 import { firstOf, isObject, numeric, objectOr, put, text } from './simplify-values';
