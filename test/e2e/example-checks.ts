@@ -3,7 +3,7 @@
 //
 // 1. Every item a node passed on (its `main` outputs) and every answer our tool gave an agent
 //    (`ai_tool`) makes sense: no `null` anywhere (a simplified item leaves out what it does not
-//    have); no empty string; no string holding "undefined", "[object Object]" or "NaN"; and every
+//    have); no empty string; no string holding "undefined", "[object Object]" or the word "NaN"; and every
 //    item of a node's output has the keys the node's other items have (n8n's table view shows
 //    `undefined` in the gaps). The chat model's log (`ai_languageModel`) is n8n's own record of the
 //    model call, not data a node reads, and is left out.
@@ -50,7 +50,8 @@ function problemsOf(value: unknown, path: string): string[] {
 	if (typeof value === 'number' && !Number.isFinite(value)) return [`${path}: ${value}`];
 	if (typeof value === 'string') {
 		if (value.trim() === '') return [`${path}: empty string`];
-		const bad = ['undefined', '[object Object]', 'NaN'].find((word) => value.includes(word));
+		// "NaN" as a word only: run IDs and signed URLs may hold the letters by chance ("run_gSNaNSU…")
+		const bad = ['undefined', '[object Object]'].find((word) => value.includes(word)) ?? (/(^|\s)NaN(\s|[.,;:]|$)/.test(value) ? 'NaN' : undefined);
 		return bad ? [`${path}: "${value.slice(0, 120)}" holds ${bad}`] : [];
 	}
 	if (Array.isArray(value)) return value.flatMap((v, i) => problemsOf(v, `${path}[${i}]`));

@@ -351,7 +351,11 @@ describeWithN8n('example workflows in real n8n (n8n execute, against the sandbox
 			const agent = await n8nApi<{ nodes: Array<{ type: string; credentials?: Record<string, { id: string }> }> }>(state, `/workflows/${seeded.workflows!['07-ai-agent-image-tool'].id}`);
 			expect(agent.nodes.find((n) => n.type === '@n8n/n8n-nodes-langchain.lmChatOpenAi')!.credentials!.openAiApi.id).toBe(seeded.openAi!.id);
 		} finally {
-			for (const { id } of Object.values(seeded.workflows ?? {})) await n8nApi(state, `/workflows/${id}`, 'DELETE');
+			for (const { id } of Object.values(seeded.workflows ?? {})) {
+				// n8n deletes a published workflow (only when this test already failed) once it is unpublished
+				await n8nApi(state, `/workflows/${id}/deactivate`, 'POST').catch(() => undefined);
+				await eventually('the seeded workflow to be deleted', () => n8nApi(state, `/workflows/${id}`, 'DELETE').then(() => true));
+			}
 			for (const credential of [seeded.openAi, seeded.credential]) if (credential) await n8nApi(state, `/credentials/${credential.id}`, 'DELETE');
 		}
 	});
