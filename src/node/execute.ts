@@ -1,6 +1,6 @@
 import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
 
-import { findOperation, type NodeName } from '../catalog';
+import { estimateOperation, findOperation, type NodeName } from '../catalog';
 import { listModels, type Model } from '../models/model-catalog';
 import { sendRunsAsBatch } from '../runs/batches';
 import type { PreparedCall, WaitHolder } from '../runs/call';
@@ -19,6 +19,7 @@ import { errorItem } from './error-item';
 import { HeldWaits } from './held-waits';
 import { callScopeOf, prepareCall } from './parameters';
 import { runJson } from './run-outputs';
+import { estimateOnlyAsked, toolDeadlineOf } from './tool-call';
 import { outputFor, toolAnswersFailures } from './tool-output';
 
 const DEFAULT_SUBMIT_CONCURRENCY = 5;
@@ -65,6 +66,7 @@ async function send(ctx: IExecuteFunctions, client: ApiClient, call: PreparedCal
  * execution, or with it paused: Wait Mode), 4) emit outputs in input order, each with pairedItem.
  */
 export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName): Promise<INodeExecutionData[][]> {
+	const startedAt = Date.now();
 	const items = ctx.getInputData();
 	const results: INodeExecutionData[][] = items.map(() => []);
 	const fail = (itemIndex: number, error: unknown) => {
@@ -86,8 +88,9 @@ export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName)
 		try {
 			const resource = ctx.getNodeParameter('resource', itemIndex) as string;
 			const operation = ctx.getNodeParameter('operation', itemIndex) as string;
-			const endpoint = findOperation(node, resource, operation);
-			if (!endpoint) throw new NodeOperationError(ctx.getNode(), `Unknown operation "${resource}/${operation}"`, { itemIndex });
+			const chosen = findOperation(node, resource, operation);
+			if (!chosen) throw new NodeOperationError(ctx.getNode(), `Unknown operation "${resource}/${operation}"`, { itemIndex });
+			const endpoint = estimateOnlyAsked(ctx, chosen, itemIndex) ? estimateOperation(chosen) : chosen;
 			const call = await prepareCall(ctx, endpoint, itemIndex, scope);
 			if (endpoint.capability) models ??= listModels(client);
 			const model = validateCall(ctx, call, endpoint.capability ? await models : undefined);
@@ -133,8 +136,8 @@ export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName)
 		}
 	});
 
-	const paused = await waits.settle(ctx, client, results, fail);
+	const paused = await waits.settle(ctx, client, results, fail, toolDeadlineOf(ctx, startedAt));
 	// Every item done: a later try of this node run (n8n retries when the first item is an error) has nothing to replay.
 	if (failedItems === 0) memory.clearRun();
-	return [paused ?? outputFor(ctx, results.flat())];
+	return [paused ?? (await outputFor(ctx, client, calls, results.flat()))];
 }

@@ -77,6 +77,22 @@ function waitHereInstead(ctx: IExecuteFunctions, reason: string): undefined {
 	return undefined;
 }
 
+const counted = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * What the paused node's output pane says while the execution waits (n8n 2.41 shows a waiting node
+ * as "Waiting for input" and nothing about what it waits for).
+ */
+function pausedHint(held: Held, deadline: Date): string {
+	const runs = held.runs.filter((r) => !isTerminal(r.run)).map((r) => r.run.id);
+	const batches = held.batches.filter((b) => !isBatchFinished(b.batch)).map((b) => b.batch.id);
+	const ids = [...runs, ...batches];
+	const what = [runs.length ? counted(runs.length, 'run', 'runs') : '', batches.length ? counted(batches.length, 'batch', 'batches') : ''].filter(Boolean).join(' and ');
+	const listed = `${ids.slice(0, 3).join(', ')}${ids.length > 3 ? ', …' : ''}`;
+	const by = `${deadline.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+	return `Paused until MediaGen finishes ${what} (${listed}): the execution continues by itself when the service reports ${ids.length === 1 ? 'it' : 'them'} finished, at the latest at ${by} (Wait Timeout). Meanwhile it is listed as Waiting under Executions and holds no worker.`;
+}
+
 /** Reads what is held once (the events of runs that finished before the endpoint existed never reach it). */
 async function refresh(client: ApiClient, held: Held): Promise<void> {
 	if (held.runs.length) {
@@ -149,6 +165,7 @@ export async function pauseExecution(ctx: IExecuteFunctions, client: ApiClient, 
 	const input = ctx.getExecuteData().data.main[0]!;
 	input.splice(0, input.length, ...stored);
 	await ctx.putExecutionToWait(deadline);
+	if (typeof ctx.addExecutionHints === 'function') ctx.addExecutionHints({ message: pausedHint(held, deadline), type: 'info', location: 'outputPane' });
 	const resumesBy = deadline.toISOString();
 	return stored.map((item, index) => {
 		const subject = items.has(index) ? item.json : undefined;

@@ -37,6 +37,8 @@ export interface CostLimit {
 	maxCredits: number;
 	/** the model the estimate prices (the one the checks resolved) */
 	model?: string;
+	/** the credits of the quote the submit was bound to, once bound */
+	quotedCredits?: number;
 }
 
 /** Everything needed to send one item's request, read and checked before anything is sent. */

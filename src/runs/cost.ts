@@ -95,6 +95,7 @@ export async function bindQuote(ctx: IExecuteFunctions, client: ApiClient, call:
 	const quote = await estimateOf(client, call, call.cost.model);
 	if (quote.credits > call.cost.maxCredits) throw overBudget(ctx, call, quote, call.cost.maxCredits);
 	call.body.quote_token = quote.quote_token;
+	call.cost.quotedCredits = quote.credits;
 }
 
 /**

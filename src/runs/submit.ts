@@ -90,6 +90,7 @@ export async function submitRun(ctx: IExecuteFunctions, client: ApiClient, call:
 			const fresh = attempt === 1 ? acceptableFreshQuote(call, error) : undefined;
 			if (!fresh) throw withReuseHint(error);
 			call.body.quote_token = fresh.quote_token;
+			if (call.cost) call.cost.quotedCredits = fresh.credits;
 			if (call.idempotencyKey) call.idempotencyKey = successorKey(call.idempotencyKey, attempt);
 		}
 	}

@@ -45,7 +45,7 @@ function selectedEvents(ctx: IHookFunctions): EventType[] {
 	const value = ctx.getNodeParameter('events', []) as unknown;
 	const events = (Array.isArray(value) ? value : []).filter(isEventType);
 	if (events.length === 0) {
-		throw new NodeOperationError(ctx.getNode(), `Events: choose at least one event; allowed: ${EVENT_OPTIONS.map((o) => o.name).join(', ')}`, {
+		throw new NodeOperationError(ctx.getNode(), `Start On: choose at least one event; allowed: ${EVENT_OPTIONS.map((o) => o.name).join(', ')}`, {
 			description: `API field events (${EVENT_TYPES.join(', ')}). No endpoint was registered or changed, and no credits were spent.`,
 		});
 	}

@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { findModel } from '../../sandbox/models';
 import { SANDBOX_API_KEY } from '../../sandbox/options';
 import { pngText } from '../../sandbox/png';
-import type { LedgerEntry, RequestLogEntry } from '../../sandbox/state';
+import type { LedgerEntry } from '../../sandbox/state';
 import { evaluateExpressions, readExample, senselessItems, valuesOf } from './example-checks';
 import {
 	binaryBytes,
@@ -16,11 +16,13 @@ import {
 	eventually,
 	executeWorkflow,
 	HOST_DIR,
+	ledger,
 	n8nApi,
 	outputOf,
 	readE2eState,
 	REPO,
-	sandboxAdmin,
+	sandboxRequests as requests,
+	scriptChat,
 	type E2eState,
 	type N8nExecution,
 	type N8nItem,
@@ -28,8 +30,6 @@ import {
 } from './state';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-const ledger = async (state: E2eState) => (await sandboxAdmin<{ data: LedgerEntry[] }>(state, '/ledger')).data;
-const requests = async (state: E2eState) => (await sandboxAdmin<{ data: RequestLogEntry[] }>(state, '/requests')).data;
 const creditsPerImage = (model: string) => findModel(model)!.pricing.credits;
 const MODEL = 'image.aurora-2';
 
@@ -169,6 +169,8 @@ describeWithN8n('example workflows in real n8n (n8n execute, against the sandbox
 			'05-generate-then-cut-out',
 			'06-ad-variants-to-images',
 			'07-ai-agent-image-tool',
+			'09-mcp-server-for-any-assistant',
+			'10-approve-before-spending',
 		]);
 	});
 
@@ -246,7 +248,7 @@ describeWithN8n('example workflows in real n8n (n8n execute, against the sandbox
 
 	it("07 AI agent: the local scripted model calls the MediaGen tool for a wide picture, and the agent's reply carries the picture's URL", async () => {
 		// nothing scripted: the fake answers as the playground's chat model does
-		await fetch(`${state.fakeOpenAi.origin}/_fake/script`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ turns: [] }) });
+		await scriptChat(state, []);
 		const chargesBefore = (await ledger(state)).length;
 		const { run } = await runExample(state, '07-ai-agent-image-tool');
 		const charges = (await ledger(state)).slice(chargesBefore);
@@ -344,7 +346,7 @@ describeWithN8n('example workflows in real n8n (n8n execute, against the sandbox
 		Object.assign(seeded, after);
 		try {
 			expect(report.filter((r) => r.skipped)).toEqual([]);
-			expect(report).toHaveLength(7);
+			expect(report).toHaveLength(9);
 			for (const { id } of Object.values(seeded.workflows!)) expect((await n8nApi<{ active: boolean }>(state, `/workflows/${id}`)).active).toBe(false);
 			expect(await endpointsFor(state)).toEqual([]);
 			expect(seeded.openAi!.baseUrl).toBe(state.fakeOpenAi.baseUrl);

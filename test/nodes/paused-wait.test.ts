@@ -59,6 +59,9 @@ describe('Wait Mode "Pause the Execution" in n8n-core (the sandbox delivers to a
 		return (await res.json()) as IDataObject;
 	};
 
+	const hintsOf = (run: { run: { data: { resultData: { runData: Record<string, Array<{ hints?: Array<{ message: string }> }>> } } } }) =>
+		(run.run.data.resultData.runData.MediaGen?.[0]?.hints ?? []).map((h) => h.message);
+
 	it('pauses, reads nothing while paused, ignores a forged event and another run\'s, and resumes on the last run\'s event with the in-execution items', async () => {
 		const executionId = nextExecutionId();
 		const paused = await host.run({ nodeType: video, credentials: fx.credentials, parameters: { ...generate, waitMode: 'parked' }, input: shots(3), executionId, workflowId: 'wf-paused' });
@@ -69,8 +72,13 @@ describe('Wait Mode "Pause the Execution" in n8n-core (the sandbox delivers to a
 		const deadlineMs = PAUSED_WAIT_TIMEOUTS.video * 1000;
 		expect(paused.run.waitTill!.getTime()).toBeGreaterThan(pausedAt + deadlineMs - 10_000);
 		expect(paused.run.waitTill!.getTime()).toBeLessThanOrEqual(pausedAt + deadlineMs);
-		// while paused, the node shows what it waits for
+		// while paused, the node shows what it waits for, in its items and in its output pane (an execution hint)
 		expect(paused.items.map((i) => i.json.status)).toEqual(['waiting', 'waiting', 'waiting']);
+		const waitingFor = paused.items.map((i) => String(i.json.run_id)).join(', ');
+		const by = `${paused.run.waitTill!.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+		expect(hintsOf(paused)).toEqual([
+			`Paused until MediaGen finishes 3 runs (${waitingFor}): the execution continues by itself when the service reports them finished, at the latest at ${by} (Wait Timeout). Meanwhile it is listed as Waiting under Executions and holds no worker.`,
+		]);
 
 		const [endpoint] = endpoints();
 		expect(endpoints()).toHaveLength(1);
@@ -113,6 +121,8 @@ describe('Wait Mode "Pause the Execution" in n8n-core (the sandbox delivers to a
 
 		expect(resumed.error).toBeUndefined();
 		expect(resumed.items.map((i) => i.json.id)).toEqual(runIds);
+		// resumed, the node's run is the finished one: the pause's hint is gone with the pause's items
+		expect(hintsOf(resumed)).toEqual([]);
 		const inExecution = await runNode({ nodeType: video, credentials: fx.credentials, parameters: { ...generate, waitMode: 'inExecution' }, input: shots(3) });
 		expect(await Promise.all(resumed.items.map(comparable))).toEqual(await Promise.all(inExecution.items.map(comparable)));
 		for (const id of runIds) expect(fx.sandbox.state.chargesFor(id)).toHaveLength(1);
@@ -158,9 +168,6 @@ describe('Wait Mode "Pause the Execution" in n8n-core (the sandbox delivers to a
 		const atDeadline = await host.deadline(executionId);
 		expect(atDeadline.items.map((i) => i.json.error)).toEqual(paused.items.map((i) => `Run ${String(i.json.run_id)} did not finish within 3 s`));
 	});
-
-	const hintsOf = (run: { run: { data: { resultData: { runData: Record<string, Array<{ hints?: Array<{ message: string }> }>> } } } }) =>
-		(run.run.data.resultData.runData.MediaGen?.[0]?.hints ?? []).map((h) => h.message);
 
 	it('waits in the execution instead, saying why, where nothing could resume it or the service cannot call back', async () => {
 		// n8n execute (cli): the process ends with the workflow

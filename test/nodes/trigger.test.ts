@@ -203,7 +203,7 @@ describe('MediaGen Trigger with n8n-core hook and webhook contexts (against the 
 		trigger = await openTrigger({ events: [] });
 		const refusal = await trigger.hook('create').catch((error: Error & { description?: string }) => error);
 		expect(refusal).toBeInstanceOf(Error);
-		expect((refusal as Error).message).toBe('Events: choose at least one event; allowed: Batch Completed, Batch Failed, Run Completed, Run Failed');
+		expect((refusal as Error).message).toBe('Start On: choose at least one event; allowed: Run Completed, Run Failed, Batch Completed, Batch Failed');
 		expect((refusal as { description?: string }).description).toMatch(/^API field events \(.*run\.completed.*\)\. No endpoint was registered or changed, and no credits were spent\.$/);
 		expect(endpoints()).toHaveLength(0);
 	});

@@ -32,8 +32,9 @@ function nodeClass(type: string): INodeType {
 describe.each(examples)('examples/%s', (_file, workflow) => {
 	const ours = workflow.nodes.filter((n) => n.type.startsWith(PREFIX));
 
-	it("uses every MediaGen node at the node's current version (Simplify on)", () => {
-		for (const node of ours) {
+	// A tool answers its agent in compact JSON whatever its version (Simplify is not offered there).
+	it("uses every MediaGen node that passes items on at the node's current version (Simplify on)", () => {
+		for (const node of ours.filter((n) => !n.type.endsWith('Tool'))) {
 			const { defaultVersion, version } = nodeClass(node.type).description;
 			expect({ node: node.name, version: node.typeVersion }).toEqual({ node: node.name, version: defaultVersion ?? version });
 			if (node.parameters.simplify !== undefined) expect(node.parameters.simplify).toBe(true);
