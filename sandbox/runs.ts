@@ -2,6 +2,7 @@
 import { newId, nowIso } from './ids';
 import { mp4Padding } from './large-files';
 import { MONEY_FAILURE_MESSAGES } from './money';
+import { processingMs } from './run-durations';
 import type { SandboxModel } from './models';
 import type { OutputMaker } from './outputs';
 import type { Principal, RunRecord, SandboxState } from './state';
@@ -126,7 +127,7 @@ export class RunEngine {
 				this.finishers.delete(next.record.run.id);
 				this.finish(next.record, next.job);
 			};
-			this.finishers.set(next.record.run.id, { timer: this.later(this.state.options.latencyMs, finish), finish });
+			this.finishers.set(next.record.run.id, { timer: this.later(processingMs(next.job.operation, this.state.options), finish), finish });
 		}
 	}
 
@@ -149,7 +150,7 @@ export class RunEngine {
 			const message = record.moneyFailure ? (MONEY_FAILURE_MESSAGES[record.moneyFailure] ?? record.moneyFailure) : forced && forced !== 'provider_error' ? `Failed as asked by sandbox_fail (${forced})` : 'The provider failed to produce an output';
 			record.run.error = { code: failure, message };
 		} else {
-			const { files, extra } = job.makeOutput(record.run.id, job.params);
+			const { files, extra } = job.makeOutput(record.run.id, job.params, this.state.options);
 			const output: Record<string, unknown> = { ...extra };
 			const expires = Date.now() + FILE_URL_VALIDITY_MS;
 			for (const file of files) {

@@ -257,7 +257,7 @@ describeWithN8n('building a workflow from the node panel, as a user does in the 
 		for (const item of items) expect(item.binary?.data.mimeType).toBe('image/png');
 		const ledger = (await sandboxAdmin<{ data: LedgerEntry[] }>(state, '/ledger')).data;
 		expect(ledger.length - chargesBefore).toBe(4);
-		for (const item of items) expect(ledger.filter((e) => e.run_id === item.json.id)).toHaveLength(1);
+		for (const item of items) expect(ledger.filter((e) => e.run_id === item.json.run_id)).toHaveLength(1);
 	});
 
 	it('Options offers one Wait Timeout, the one of the Wait Mode set, with its default; switching the mode keeps one field and the value', async () => {

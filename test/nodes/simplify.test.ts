@@ -132,7 +132,8 @@ describe('Simplify in n8n-core (against the sandbox): simplified items from vers
 		it('MediaGen Run → Wait for Completion: a product run read by its ID is simplified as a product (by the run\'s endpoint)', async () => {
 			const [queued] = await run(new MediaGenProduct(), { resource: 'product', operation: 'extract', url: 'https://shop.example.com/p/9', waitForCompletion: false }, FULL);
 			const [item] = await run(new MediaGenRun(), { resource: 'run', operation: 'wait', runId: String(queued.json.id) }, SIMPLIFIED);
-			expect(item.json).toMatchObject({ name: expect.stringContaining('shop.example.com'), price: 49.9, currency: 'EUR', run_id: queued.json.id, status: 'completed' });
+			// the sandbox names a product whose address has no words after its site ("/p/9": "Example product 9")
+			expect(item.json).toMatchObject({ name: 'Example product 9', price: 49.9, currency: 'EUR', run_id: queued.json.id, status: 'completed' });
 		});
 	});
 
