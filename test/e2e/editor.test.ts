@@ -260,6 +260,43 @@ describeWithN8n('building a workflow from the node panel, as a user does in the 
 		for (const item of items) expect(ledger.filter((e) => e.run_id === item.json.run_id)).toHaveLength(1);
 	});
 
+	it('example 01 in the editor: the product, its ads and their images read as a marketing user reads them (the README shows these screens)', async () => {
+		const workflowId = state.examples['01-product-page-to-ad-images'];
+		await openWorkflow(page, state, workflowId);
+		await executeWorkflow(page);
+		await saveDocImage(page, 'example01-canvas');
+
+		await openNode(page, 'Extract Product');
+		const output = page.locator('[data-test-id=output-panel]');
+		await output.getByText('1 item').first().waitFor();
+		// n8n opens a node with files on its Binary tab; the fields a user chains on are in the table
+		await output.getByText('Table', { exact: true }).first().click();
+		await saveDocImage(page, 'example01-product');
+		const product = await output.innerText();
+		expect(product).toContain('Ceramic Mug');
+		await closeNode(page);
+
+		await openNode(page, 'Ad Variants');
+		await output.getByText('3 items').first().waitFor();
+		await output.getByText('Table', { exact: true }).first().click();
+		const variants = await output.innerText();
+		expect(variants).toContain('headline');
+		expect(variants).toContain('Ceramic Mug');
+		expect(variants).not.toContain('https://shop.example.com/products/ceramic-mug');
+		expect(variants).not.toMatch(/\bundefined\b|\[object Object\]/);
+		await saveDocImage(page, 'example01-ad-variants');
+		await closeNode(page);
+
+		await openNode(page, 'Generate Ad Image');
+		await output.getByText('3 items').first().waitFor();
+		await output.getByText('Table', { exact: true }).first().click();
+		const images = await output.innerText();
+		expect(images).toContain('Ceramic Mug');
+		expect(images).not.toMatch(/\bundefined\b|\[object Object\]/);
+		await saveDocImage(page, 'example01-ad-images');
+		await closeNode(page);
+	});
+
 	it('Options offers one Wait Timeout, the one of the Wait Mode set, with its default; switching the mode keeps one field and the value', async () => {
 		const generate = videoEndpoints.find((e) => e.resource === 'video' && e.operation === 'generate')!;
 		expect(generate.defaultWait).toBe('parked');
