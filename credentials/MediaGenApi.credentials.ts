@@ -1,5 +1,7 @@
 import type { IAuthenticateGeneric, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
 
+import { CREDIT_LIMIT_PROPERTIES } from '../src/node/credit-limits';
+
 export class MediaGenApi implements ICredentialType {
 	name = 'mediaGenApi';
 
@@ -27,6 +29,7 @@ export class MediaGenApi implements ICredentialType {
 			default: '',
 			description: 'A scoped API key; each operation lists the scope it needs',
 		},
+		...CREDIT_LIMIT_PROPERTIES,
 	];
 
 	authenticate: IAuthenticateGeneric = {

@@ -3,6 +3,10 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { hintFor } from '../transport/hints';
 import { problemOf } from '../transport/problem';
 
+const PROBLEM_FIELDS = ['code', 'status', 'title', 'detail', 'request_id', 'param', 'required_scope', 'run_id', 'run_status', 'batch_id', 'quote'];
+/** The figures of a refusal on money grounds: Max Credits, a budget, a job named twice. */
+const SPEND_FIELDS = ['credits', 'max_credits', 'budget', 'limit', 'spent', 'in_flight', 'admitted', 'quoted', 'remaining', 'since', 'job', 'items'];
+
 /**
  * The item Continue On Fail emits: the message plus the problem's code, status, request id, what to
  * do about it (hint) and, after a stale quote, the fresh quote the service offered.
@@ -11,7 +15,7 @@ export function errorItem(error: unknown, itemIndex: number): INodeExecutionData
 	const problem = problemOf(error);
 	const json: IDataObject = { error: error instanceof Error ? error.message : String(error) };
 	if (problem) {
-		for (const key of ['code', 'status', 'title', 'detail', 'request_id', 'param', 'required_scope', 'run_id', 'run_status', 'batch_id', 'quote']) {
+		for (const key of [...PROBLEM_FIELDS, ...SPEND_FIELDS]) {
 			if (problem[key] !== undefined) json[key] = problem[key] as IDataObject[string];
 		}
 		const hint = hintFor(problem.code);

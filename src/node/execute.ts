@@ -16,8 +16,11 @@ import { listAll } from '../transport/paginate';
 import { apiRequest, createClient, unexpectedResponse, type ApiClient } from '../transport/request';
 import { customOperationFor } from './custom-operations';
 import { errorItem } from './error-item';
+import { settleSharedJobs } from './jobs';
 import { HeldWaits } from './held-waits';
 import { callScopeOf, prepareCall } from './parameters';
+import { admitWithinBudgets, sendsInOneRequest } from './spend';
+import { reportSpend, spendFields } from './spend-report';
 import { outputFor, toolAnswersFailures } from './tool-output';
 
 const DEFAULT_SUBMIT_CONCURRENCY = 5;
@@ -27,7 +30,7 @@ async function send(ctx: IExecuteFunctions, client: ApiClient, call: PreparedCal
 	const custom = customOperationFor(call.endpoint);
 	if (!custom?.send && call.endpoint.output === 'run') {
 		const run = await submitRun(ctx, client, call, memory);
-		return call.run!.wait ? run : [{ json: run, pairedItem: { item: call.itemIndex } }];
+		return call.run!.wait ? run : [{ json: { ...run, ...spendFields(run, call) }, pairedItem: { item: call.itemIndex } }];
 	}
 	await uploadPending(ctx, client, call);
 	if (custom?.send) return await custom.send(ctx, client, call, waits);
@@ -74,11 +77,11 @@ export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName)
 	const auth = ctx.getNodeParameter('authentication', 0, BEARER_CREDENTIAL_TYPE);
 	const client = await createClient(ctx, isCredentialType(auth) ? auth : BEARER_CREDENTIAL_TYPE);
 	const scope = callScopeOf(ctx);
-	const memory = new SubmitMemory(ctx, scope.runIndex);
+	const memory = new SubmitMemory(ctx, scope.runIndex, scope.edition);
 	const waits = new HeldWaits();
 	let failedItems = 0;
 
-	const calls: PreparedCall[] = [];
+	const prepared: PreparedCall[] = [];
 	let models: Promise<Model[]> | undefined;
 	let influencers: Promise<IDataObject[]> | undefined;
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
@@ -93,18 +96,29 @@ export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName)
 			const mentioned = mentionsOf(ctx, call);
 			if (mentioned.length) checkMentionsReady(ctx, call, mentioned, await (influencers ??= listInfluencers(client)));
 			planCost(ctx, call, model, endpoint.estimates !== undefined);
-			calls.push(call);
+			prepared.push(call);
 		} catch (error) {
 			fail(itemIndex, error);
 		}
 	}
+	// Items that name one job share its run; budgets are checked before anything is sent.
+	const jobs = settleSharedJobs(ctx, prepared, fail);
+	const sharing = jobs.filter((call) => call.sharesRunOf !== undefined);
+	const { calls, budgets } = await admitWithinBudgets(
+		ctx,
+		client,
+		jobs.filter((call) => call.sharesRunOf === undefined),
+		memory,
+		fail,
+		scope.runIndex,
+	);
 
 	// Operations that turn all items into one request (a batch) run once, then the rest item by item.
 	const perItem: PreparedCall[] = [];
 	const grouped = new Map<string, PreparedCall[]>();
-	const sendAllOf = (call: PreparedCall) => (call.run?.useBatchApi && call.endpoint.output === 'run' ? sendRunsAsBatch : customOperationFor(call.endpoint)?.sendAll);
+	const sendAllOf = (call: PreparedCall) => (call.endpoint.output === 'run' ? sendRunsAsBatch : customOperationFor(call.endpoint)?.sendAll);
 	for (const call of calls) {
-		if (!sendAllOf(call)) perItem.push(call);
+		if (!sendsInOneRequest(call)) perItem.push(call);
 		else {
 			const group = `${call.endpoint.resource}.${call.endpoint.operation}`;
 			grouped.set(group, [...(grouped.get(group) ?? []), call]);
@@ -122,18 +136,29 @@ export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName)
 	// Execution-wide settings come from the first item (expressions per item make no sense here).
 	const settings = calls.find((c) => c.run)?.run;
 	if (settings) client.requestTimeoutMs = settings.requestTimeoutMs;
+	const sent = new Map<number, { run?: Run; items?: INodeExecutionData[]; error?: unknown }>();
 	await forEachLimited(perItem, settings?.concurrency ?? DEFAULT_SUBMIT_CONCURRENCY, async (call) => {
 		try {
-			const sent = await send(ctx, client, call, memory, waits);
-			if (Array.isArray(sent)) results[call.itemIndex] = sent;
-			else waits.holdRun(call, sent);
+			const outcome = await send(ctx, client, call, memory, waits);
+			if (Array.isArray(outcome)) results[call.itemIndex] = outcome;
+			else waits.holdRun(call, outcome);
+			sent.set(call.itemIndex, Array.isArray(outcome) ? { items: outcome } : { run: outcome });
 		} catch (error) {
+			sent.set(call.itemIndex, { error });
 			fail(call.itemIndex, error);
 		}
 	});
+	for (const call of sharing) {
+		const leader = sent.get(call.sharesRunOf!);
+		if (!leader) continue;
+		if (leader.error !== undefined) fail(call.itemIndex, leader.error);
+		else if (leader.run) waits.holdRun(call, leader.run);
+		else results[call.itemIndex] = (leader.items ?? []).map((item) => ({ ...item, pairedItem: { item: call.itemIndex } }));
+	}
 
 	const paused = await waits.settle(ctx, client, results, fail);
 	// Every item done: a later try of this node run (n8n retries when the first item is an error) has nothing to replay.
 	if (failedItems === 0) memory.clearRun();
+	reportSpend(ctx, [...calls, ...sharing], paused ? undefined : results, budgets, memory.editedItems);
 	return [paused ?? outputFor(ctx, results.flat())];
 }

@@ -18,6 +18,7 @@ import { problemError } from '../transport/problem';
 import type { ApiClient } from '../transport/request';
 import { customOperationFor } from './custom-operations';
 import type { FailItem, HeldRun } from './held';
+import { spendFields } from './spend-report';
 
 /**
  * Turning finished runs into output items, shared by the two ways of waiting: in the execution
@@ -32,7 +33,7 @@ const DOWNLOAD_CONCURRENCY = 8;
 async function completedRunItem(ctx: OutputContext, client: ApiClient, call: PreparedCall, run: Run): Promise<INodeExecutionData> {
 	const files = outputFiles(run.output);
 	const settings = call.run!;
-	const json: IDataObject = { ...run, output_urls: files.map((f) => f.url) };
+	const json: IDataObject = { ...run, output_urls: files.map((f) => f.url), ...spendFields(run, call) };
 	if (settings.returnUrlsOnly || files.length === 0) return { json, pairedItem: { item: call.itemIndex } };
 	const binary: IBinaryKeyData = {};
 	for (const [index, file] of files.entries()) {

@@ -37,6 +37,8 @@ export interface ApiClient {
 	authorization?: string;
 	/** called once per HTTP attempt (tests and the benchmark count requests) */
 	onAttempt?: (method: string, path: string) => void;
+	/** the credential's Credit Limit per Day / per Month, as the user wrote them (read by src/runs/budget.ts) */
+	creditLimits?: { per_day?: unknown; per_month?: unknown };
 }
 
 /**
@@ -63,6 +65,7 @@ export async function createClient(ctx: RequestContext, credentialType: Credenti
 		requestTimeoutMs: 30_000,
 		signal,
 		authorization: credentialType === BEARER_CREDENTIAL_TYPE ? `Bearer ${String(credentials.apiKey ?? '')}` : undefined,
+		creditLimits: { per_day: credentials.creditLimitPerDay, per_month: credentials.creditLimitPerMonth },
 	};
 }
 
