@@ -61,7 +61,8 @@ export function reportSpend(
 			for (const item of results[call.itemIndex] ?? []) {
 				const id = (item.json.run_id ?? item.json.id) as string | undefined;
 				if (typeof item.json.credits === 'number' && typeof id === 'string') charged.set(id, item.json.credits);
-				if (budgets && item.json.error === undefined) item.json.budget = budgetView(budgets);
+				// an error item carries its message in `error`; a run's own `error` field is null or an object
+				if (budgets && typeof item.json.error !== 'string') item.json.budget = budgetView(budgets);
 			}
 		}
 		const quoted = new Set(spending.filter((c) => c.quote && c.sharesRunOf === undefined));
