@@ -43,7 +43,8 @@ export interface QuotedPrice {
 	model?: string | null;
 	currency?: string;
 	expires_at?: string;
-	token: string;
+	/** the quote's token (not kept across a pause: the submit is made by then) */
+	token?: string;
 	/** the submit carries this quote's token, so the run is charged exactly this price */
 	bound: boolean;
 }
