@@ -394,7 +394,7 @@ function runOptions(e: Endpoint): INodeProperties[] {
 			default: 100,
 			typeOptions: { minValue: 0, numberPrecision: 2 },
 			description:
-				"Most credits this node may submit in one execution, all items together: every item is estimated first, and an item whose price would pass this is refused (budget_exceeded) before anything of it is sent. The first item's value counts.",
+				"Most credits this node may submit in one execution, all items together: every item is estimated first, and an item whose price would pass this is refused before anything of it is sent (error code \"budget_exceeded\"). The first item's value counts.",
 		});
 	}
 	if (e.projectFiling) {
