@@ -58,7 +58,7 @@ describeWithN8n('spend control in real n8n', () => {
 		const credential = await n8nWrite<{ id: string; name: string }>(state, '/credentials', 'POST', {
 			name,
 			type: 'mediaGenApi',
-			data: { baseUrl: state.sandbox.baseUrl, apiKey: account.api_key, allowedHttpRequestDomains: 'all', creditLimitPerDay: '', creditLimitPerMonth: '', ...limits },
+			data: { baseUrl: state.sandbox.baseUrl, apiKey: account.api_key, allowedHttpRequestDomains: 'all', ...limits },
 		});
 		const ledger = async () => (await sandboxAdmin<{ data: LedgerEntry[] }>(state, '/ledger')).data.filter((e) => e.account_id === account.account_id);
 		return { credential, ledger };
