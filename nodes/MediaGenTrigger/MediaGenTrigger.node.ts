@@ -8,6 +8,7 @@ import {
 } from 'n8n-workflow';
 
 import { authenticationProperty, credentialsOfNodes } from '../../src/node/authentication';
+import { simplifyProperty } from '../../src/node/simplify-option';
 import { EVENT_OPTIONS, eventsSubtitle } from '../../src/webhooks/events';
 import { receiveEvent } from '../../src/webhooks/receive';
 import { endpointExists, registerEndpoint, removeEndpoint } from '../../src/webhooks/registration';
@@ -18,7 +19,8 @@ export class MediaGenTrigger implements INodeType {
 		name: 'mediaGenTrigger',
 		icon: { light: 'file:../../icons/trigger.svg', dark: 'file:../../icons/trigger.dark.svg' },
 		group: ['trigger'],
-		version: 1,
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: eventsSubtitle(),
 		description: 'Starts the workflow when a run or batch of the Media Generation Service completes or fails (signed webhooks)',
 		documentationUrl: 'https://github.com/n8n-nodes-mediagen/n8n-nodes-mediagen#mediagen-trigger',
@@ -73,6 +75,7 @@ export class MediaGenTrigger implements INodeType {
 				default: true,
 				description: 'Whether to skip an event whose ID already started this workflow (a retry or replay of the same event)',
 			},
+			simplifyProperty({}),
 			{
 				displayName: 'Options',
 				name: 'options',

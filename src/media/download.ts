@@ -1,4 +1,4 @@
-import { NodeApiError, NodeOperationError, type IBinaryData, type IExecuteFunctions, type IWebhookFunctions, type JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, type IBinaryData, type IBinaryKeyData, type IExecuteFunctions, type IWebhookFunctions, type JsonObject } from 'n8n-workflow';
 
 import { redactUrl } from '../transport/redact';
 import { downloadRefusal } from './download-address';
@@ -163,6 +163,18 @@ export async function downloadOutput(ctx: DownloadContext, file: OutputFile, fal
 	} finally {
 		close();
 	}
+}
+
+/**
+ * Every output file of a run (or batch item) as the item's binaries, one after another: the first
+ * under `field`, the next under `field_1`, `field_2`, … (the order of `output_urls`).
+ */
+export async function downloadOutputs(ctx: DownloadContext, files: OutputFile[], field: string, baseUrl: string, limits: DownloadLimits): Promise<IBinaryKeyData> {
+	const binary: IBinaryKeyData = {};
+	for (const [index, file] of files.entries()) {
+		binary[index === 0 ? field : `${field}_${index}`] = await downloadOutput(ctx, file, `${limits.runId}${index ? `_${index}` : ''}`, baseUrl, limits);
+	}
+	return binary;
 }
 
 /** Why storing a download failed, as the item's error. */

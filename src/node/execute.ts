@@ -19,8 +19,9 @@ import { errorItem } from './error-item';
 import { settleSharedJobs } from './jobs';
 import { HeldWaits } from './held-waits';
 import { callScopeOf, prepareCall } from './parameters';
+import { runJson } from './run-outputs';
 import { admitWithinBudgets, sendsInOneRequest } from './spend';
-import { reportSpend, spendFields } from './spend-report';
+import { reportSpend } from './spend-report';
 import { outputFor, toolAnswersFailures } from './tool-output';
 
 const DEFAULT_SUBMIT_CONCURRENCY = 5;
@@ -30,7 +31,7 @@ async function send(ctx: IExecuteFunctions, client: ApiClient, call: PreparedCal
 	const custom = customOperationFor(call.endpoint);
 	if (!custom?.send && call.endpoint.output === 'run') {
 		const run = await submitRun(ctx, client, call, memory);
-		return call.run!.wait ? run : [{ json: { ...run, ...spendFields(run, call) }, pairedItem: { item: call.itemIndex } }];
+		return call.run!.wait ? run : [{ json: runJson(call, run), pairedItem: { item: call.itemIndex } }];
 	}
 	await uploadPending(ctx, client, call);
 	if (custom?.send) return await custom.send(ctx, client, call, waits);
@@ -52,7 +53,7 @@ async function send(ctx: IExecuteFunctions, client: ApiClient, call: PreparedCal
 	});
 	if (endpoint.output === 'run') {
 		if (!isRun(body)) throw unexpectedResponse(client, `${endpoint.method} ${endpoint.path} did not return a run`, body, itemIndex);
-		return call.run!.wait ? body : [{ json: body, pairedItem }];
+		return call.run!.wait ? body : [{ json: runJson(call, body), pairedItem }];
 	}
 	if (endpoint.output === 'empty' || body === undefined || body === null || body === '') {
 		return [{ json: { success: true }, pairedItem }];

@@ -260,6 +260,8 @@ export async function prepareCall(ctx: IExecuteFunctions, endpoint: Endpoint, it
 			returnUrlsOnly: Boolean(options.returnUrlsOnly) || runsAsTool(ctx),
 			binaryPropertyName: String(options.binaryPropertyName || 'data'),
 			maxOutputBytes: numberOption(ctx, itemIndex, options, 'maxOutputSize', 'Max Output Size (MB)', DEFAULT_MAX_OUTPUT_MB, 1, MAX_OUTPUT_MB) * BYTES_PER_MB,
+			// absent below node version 2 (the full objects); an agent's tool answers are compact already
+			simplify: !runsAsTool(ctx) && ctx.getNodeParameter('simplify', itemIndex, false) === true,
 		};
 		ownKey = jobNameOf(ctx, itemIndex, options.idempotencyKey);
 	}

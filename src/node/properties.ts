@@ -16,6 +16,7 @@ import {
 import { DEFAULT_MAX_OUTPUT_MB } from '../media/download';
 import { binaryParam, choicesMethod, DYNAMIC_CHOICES_DESCRIPTION, listMethod, MODEL_SEARCH_METHOD, paramName, sourceParam } from './names';
 import { authenticationProperty, credentialsOfNodes } from './authentication';
+import { simplifyProperty } from './simplify-option';
 import { estimateToolDescriptionOf, toolDescriptionOf } from './tool-description';
 
 /** The operations that show an endpoint's fields: its own, and its Estimate Cost where offered. */
@@ -415,6 +416,7 @@ function runOptions(e: Endpoint): INodeProperties[] {
 			];
 	return [
 		...wait,
+		simplifyProperty(showOwn(e).show),
 		{
 			displayName: 'Options',
 			name: 'options',
@@ -548,16 +550,22 @@ export interface EarlierShape {
 	fields: Record<string, Pick<FieldSpec, 'primary' | 'default'>>;
 }
 
-/** The same properties, shown only from (or only below) a node version. */
-function forVersions(props: INodeProperties[], versions: DisplayCondition): INodeProperties[] {
-	return props.map((p) => ({ ...p, displayOptions: { ...p.displayOptions, show: { ...p.displayOptions?.show, '@version': [versions] } } }));
+/**
+ * The same properties, shown only from (or only below) a node version. A property that names its
+ * own versions (Simplify, from SIMPLIFY_SINCE) keeps them above the change, and is left out below
+ * it: every shape change so far (1.1) comes before SIMPLIFY_SINCE.
+ */
+function forVersions(props: INodeProperties[], versions: DisplayCondition, below: boolean): INodeProperties[] {
+	return props
+		.filter((p) => !(below && p.displayOptions?.show?.['@version']))
+		.map((p) => ({ ...p, displayOptions: { ...p.displayOptions, show: { ...p.displayOptions?.show, '@version': p.displayOptions?.show?.['@version'] ?? [versions] } } }));
 }
 
 function versionedEndpointProperties(e: Endpoint, earlier: EarlierShape[]): INodeProperties[] {
 	const shape = earlier.find((s) => s.resource === e.resource && s.operation === e.operation);
 	if (!shape) return endpointProperties(e);
 	const before: Endpoint = { ...e, fields: e.fields.map((f) => ({ ...f, ...shape.fields[f.name] })) };
-	return [...forVersions(endpointProperties(before), { _cnd: { lt: shape.changedIn } }), ...forVersions(endpointProperties(e), { _cnd: { gte: shape.changedIn } })];
+	return [...forVersions(endpointProperties(before), { _cnd: { lt: shape.changedIn } }, true), ...forVersions(endpointProperties(e), { _cnd: { gte: shape.changedIn } }, false)];
 }
 
 /** All parameters of a node, derived from its catalog entries (and the shapes older versions keep). */

@@ -1,6 +1,5 @@
 import {
 	NodeOperationError,
-	type IBinaryKeyData,
 	type IDataObject,
 	type IExecuteFunctions,
 	type INodeExecutionData,
@@ -8,7 +7,8 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
-import { downloadOutput } from '../media/download';
+import { downloadOutputs } from '../media/download';
+import { simplifiedRun } from '../media/simplify';
 import type { PreparedCall } from '../runs/call';
 import { TaskPool } from '../runs/pool';
 import { outputFiles } from '../media/output-files';
@@ -18,7 +18,7 @@ import { problemError } from '../transport/problem';
 import type { ApiClient } from '../transport/request';
 import { customOperationFor } from './custom-operations';
 import type { FailItem, HeldRun } from './held';
-import { spendFields } from './spend-report';
+import { quoteFields } from './spend-report';
 
 /**
  * Turning finished runs into output items, shared by the two ways of waiting: in the execution
@@ -29,22 +29,26 @@ export type OutputContext = IExecuteFunctions | IWebhookFunctions;
 
 const DOWNLOAD_CONCURRENCY = 8;
 
-/** Builds the output item of a completed run: the run as JSON, its files as binary (or URLs). */
+/**
+ * Builds the output item of a completed run: the run as JSON (simplified, or the service's object
+ * with `output_urls`), its files as binary (or URLs only).
+ */
 async function completedRunItem(ctx: OutputContext, client: ApiClient, call: PreparedCall, run: Run): Promise<INodeExecutionData> {
 	const files = outputFiles(run.output);
 	const settings = call.run!;
-	const json: IDataObject = { ...run, output_urls: files.map((f) => f.url), ...spendFields(run, call) };
-	if (settings.returnUrlsOnly || files.length === 0) return { json, pairedItem: { item: call.itemIndex } };
-	const binary: IBinaryKeyData = {};
-	for (const [index, file] of files.entries()) {
-		const key = index === 0 ? settings.binaryPropertyName : `${settings.binaryPropertyName}_${index}`;
-		binary[key] = await downloadOutput(ctx, file, `${run.id}${index ? `_${index}` : ''}`, client.baseUrl, {
-			runId: run.id,
-			maxBytes: settings.maxOutputBytes,
-			signal: client.signal,
-		});
-	}
-	return { json, binary, pairedItem: { item: call.itemIndex } };
+	const json = runJson(call, run);
+	const pairedItem = { item: call.itemIndex };
+	if (settings.returnUrlsOnly || files.length === 0) return { json, pairedItem };
+	const binary = await downloadOutputs(ctx, files, settings.binaryPropertyName, client.baseUrl, { runId: run.id, maxBytes: settings.maxOutputBytes, signal: client.signal });
+	return { json, binary, pairedItem };
+}
+
+/** A run as its item's JSON: simplified (the kind by the call's path, the prompt from what it sent) or as the service gave it. */
+export function runJson(call: PreparedCall, run: Run): IDataObject {
+	// the price the node quoted before sending, where it did (Max Credits, budgets): src/node/spend-report.ts
+	const quoted = quoteFields(call);
+	if (call.run?.simplify) return { ...simplifiedRun(run, { operation: call.path, sent: call.body }), ...quoted };
+	return call.run?.wait === false ? { ...run, ...quoted } : { ...run, output_urls: outputFiles(run.output).map((f) => f.url), ...quoted };
 }
 
 /** The error of a run that did not complete: failed at the service, still running at the deadline, or the wait was cancelled. */

@@ -1,31 +1,27 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import { creditsOf } from '../media/simplify';
 import type { PreparedCall } from '../runs/call';
-import type { Run } from '../runs/run';
 import { budgetView, type BudgetState } from './spend';
 
 const round = (credits: number) => Math.round(credits * 100) / 100;
 
-/** What a run was charged, where the service says it (Run.usage.credits), once it completed. */
-export function chargedCredits(run: IDataObject): number | undefined {
-	const usage = run.usage as IDataObject | null | undefined;
-	return run.status === 'completed' && typeof usage?.credits === 'number' ? usage.credits : undefined;
+/**
+ * The quote fields of a run's output item, where the node quoted the submit: `quoted_credits` and
+ * `quote` (without its token: it is spent). What the run was charged is on the item already:
+ * `credits` with Simplify, `usage.credits` without.
+ */
+export function quoteFields(call: PreparedCall): IDataObject {
+	if (!call.quote) return {};
+	const { credits, model, currency, expires_at } = call.quote;
+	return { quoted_credits: credits, quote: { credits, ...(model ? { model } : {}), ...(currency ? { currency } : {}), ...(expires_at ? { expires_at } : {}) } };
 }
 
-/**
- * The cost fields of a run's output item: `credits` (what it was charged, once completed) and,
- * when the node quoted it, `quoted_credits` and `quote` (without its token: it is spent).
- */
-export function spendFields(run: Run, call: PreparedCall): IDataObject {
-	const fields: IDataObject = {};
-	const credits = chargedCredits(run);
-	if (credits !== undefined) fields.credits = credits;
-	if (call.quote) {
-		const { credits: quoted, model, currency, expires_at } = call.quote;
-		fields.quoted_credits = quoted;
-		fields.quote = { credits: quoted, model: model ?? null, ...(currency ? { currency } : {}), ...(expires_at ? { expires_at } : {}) };
-	}
-	return fields;
+/** What the run of an output item was charged: a variant item names the whole run's in `run_credits`. */
+function chargedOf(json: IDataObject): number | undefined {
+	const status = json.run_status ?? json.status;
+	if (status !== 'completed' && status !== undefined) return undefined;
+	return typeof json.run_credits === 'number' ? json.run_credits : creditsOf(json);
 }
 
 const spelled = (indexes: number[]) => (indexes.length === 1 ? `Item ${indexes[0]}` : `Items ${indexes.slice(0, -1).join(', ')} and ${indexes[indexes.length - 1]}`);
@@ -60,7 +56,8 @@ export function reportSpend(
 		for (const call of spending) {
 			for (const item of results[call.itemIndex] ?? []) {
 				const id = (item.json.run_id ?? item.json.id) as string | undefined;
-				if (typeof item.json.credits === 'number' && typeof id === 'string') charged.set(id, item.json.credits);
+				const credits = chargedOf(item.json);
+				if (credits !== undefined && typeof id === 'string') charged.set(id, credits);
 				// an error item carries its message in `error`; a run's own `error` field is null or an object
 				if (budgets && typeof item.json.error !== 'string') item.json.budget = budgetView(budgets);
 			}

@@ -28,6 +28,8 @@ export interface RunSettings {
 	binaryPropertyName: string;
 	/** largest output file downloaded (Max Output Size) */
 	maxOutputBytes: number;
+	/** Simplify: flat items of what a user chains on (src/media/simplify.ts) instead of the service's objects */
+	simplify: boolean;
 }
 
 /** How a submit is priced before it is sent: its model, and Max Credits (refuse above it, submit bound to the quote). */

@@ -1,7 +1,8 @@
-import type { IBinaryKeyData, IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { BYTES_PER_MB, DEFAULT_MAX_OUTPUT_MB, downloadOutput } from '../media/download';
+import { BYTES_PER_MB, DEFAULT_MAX_OUTPUT_MB, downloadOutputs } from '../media/download';
 import { outputFiles } from '../media/output-files';
+import { simplifiedBatch, simplifiedRun } from '../media/simplify';
 import { BEARER_CREDENTIAL_TYPE, isCredentialType, normalizeBaseUrl } from '../transport/credentials';
 import { problemOf } from '../transport/problem';
 import { DELIVERY_HEADER, SIGNATURE_HEADER, subjectKind, type WebhookEvent } from './events';
@@ -77,35 +78,41 @@ async function baseUrlOf(ctx: IWebhookFunctions): Promise<string> {
 	return normalizeBaseUrl(credentials.baseUrl);
 }
 
-async function eventItem(ctx: IWebhookFunctions, event: WebhookEvent, deliveryId: string | undefined, options: TriggerOptions): Promise<INodeExecutionData> {
-	const subject = event.data.object;
-	const json: IDataObject = {
+/** The event as the service sent it (below node version 2, or Simplify off): its envelope with the run or batch inside. */
+function fullEventJson(event: WebhookEvent, deliveryId: string | undefined): IDataObject {
+	return {
 		type: event.type,
 		event_id: event.id,
 		created_at: event.created_at,
 		delivery_id: deliveryId ?? null,
-		[subjectKind(event.type)]: subject,
+		[subjectKind(event.type)]: event.data.object,
 	};
+}
+
+/** Simplify: the run or batch flat (src/media/simplify.ts), then which event it was. */
+function simplifiedEventJson(event: WebhookEvent): IDataObject {
+	const subject = event.data.object;
+	const json = subjectKind(event.type) === 'batch' ? simplifiedBatch(subject) : simplifiedRun(subject);
+	return { ...json, event: event.type, event_id: event.id };
+}
+
+async function eventItem(ctx: IWebhookFunctions, event: WebhookEvent, deliveryId: string | undefined, options: TriggerOptions): Promise<INodeExecutionData> {
+	const subject = event.data.object;
+	const simplify = ctx.getNodeParameter('simplify', false) === true;
+	const json = simplify ? simplifiedEventJson(event) : fullEventJson(event, deliveryId);
 	if (!options.downloadOutputs || event.type !== 'run.completed' || typeof subject.id !== 'string') return { json };
 	const files = outputFiles(subject.output as IDataObject | null | undefined);
-	json.output_urls = files.map((f) => f.url);
+	if (!simplify) json.output_urls = files.map((f) => f.url);
 	if (files.length === 0) return { json };
-	const field = options.binaryPropertyName || 'data';
-	const binary: IBinaryKeyData = {};
 	try {
 		const baseUrl = await baseUrlOf(ctx);
-		for (const [index, file] of files.entries()) {
-			binary[index === 0 ? field : `${field}_${index}`] = await downloadOutput(ctx, file, `${subject.id}${index ? `_${index}` : ''}`, baseUrl, {
-				runId: subject.id,
-				maxBytes: DEFAULT_MAX_OUTPUT_MB * BYTES_PER_MB,
-			});
-		}
+		const binary = await downloadOutputs(ctx, files, options.binaryPropertyName || 'data', baseUrl, { runId: subject.id, maxBytes: DEFAULT_MAX_OUTPUT_MB * BYTES_PER_MB });
+		return { json, binary };
 	} catch (error) {
 		// The delivery is already answered: the workflow still starts, with the URLs and the reason.
 		json.download_error = { code: problemOf(error)?.code ?? 'download_failed', message: error instanceof Error ? error.message : String(error) };
 		return { json };
 	}
-	return { json, binary };
 }
 
 function header(ctx: IWebhookFunctions, name: string): string | undefined {

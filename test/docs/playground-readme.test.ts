@@ -7,7 +7,7 @@ import { join } from 'node:path';
 const REPO = join(__dirname, '..', '..');
 const read = (path: string) => readFileSync(join(REPO, path), 'utf8');
 const readme = read('README.md');
-const tryIt = readme.slice(readme.indexOf('### Try it in n8n: `npm start`'), readme.indexOf('### Many items'));
+const tryIt = readme.slice(readme.indexOf('### Try it in n8n: `npm start`'), readme.indexOf('### Your first five minutes'));
 /** What npm start prints about time: the playground's own lines and the installer's "This happens once" line. */
 const printed = read('test/n8n-host/playground.mjs') + /This happens once[^`]*/.exec(read('test/n8n-host/install.mjs'))![0];
 

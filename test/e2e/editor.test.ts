@@ -232,13 +232,15 @@ describeWithN8n('building a workflow from the node panel, as a user does in the 
 		const manual = executions.data.find((e) => e.mode === 'manual' || e.mode === 'webhook');
 		expect(manual?.status).toBe('success');
 		const runData = manual!.data!.resultData.runData;
+		// nodes added from the panel are version 2: Simplify on, flat items (docs/outputs.md)
 		const [event] = runData['MediaGen Trigger'][0].data!.main[0];
-		expect(event.json).toMatchObject({ type: 'run.completed', run: { id: submitted.id } });
+		expect(event.json).toMatchObject({ event: 'run.completed', run_id: submitted.id, status: 'completed' });
 		const [image] = runData['Generate images from a prompt'][0].data!.main[0];
-		expect(image.json).toMatchObject({ status: 'completed', model: 'image.aurora-2', input_summary: expect.objectContaining({ aspect_ratio: '16:9', prompt: 'a red fox in snow' }) });
+		expect(image.json).toMatchObject({ status: 'completed', model: 'image.aurora-2', prompt: 'a red fox in snow', output_url: expect.stringContaining('/storage/files/') });
+		expect((image.json.width as number) * 9).toBe((image.json.height as number) * 16);
 		expect(image.binary?.data.mimeType).toBe('image/png');
 		const ledger = (await sandboxAdmin<{ data: LedgerEntry[] }>(state, '/ledger')).data;
-		expect(ledger.slice(chargesBefore).filter((e) => e.run_id === image.json.id)).toHaveLength(1);
+		expect(ledger.slice(chargesBefore).filter((e) => e.run_id === image.json.run_id)).toHaveLength(1);
 		// the test endpoint is removed once the test event has arrived
 		await eventually('the test webhook to be removed', async () => ((await endpointsFor(state)).some((e) => e.url.includes('/webhook-test/')) ? undefined : true));
 	});

@@ -59,6 +59,8 @@ export async function startTriggerHarness(options: {
 	credentialType?: 'mediaGenApi' | 'mediaGenOAuth2Api';
 	workflowName?: string;
 	workflowId?: string;
+	/** the node's version as saved in the workflow (default 1) */
+	typeVersion?: number;
 }): Promise<TriggerHarness> {
 	await ensureBinaryData();
 	const app = express();
@@ -72,7 +74,7 @@ export async function startTriggerHarness(options: {
 		id: 'trigger-1',
 		name: 'MediaGen Trigger',
 		type: typeName,
-		typeVersion: 1,
+		typeVersion: options.typeVersion ?? 1,
 		position: [0, 0],
 		webhookId: randomUUID(),
 		parameters: { authentication: credentialType, ...options.parameters } as INode['parameters'],

@@ -148,6 +148,19 @@ describe('a MediaGen node as an AI agent tool (n8n-core, against the sandbox)', 
 		expect(items[0].json.limits).toEqual(first.limits);
 	});
 
+	it('version 2 (Simplify on by default in a workflow): the tool\'s answer stays the compact run answer, also with Simplify saved on', async () => {
+		fx = await startFixture();
+		for (const parameters of [generate(), generate({ simplify: true })]) {
+			const { items, error } = await runNode({ nodeType: asTool(new MediaGenImage()), credentials: fx.credentials, parameters, typeVersion: 2 });
+			expect(error).toBeUndefined();
+			const charge = fx.sandbox.state.ledger.at(-1)!;
+			expect(items.map((i) => [i.json, i.binary])).toEqual([
+				[{ run_id: charge.run_id, status: 'completed', model: 'image.aurora-2', outputs: [{ url: expect.stringMatching(/\.png\?/), mime_type: 'image/png' }], credits_spent: charge.credits }, undefined],
+			]);
+		}
+		expect(downloads(fx)).toHaveLength(0);
+	});
+
 	it('leaves the same node in a workflow unchanged: the full run and its PNG as binary', async () => {
 		fx = await startFixture();
 		fx.credentials.set('mediaGenApi', { baseUrl: fx.sandbox.baseUrl, apiKey: SANDBOX_API_KEY });

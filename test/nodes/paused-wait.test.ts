@@ -118,6 +118,20 @@ describe('Wait Mode "Pause the Execution" in n8n-core (the sandbox delivers to a
 		for (const id of runIds) expect(fx.sandbox.state.chargesFor(id)).toHaveLength(1);
 	});
 
+	it('Simplify (version 2): resumes with the same simplified items as the in-execution wait', async () => {
+		const executionId = nextExecutionId();
+		const paused = await host.run({ nodeType: video, credentials: fx.credentials, parameters: { ...generate, waitMode: 'parked' }, input: shots(2), executionId, typeVersion: 2 });
+		expect(paused.run.status).toBe('waiting');
+		const resumed = await host.finished(executionId);
+		expect(resumed.error).toBeUndefined();
+		expect(resumed.items.map((i) => [i.json.prompt, i.json.status, i.json.id])).toEqual([
+			['shot 0', 'completed', undefined],
+			['shot 1', 'completed', undefined],
+		]);
+		const inExecution = await runNode({ nodeType: video, credentials: fx.credentials, parameters: { ...generate, waitMode: 'inExecution' }, input: shots(2), typeVersion: 2 });
+		expect(await Promise.all(resumed.items.map(comparable))).toEqual(await Promise.all(inExecution.items.map(comparable)));
+	});
+
 	it('resumes at the deadline with the in-execution timeout items, naming their runs (no node code runs then)', async () => {
 		fx.sandbox.state.options.latencyMs = 60_000;
 		const executionId = nextExecutionId();
@@ -286,6 +300,20 @@ describe('Wait Mode "Pause the Execution" in n8n-core (the sandbox delivers to a
 				['completed', 'partial'],
 				['failed', 'partial'],
 				['completed', 'partial'],
+			]);
+			expect(await Promise.all(resumed.items.map(comparable))).toEqual(await Promise.all(inExecution.items.map(comparable)));
+		});
+
+		it('Simplify (version 2): a paused batch resumes with the in-execution simplified items', async () => {
+			const executionId = nextExecutionId();
+			const input = tiles(2);
+			const paused = await host.run({ nodeType: batchNode, credentials: fx.credentials, parameters: create, input, executionId, typeVersion: 2 });
+			expect(paused.run.status).toBe('waiting');
+			const resumed = await host.finished(executionId);
+			const inExecution = await runNode({ nodeType: batchNode, credentials: fx.credentials, parameters: { ...create, waitMode: 'inExecution' }, input, typeVersion: 2 });
+			expect(resumed.items.map((i) => [i.json.batch_item_index, i.json.prompt, i.json.status])).toEqual([
+				[0, 'tile 0', 'completed'],
+				[1, 'tile 1', 'completed'],
 			]);
 			expect(await Promise.all(resumed.items.map(comparable))).toEqual(await Promise.all(inExecution.items.map(comparable)));
 		});

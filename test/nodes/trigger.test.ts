@@ -333,6 +333,60 @@ describe('MediaGen Trigger with n8n-core hook and webhook contexts (against the 
 		expect(staticData(trigger).endpointId).toBe(endpoints()[0].id);
 	});
 
+	describe('Simplify (version 2, on by default; n8n\'s webhook triggers such as Netlify\'s and Form.io\'s offer it too)', () => {
+		it('a completed run: the run flat like an action node\'s simplified item (files, prompt, model, credits, run id, status), then the event', async () => {
+			trigger = await openTrigger({ events: ['run.completed'], options: { downloadOutputs: true } }, { typeVersion: 2 });
+			await trigger.hook('create');
+			const run = await generateImage({ count: 2 });
+			const [call] = await trigger.waitForCalls(1);
+			const item = call.emitted![0];
+			const source = fx.sandbox.state.runs.get(run.id)!.run as unknown as { output: { output_url: string; images: Array<{ url: string }>; width: number; height: number }; model: string; usage: { credits: number } };
+			expect(item.json).toEqual({
+				output_url: source.output.output_url,
+				output_urls: source.output.images.map((i) => i.url),
+				prompt: 'a red fox',
+				width: source.output.width,
+				height: source.output.height,
+				model: source.model,
+				credits: source.usage.credits,
+				run_id: run.id,
+				status: 'completed',
+				event: 'run.completed',
+				event_id: expect.stringMatching(/^evt_/),
+			});
+			expect(Object.keys(item.binary ?? {})).toEqual(['data', 'data_1']);
+			expect(item.binary!.data.mimeType).toBe('image/png');
+		});
+
+		it('off: the event as the service sent it', async () => {
+			trigger = await openTrigger({ events: ['run.completed'], simplify: false }, { typeVersion: 2 });
+			await trigger.hook('create');
+			const run = await generateImage();
+			const [call] = await trigger.waitForCalls(1);
+			expect(Object.keys(call.emitted![0].json)).toEqual(['type', 'event_id', 'created_at', 'delivery_id', 'run']);
+			expect(call.emitted![0].json.run).toEqual(expect.objectContaining({ id: run.id, object: 'run' }));
+		});
+
+		it('a failed run says why', async () => {
+			await fx.sandbox.close();
+			fx = await startFixture({ failureRate: 1, webhookBackoffScale: 0.002 });
+			trigger = await openTrigger({ events: ['run.failed'] }, { typeVersion: 2 });
+			await trigger.hook('create');
+			await runNode({ nodeType: new MediaGenImage(), credentials: fx.credentials, parameters: { resource: 'image', operation: 'generate', prompt: 'x' } });
+			const [call] = await trigger.waitForCalls(1);
+			expect(call.emitted![0].json).toEqual({
+				prompt: 'x',
+				model: expect.stringMatching(/^image\./),
+				run_id: expect.stringMatching(/^run_/),
+				status: 'failed',
+				error: expect.any(String),
+				error_code: 'provider_error',
+				event: 'run.failed',
+				event_id: expect.stringMatching(/^evt_/),
+			});
+		});
+	});
+
 	it('receives run.failed only where subscribed, with the run error', async () => {
 		await fx.sandbox.close();
 		fx = await startFixture({ failureRate: 1, webhookBackoffScale: 0.002 });

@@ -5,8 +5,8 @@ import { withOperationsTable } from './operations-table';
 import { documentParameterRows } from './document-parameters';
 import { parameterTableMarkdown } from './parameter-table';
 
-// `npm run docs`: rewrites the README's operations table and docs/parameters.md from the catalog.
-const file = 'README.md';
+// `npm run docs`: rewrites the operations table (docs/operations.md) and docs/parameters.md from the catalog.
+const file = 'docs/operations.md';
 writeFileSync(file, withOperationsTable(readFileSync(file, 'utf8')));
 writeFileSync('docs/parameters.md', parameterTableMarkdown(documentParameterRows(readFileSync('test/fixtures/generation-parameters.md', 'utf8'))));
-process.stdout.write('README operations table and docs/parameters.md updated\n');
+process.stdout.write('docs/operations.md and docs/parameters.md updated\n');

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { catalog } from '../../src/catalog';
 import { withOperationsTable } from '../tools/operations-table';
 
-describe('README operations table', () => {
-	const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+describe('the operations table (docs/operations.md)', () => {
+	const readme = readFileSync(join(__dirname, '..', '..', 'docs', 'operations.md'), 'utf8');
 
 	it('is the table generated from the catalog (run `npm run docs` when this fails)', () => {
 		expect(readme).toBe(withOperationsTable(readme));
