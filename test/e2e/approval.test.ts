@@ -74,7 +74,7 @@ describeWithN8n('example 08, approve before spending, in real n8n (Form Trigger 
 		expect(image.binary?.data.mimeType).toBe('image/png');
 		const submits = (await requests()).slice(before).filter((r) => r.method === 'POST' && r.path === '/v1/images/generations');
 		expect(submits.map((r) => [r.status, (r.body as { quote_token?: string }).quote_token])).toEqual([[202, estimate.quote_token]]);
-		const charges = (await ledger()).filter((e) => e.run_id === image.json.id);
+		const charges = (await ledger()).filter((e) => e.run_id === image.json.run_id);
 		expect(charges.map((e) => e.credits)).toEqual([8]);
 	});
 
@@ -105,7 +105,7 @@ describeWithN8n('example 08, approve before spending, in real n8n (Form Trigger 
 			expect(submits.map((r) => r.status)).toEqual([409, 202]);
 			expect((submits[0].body as { quote_token?: string }).quote_token).toBe(estimate.quote_token);
 			expect((submits[1].body as { quote_token?: string }).quote_token).not.toBe(estimate.quote_token);
-			expect((await ledger()).filter((e) => e.run_id === image.json.id).map((e) => e.credits)).toEqual([estimate.credits]);
+			expect((await ledger()).filter((e) => e.run_id === image.json.run_id).map((e) => e.credits)).toEqual([estimate.credits]);
 		} finally {
 			await setSandbox({ quoteTtlSeconds: 600 });
 		}

@@ -41,8 +41,21 @@ describe('budgets', () => {
 			expect(submits()).toHaveLength(2);
 			expect(fx.sandbox.state.ledger.map((e) => e.credits)).toEqual([8, 4]);
 			// what remains, on each output item and in the hint
-			expect(result.items[0].json).toMatchObject({ credits: 8, quoted_credits: 8, budget: { per_execution: { limit: 12, used: 12, remaining: 0 } } });
+			expect(result.items[0].json).toMatchObject({ usage: { credits: 8 }, quoted_credits: 8, budget: { per_execution: { limit: 12, used: 12, remaining: 0 } } });
 			expect(hints(result)).toEqual(expect.arrayContaining(['Charged 12 credits for 2 runs (quoted before sending: 12 for 2).', 'Max Credits per Execution: 0 of 12 credits left']));
+		});
+
+		it('with Simplify (node version 2) the flat item carries what it was charged, its quote and what remains', async () => {
+			const result = await run({ ...generate({ maxCreditsPerExecution: 12 }), simplify: true }, prompts(2), { typeVersion: 2 });
+			expect(result.error).toBeUndefined();
+			expect(result.items[0].json).toMatchObject({
+				status: 'completed',
+				credits: 8,
+				quoted_credits: 8,
+				quote: { credits: 8, model: 'image.aurora-2', currency: 'credits' },
+				budget: { per_execution: { limit: 12, used: 8, remaining: 4 } },
+			});
+			expect(result.items[0].json.usage).toBeUndefined();
 		});
 
 		it('without Continue On Fail the node stops before anything is sent', async () => {

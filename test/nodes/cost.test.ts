@@ -157,7 +157,7 @@ describe('mismatched quotes', () => {
 			expect(accepted.error).toBeUndefined();
 			expect(posts(fx.sandbox, '/images/generations').map((r) => r.status)).toEqual([409, 202]);
 			expect(fx.sandbox.state.ledger.map((e) => e.credits)).toEqual([12]);
-			expect(accepted.items[0].json).toMatchObject({ credits: 12, quoted_credits: 12, quote: { credits: 12, model: 'image.aurora-2' } });
+			expect(accepted.items[0].json).toMatchObject({ usage: { credits: 12 }, quoted_credits: 12, quote: { credits: 12, model: 'image.aurora-2' } });
 		} finally {
 			await fx.sandbox.close();
 		}
@@ -200,7 +200,7 @@ describe('Max Credits with a Quote Token (finding 1: the token skipped the check
 			const [submit] = posts(fx.sandbox, '/images/generations');
 			expect((submit.body as { quote_token?: string }).quote_token).toBe(token);
 			expect(fx.sandbox.state.ledger.map((e) => e.credits)).toEqual([12]);
-			expect(items[0].json).toMatchObject({ credits: 12, quoted_credits: 12, quote: { credits: 12, model: 'image.aurora-2' } });
+			expect(items[0].json).toMatchObject({ usage: { credits: 12 }, quoted_credits: 12, quote: { credits: 12, model: 'image.aurora-2' } });
 		} finally {
 			await fx.sandbox.close();
 		}
@@ -250,7 +250,7 @@ describe('Max Credits and n8n Retry On Fail after the service accepted the submi
 			expect(posts(fx.sandbox, '/models/estimate-cost')).toHaveLength(1);
 			expect(fx.sandbox.state.runs.size).toBe(1);
 			expect(fx.sandbox.state.ledger).toHaveLength(1);
-			expect(items[0].json).toMatchObject({ status: 'completed', credits: 4, quoted_credits: 4 });
+			expect(items[0].json).toMatchObject({ status: 'completed', usage: { credits: 4 }, quoted_credits: 4 });
 		} finally {
 			await fx.sandbox.close();
 		}

@@ -197,7 +197,7 @@ describe('Wait Mode "Pause the Execution" in n8n-core (the sandbox delivers to a
 		expect(paused.run.status).toBe('waiting');
 		const resumed = await host.finished(executionId);
 		expect(resumed.error).toBeUndefined();
-		expect(resumed.items.map((i) => [i.json.credits, i.json.quoted_credits])).toEqual([
+		expect(resumed.items.map((i) => [(i.json.usage as IDataObject).credits, i.json.quoted_credits])).toEqual([
 			[30, 30],
 			[30, 30],
 		]);
