@@ -4,7 +4,10 @@ import type { PreparedCall } from '../runs/call';
 import { NOTHING_SPENT } from '../runs/nothing-spent';
 import type { FailItem } from './held';
 
-const spelled = (indexes: number[]) => (indexes.length === 2 ? `${indexes[0]} and ${indexes[1]}` : `${indexes.slice(0, -1).join(', ')} and ${indexes[indexes.length - 1]}`);
+/** Item positions as a sentence says them: "3", "0 and 2", "0, 1 and 2". */
+export function spelledItems(indexes: number[]): string {
+	return indexes.length < 2 ? indexes.join('') : `${indexes.slice(0, -1).join(', ')} and ${indexes[indexes.length - 1]}`;
+}
 
 /** The same request, as far as the node can tell before anything is uploaded. */
 function sameRequest(a: PreparedCall, b: PreparedCall): boolean {
@@ -37,7 +40,7 @@ export function settleSharedJobs(ctx: IExecuteFunctions, calls: PreparedCall[], 
 		for (const call of group) {
 			const error = new NodeOperationError(
 				ctx.getNode(),
-				`Idempotency Key: items ${spelled(indexes)} name the same job "${call.job}" with different requests; allowed: one value per job`,
+				`Idempotency Key: items ${spelledItems(indexes)} name the same job "${call.job}" with different requests; allowed: one value per job`,
 				{
 					itemIndex: call.itemIndex,
 					description: `${NOTHING_SPENT} A value names one job of this node: give each item its own (e.g. {{ $json.sku }}), or make their requests the same (one run then serves them all).`,

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 
 import { creditsOf } from '../media/simplify';
 import type { PreparedCall } from '../runs/call';
+import { spelledItems } from './jobs';
 import { budgetView, type BudgetState } from './spend';
 
 const round = (credits: number) => Math.round(credits * 100) / 100;
@@ -24,7 +25,6 @@ function chargedOf(json: IDataObject): number | undefined {
 	return typeof json.run_credits === 'number' ? json.run_credits : creditsOf(json);
 }
 
-const spelled = (indexes: number[]) => (indexes.length === 1 ? `Item ${indexes[0]}` : `Items ${indexes.slice(0, -1).join(', ')} and ${indexes[indexes.length - 1]}`);
 
 /** One line per budget: what is left of it. */
 function budgetLines(budgets: BudgetState): string[] {
@@ -76,7 +76,7 @@ export function reportSpend(
 	const edited = [...editedItems].sort((a, b) => a - b);
 	if (edited.length) {
 		lines.push(
-			`${spelled(edited)}: the node's parameters were edited since the execution this one retries, so ${edited.length === 1 ? 'it was' : 'they were'} sent as new jobs (new requests, new idempotency keys); the earlier runs were not reused.`,
+			`${edited.length === 1 ? 'Item' : 'Items'} ${spelledItems(edited)}: the node's parameters were edited since the execution this one retries, so ${edited.length === 1 ? 'it was' : 'they were'} sent as new jobs (new requests, new idempotency keys); the earlier runs were not reused.`,
 		);
 	}
 	if (spending.some((c) => c.run?.useBatchApi && c.job)) {
