@@ -5,7 +5,7 @@ import { problemOf } from '../transport/problem';
 
 const PROBLEM_FIELDS = ['code', 'status', 'title', 'detail', 'request_id', 'param', 'required_scope', 'run_id', 'run_status', 'batch_id', 'quote'];
 /** The figures of a refusal on money grounds: Max Credits, a budget, a job named twice. */
-const SPEND_FIELDS = ['credits', 'max_credits', 'budget', 'limit', 'spent', 'in_flight', 'admitted', 'quoted', 'remaining', 'since', 'job', 'items'];
+const SPEND_FIELDS = ['credits', 'max_credits', 'budget', 'limit', 'spent', 'in_flight', 'admitted', 'quoted', 'remaining', 'since', 'unpriced_in_flight', 'job', 'items'];
 
 /**
  * The item Continue On Fail emits: the message plus the problem's code, status, request id, what to

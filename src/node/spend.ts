@@ -45,6 +45,7 @@ export function budgetView(state: BudgetState): IDataObject {
 			used: Math.round((figures.limit - remainingOf(figures, state.admitted)) * 100) / 100,
 			remaining: remainingOf(figures, state.admitted),
 			...(figures.since ? { since: figures.since } : {}),
+			...(figures.unpriced_in_flight ? { unpriced_in_flight: figures.unpriced_in_flight } : {}),
 		};
 	}
 	return view;

@@ -156,6 +156,7 @@ export function budgetExceeded(ctx: IExecuteFunctions, itemIndex: number, figure
 		quoted: quoted ?? null,
 		remaining: remainingOf(figures, admitted),
 		...(figures.since ? { since: figures.since } : {}),
+		...(figures.unpriced_in_flight ? { unpriced_in_flight: figures.unpriced_in_flight } : {}),
 	} as JsonObject;
 	return error;
 }

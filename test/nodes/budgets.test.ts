@@ -137,6 +137,15 @@ describe('budgets', () => {
 			expect(fx.sandbox.state.runs.size).toBe(2);
 		});
 
+		it('a run in flight the node cannot price (no model to estimate) is counted as 0 and reported', async () => {
+			fx.sandbox.state.options.latencyMs = 60_000;
+			const extraction = await runNode({ nodeType: new MediaGenProduct(), credentials: fx.credentials, parameters: { resource: 'product', operation: 'extract', url: 'https://shop.example.com/p/7', waitForCompletion: false } });
+			expect(extraction.items[0].json).toMatchObject({ status: 'queued', model: null });
+			limitCredential({ creditLimitPerDay: '3' });
+			const result = await run(generate(), prompts(1), keepGoing);
+			expect(result.items[0].json).toMatchObject({ code: 'budget_exceeded', in_flight: 0, unpriced_in_flight: 1, quoted: PER_IMAGE, limit: 3 });
+		});
+
 		it('the month limit counts the whole month, and both limits apply (the tighter one refuses)', async () => {
 			await spend(1);
 			limitCredential({ creditLimitPerDay: '100', creditLimitPerMonth: '8' });
