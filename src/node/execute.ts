@@ -70,9 +70,11 @@ async function send(ctx: IExecuteFunctions, client: ApiClient, call: PreparedCal
 export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName): Promise<INodeExecutionData[][]> {
 	const items = ctx.getInputData();
 	const results: INodeExecutionData[][] = items.map(() => []);
+	const failures = new Map<number, unknown>();
 	const fail = (itemIndex: number, error: unknown) => {
 		if (!ctx.continueOnFail() && !toolAnswersFailures(ctx)) throw error;
 		failedItems++;
+		failures.set(itemIndex, error);
 		results[itemIndex] = [errorItem(error, itemIndex)];
 	};
 	const auth = ctx.getNodeParameter('authentication', 0, BEARER_CREDENTIAL_TYPE);
@@ -150,8 +152,8 @@ export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName)
 		}
 	});
 	for (const call of sharing) {
-		const leader = sent.get(call.sharesRunOf!);
-		if (!leader) continue;
+		// the item whose run this one shares: sent, or refused before sending (a budget)
+		const leader = sent.get(call.sharesRunOf!) ?? { error: failures.get(call.sharesRunOf!) };
 		if (leader.error !== undefined) fail(call.itemIndex, leader.error);
 		else if (leader.run) waits.holdRun(call, leader.run);
 		else results[call.itemIndex] = (leader.items ?? []).map((item) => ({ ...item, pairedItem: { item: call.itemIndex } }));

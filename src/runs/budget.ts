@@ -68,12 +68,14 @@ async function priceInFlight(client: ApiClient, run: Run, itemIndex: number): Pr
 }
 
 const IN_FLIGHT_PRICING_CONCURRENCY = 5;
+/** Runs in flight read per status (ten pages): a bound on what one check costs, also where a service ignores the filter. */
+const MAX_IN_FLIGHT_READ = 1000;
 
 /** The runs in flight created since `start`, and what they will cost. */
 async function inFlightSince(client: ApiClient, start: Date, itemIndex: number): Promise<Array<{ run: Run; credits?: number }>> {
 	const runs: Run[] = [];
 	for (const status of ['queued', 'processing']) {
-		const rows = await listAll(client, { path: '/runs', qs: { status }, itemIndex }, { returnAll: true, limit: 0 });
+		const rows = await listAll(client, { path: '/runs', qs: { status }, itemIndex }, { returnAll: false, limit: MAX_IN_FLIGHT_READ });
 		// a service that ignores the filter lists every run: keep those still in flight
 		for (const row of rows) if (isRun(row) && row.status === status) runs.push(row);
 	}

@@ -255,6 +255,16 @@ describe('re-runs and the jobs Options → Idempotency Key names', () => {
 		expect(posts(fx.sandbox, '/images/generations')).toHaveLength(2);
 	});
 
+	it('two items sharing one run: when a budget refuses the first, the second is refused with it (never left without an item)', async () => {
+		const input = [{ json: { sku: 'sku-1', prompt: 'same' } }, { json: { sku: 'sku-1', prompt: 'same' } }];
+		const { items } = await run(job({ options: { maxCreditsPerExecution: 2 } }), input, { settings: { onError: 'continueRegularOutput' } });
+		expect(items.map((i) => [i.pairedItem, i.json.code])).toEqual([
+			[{ item: 0 }, 'budget_exceeded'],
+			[{ item: 1 }, 'budget_exceeded'],
+		]);
+		expect(posts(fx.sandbox, '/images/generations')).toHaveLength(0);
+	});
+
 	it('two items of one execution with the same value and different requests: both refused before anything is sent, naming both items', async () => {
 		const input = [{ json: { sku: 'sku-1', prompt: 'a fox' } }, { json: { sku: 'sku-9', prompt: 'a bear' } }, { json: { sku: 'sku-1', prompt: 'a wolf' } }];
 		const stopped = await run(job(), input);
