@@ -184,13 +184,11 @@ describeWithN8n('spend control in real n8n', () => {
 			const flow = await activeWorkflow(imageWorkflow('e2e in flight', path, credential, 2, generateImages('a harbour', { onError: 'continueRegularOutput' })), path);
 			await admin(state, '/options', 'PATCH', { latencyMs: 5000 });
 			try {
-				const requests = async () => (await sandboxAdmin<{ data: RequestLogEntry[] }>(state, '/requests')).data;
-				const submitted = (await requests()).filter((r) => r.method === 'POST' && r.path === '/v1/images/generations').length;
+				const accepted = async () => (await sandboxAdmin<{ data: RequestLogEntry[] }>(state, '/requests')).data.filter((r) => r.method === 'POST' && r.path === '/v1/images/generations' && r.status === 202).length;
+				const before = await accepted();
 				await flow.start();
 				// the first execution's two runs are accepted (in flight for 5 s, not charged yet)
-				await eventually('the first execution to submit', async () =>
-					(await requests()).filter((r) => r.method === 'POST' && r.path === '/v1/images/generations' && r.status === 202).length >= submitted + 2 ? true : undefined,
-				);
+				await eventually('the first execution to submit', async () => ((await accepted()) >= before + 2 ? true : undefined));
 				await flow.start();
 				const executions = await flow.settled(2);
 				const outcomes = executions.flatMap((e) => itemsOf(e).map((i) => String(i.json.code ?? i.json.status)));
