@@ -2,11 +2,12 @@
 // Month, checked against the service's ledger (GET /usage) and the runs in flight, before anything
 // is sent; with Continue On Fail, Retry On Fail, n8n's execution Retry and Use Batch API.
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import { WorkflowExecute } from 'n8n-core';
 
 import { MediaGenImage } from '../../nodes/MediaGenImage/MediaGenImage.node';
 import { MediaGenProduct } from '../../nodes/MediaGenProduct/MediaGenProduct.node';
 import { SANDBOX_API_KEY } from '../../sandbox/options';
-import { retryExecution, runNode, type NodeRun } from '../helpers/n8n-harness';
+import { buildWorkflow, ensureBinaryData, retryExecution, runNode, startingData, type NodeRun } from '../helpers/n8n-harness';
 import { posts, startFixture, type Fixture } from '../helpers/sandbox-fixture';
 
 /** image.aurora-2 costs 4 credits an image on the sandbox */
@@ -63,6 +64,20 @@ describe('budgets', () => {
 			expect(result.error?.message).toBe("Max Credits per Execution: this item costs 4 credits; this node's items in this execution already take 8 of 10");
 			expect(submits()).toHaveLength(0);
 			expect(fx.sandbox.state.ledger).toEqual([]);
+		});
+
+		it('covers every run of the node in one execution (a loop runs it again): the second run gets what the first left', async () => {
+			await ensureBinaryData();
+			const { workflow, node, additionalData, name } = buildWorkflow({ nodeType: new MediaGenImage(), credentials: fx.credentials, parameters: generate({ maxCreditsPerExecution: 12 }), settings: { onError: 'continueRegularOutput' } });
+			const data = startingData(node, prompts(1, 1));
+			// the node on the stack twice: n8n runs it a second time in the same execution (run index 1), as a loop does
+			data.executionData!.nodeExecutionStack.push({ node, data: { main: [prompts(1, 1)] }, source: null });
+			const run = await new WorkflowExecute(additionalData, 'manual', data).processRunExecutionData(workflow);
+			const [first, second] = run.data.resultData.runData[name].map((task) => (task.data?.main[0] ?? []).map((i) => String(i.json.code ?? i.json.status)));
+			expect(first).toEqual(['completed', 'completed']);
+			expect(second).toEqual(['completed', 'budget_exceeded']);
+			expect(run.data.resultData.runData[name][1].data!.main[0]![1].json).toMatchObject({ budget: 'per_execution', spent: 8, admitted: 4, quoted: 4, limit: 12 });
+			expect(fx.sandbox.state.ledger).toHaveLength(3);
 		});
 
 		it('with Retry On Fail: the retry replays the admitted runs (no new estimate, no refusal) and each is charged once', async () => {
