@@ -22,7 +22,7 @@ export class MediaGenTrigger implements INodeType {
 		version: [1, 2],
 		defaultVersion: 2,
 		subtitle: eventsSubtitle(),
-		description: 'Starts the workflow when a run or batch of the Media Generation Service completes or fails (signed webhooks)',
+		description: 'Starts the workflow when a MediaGen generation (or a batch) completes or fails, through signed webhooks',
 		documentationUrl: 'https://github.com/n8n-nodes-mediagen/n8n-nodes-mediagen#mediagen-trigger',
 		defaults: { name: 'MediaGen Trigger' },
 		inputs: [],
@@ -50,7 +50,11 @@ export class MediaGenTrigger implements INodeType {
 			},
 			authenticationProperty,
 			{
-				displayName: 'Events',
+				// Not labelled "Events" (nor "Event", "Trigger On"): n8n 2.41's node panel turns such a
+				// list into actions and then shows the trigger without the word "Trigger", as a bare
+				// "MediaGen" among twelve "MediaGen …" nodes. Unlabelled so, the panel lists "MediaGen
+				// Trigger" and adds it with Run Completed chosen (docs/editor.md).
+				displayName: 'Start On',
 				name: 'events',
 				type: 'multiOptions',
 				required: true,

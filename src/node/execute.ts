@@ -1,6 +1,6 @@
 import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
 
-import { findOperation, type NodeName } from '../catalog';
+import { estimateOperation, findOperation, type NodeName } from '../catalog';
 import { listModels, type Model } from '../models/model-catalog';
 import { sendRunsAsBatch } from '../runs/batches';
 import type { PreparedCall, WaitHolder } from '../runs/call';
@@ -13,7 +13,7 @@ import { submitRun, uploadPending } from '../runs/submit';
 import { SubmitMemory } from '../runs/submit-memory';
 import { BEARER_CREDENTIAL_TYPE, isCredentialType } from '../transport/credentials';
 import { listAll } from '../transport/paginate';
-import { apiRequest, createClient, unexpectedResponse, type ApiClient } from '../transport/request';
+import { apiRequest, createClient, learnCredentialSecrets, unexpectedResponse, type ApiClient } from '../transport/request';
 import { customOperationFor } from './custom-operations';
 import { errorItem } from './error-item';
 import { settleSharedJobs } from './jobs';
@@ -22,6 +22,7 @@ import { callScopeOf, prepareCall } from './parameters';
 import { runJson } from './run-outputs';
 import { admitWithinBudgets, sendsInOneRequest } from './spend';
 import { reportSpend } from './spend-report';
+import { estimateOnlyAsked, toolDeadlineOf } from './tool-call';
 import { outputFor, toolAnswersFailures } from './tool-output';
 
 const DEFAULT_SUBMIT_CONCURRENCY = 5;
@@ -66,8 +67,27 @@ async function send(ctx: IExecuteFunctions, client: ApiClient, call: PreparedCal
  * 1) read and check every item (nothing is sent if an item is invalid, unless Continue On Fail),
  * 2) send with bounded concurrency, 3) wait for all submitted runs and batches together (in the
  * execution, or with it paused: Wait Mode), 4) emit outputs in input order, each with pairedItem.
+ * What fails leaves through the one redaction step (SecretValues): no error, error item or output of
+ * a failure shows a secret of the credential in use.
  */
 export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName): Promise<INodeExecutionData[][]> {
+	const startedAt = Date.now();
+	const auth = ctx.getNodeParameter('authentication', 0, BEARER_CREDENTIAL_TYPE);
+	const client = await createClient(ctx, isCredentialType(auth) ? auth : BEARER_CREDENTIAL_TYPE);
+	try {
+		const { outputs, failed } = await executeItems(ctx, node, client, startedAt);
+		if (failed === 0) return outputs;
+		// the last look at what to redact: an OAuth2 token n8n fetched during the run (json only: binary data is the files)
+		await learnCredentialSecrets(client);
+		for (const item of outputs.flat()) item.json = client.secrets.value(item.json);
+		return outputs;
+	} catch (error) {
+		await learnCredentialSecrets(client);
+		throw client.secrets.value(error);
+	}
+}
+
+async function executeItems(ctx: IExecuteFunctions, node: NodeName, client: ApiClient, startedAt: number): Promise<{ outputs: INodeExecutionData[][]; failed: number }> {
 	const items = ctx.getInputData();
 	const results: INodeExecutionData[][] = items.map(() => []);
 	const failures = new Map<number, unknown>();
@@ -75,10 +95,8 @@ export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName)
 		if (!ctx.continueOnFail() && !toolAnswersFailures(ctx)) throw error;
 		failedItems++;
 		failures.set(itemIndex, error);
-		results[itemIndex] = [errorItem(error, itemIndex)];
+		results[itemIndex] = [errorItem(error, itemIndex, client.secrets)];
 	};
-	const auth = ctx.getNodeParameter('authentication', 0, BEARER_CREDENTIAL_TYPE);
-	const client = await createClient(ctx, isCredentialType(auth) ? auth : BEARER_CREDENTIAL_TYPE);
 	const scope = callScopeOf(ctx);
 	const memory = new SubmitMemory(ctx, scope.runIndex, scope.edition);
 	const waits = new HeldWaits();
@@ -91,8 +109,9 @@ export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName)
 		try {
 			const resource = ctx.getNodeParameter('resource', itemIndex) as string;
 			const operation = ctx.getNodeParameter('operation', itemIndex) as string;
-			const endpoint = findOperation(node, resource, operation);
-			if (!endpoint) throw new NodeOperationError(ctx.getNode(), `Unknown operation "${resource}/${operation}"`, { itemIndex });
+			const chosen = findOperation(node, resource, operation);
+			if (!chosen) throw new NodeOperationError(ctx.getNode(), `Unknown operation "${resource}/${operation}"`, { itemIndex });
+			const endpoint = estimateOnlyAsked(ctx, chosen, itemIndex) ? estimateOperation(chosen) : chosen;
 			const call = await prepareCall(ctx, endpoint, itemIndex, scope);
 			if (endpoint.capability) models ??= listModels(client);
 			const model = validateCall(ctx, call, endpoint.capability ? await models : undefined);
@@ -159,9 +178,9 @@ export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName)
 		else results[call.itemIndex] = (leader.items ?? []).map((item) => ({ ...item, pairedItem: { item: call.itemIndex } }));
 	}
 
-	const paused = await waits.settle(ctx, client, results, fail);
+	const paused = await waits.settle(ctx, client, results, fail, toolDeadlineOf(ctx, startedAt));
 	// Every item done: a later try of this node run (n8n retries when the first item is an error) has nothing to replay.
 	if (failedItems === 0) memory.clearRun();
 	reportSpend(ctx, [...calls, ...sharing], paused ? undefined : results, budgets, memory.editedItems);
-	return [paused ?? outputFor(ctx, results.flat())];
+	return { outputs: [paused ?? (await outputFor(ctx, client, calls, results.flat()))], failed: failedItems };
 }

@@ -15,8 +15,11 @@ export async function collectBatchOutputs(ctx: Parameters<typeof batchOutputs>[0
 	for (const call of held.calls) results[call.itemIndex] = outputs.get(call.itemIndex) ?? [];
 }
 
-/** Waits here (polling) for everything held, then puts the outputs into `results`. */
-async function waitHere(ctx: IExecuteFunctions, client: ApiClient, held: Held, results: INodeExecutionData[][], fail: FailItem): Promise<void> {
+/** The earlier of a wait's own deadline and the deadline a tool call must answer by. */
+const deadlineOf = (timeoutMs: number, toolDeadline: number | undefined) => Math.min(Date.now() + timeoutMs, toolDeadline ?? Infinity);
+
+/** Waits here (polling) for everything held, until `toolDeadline` at the latest, then puts the outputs into `results`. */
+async function waitHere(ctx: IExecuteFunctions, client: ApiClient, held: Held, results: INodeExecutionData[][], fail: FailItem, toolDeadline: number | undefined): Promise<void> {
 	if (held.runs.length) {
 		let timeout = 0;
 		for (const { call } of held.runs) timeout = Math.max(timeout, call.run!.waitTimeoutMs);
@@ -25,7 +28,7 @@ async function waitHere(ctx: IExecuteFunctions, client: ApiClient, held: Held, r
 		await waitForRuns(
 			client,
 			held.runs.map((r) => r.run),
-			{ deadline: Date.now() + timeout, onSettled: outputs.settled },
+			{ deadline: deadlineOf(timeout, toolDeadline), onSettled: outputs.settled },
 		);
 		await outputs.drained();
 	}
@@ -33,7 +36,7 @@ async function waitHere(ctx: IExecuteFunctions, client: ApiClient, held: Held, r
 		held.batches.map(async (entry) => {
 			const [first] = entry.calls;
 			try {
-				const batch = await waitForBatch(ctx, client, entry.batch, Date.now() + first.run!.waitTimeoutMs, first.itemIndex);
+				const batch = await waitForBatch(ctx, client, entry.batch, deadlineOf(first.run!.waitTimeoutMs, toolDeadline), first.itemIndex);
 				await collectBatchOutputs(ctx, client, { ...entry, batch }, results);
 			} catch (error) {
 				for (const call of entry.calls) fail(call.itemIndex, error);
@@ -61,15 +64,16 @@ export class HeldWaits implements WaitHolder {
 	/**
 	 * Waits for everything held and puts the outputs into `results` (by input item). Returns the
 	 * node's output while paused when the execution paused instead; `results` then stay as they are.
+	 * A tool call stops waiting at `toolDeadline` (its runs still going are answered as such).
 	 */
-	async settle(ctx: IExecuteFunctions, client: ApiClient, results: INodeExecutionData[][], fail: FailItem): Promise<INodeExecutionData[] | undefined> {
+	async settle(ctx: IExecuteFunctions, client: ApiClient, results: INodeExecutionData[][], fail: FailItem, toolDeadline?: number): Promise<INodeExecutionData[] | undefined> {
 		const calls = heldCalls(this.held);
 		if (calls.length === 0) return undefined;
 		if (calls[0].run!.waitMode === 'parked') {
 			const waiting = await pauseExecution(ctx, client, this.held, results);
 			if (waiting) return waiting;
 		}
-		await waitHere(ctx, client, this.held, results, fail);
+		await waitHere(ctx, client, this.held, results, fail, toolDeadline);
 		return undefined;
 	}
 }

@@ -2,11 +2,13 @@ import { createHash } from 'node:crypto';
 
 import type { INode } from 'n8n-workflow';
 
+import { canonicalJson } from '../transport/canonical-json';
+
 /**
  * Parameters that steer how the node waits, bounds, batches or shapes its outputs: editing them
  * changes nothing the service makes, so it must not turn the items into new jobs (and pay again).
  */
-const NOT_THE_REQUEST = new Set(['waitMode', 'waitForCompletion', 'simplify']);
+const NOT_THE_REQUEST = new Set(['waitMode', 'waitForCompletion', 'simplify', 'toolTimeBudget']);
 const OPTIONS_NOT_THE_REQUEST = new Set([
 	'waitTimeout',
 	'requestTimeout',
@@ -20,18 +22,6 @@ const OPTIONS_NOT_THE_REQUEST = new Set([
 	'quoteToken',
 	'useBatchApi',
 ]);
-
-/** JSON with object keys sorted: the editor may save the same parameters in another order. */
-function canonical(value: unknown): string {
-	if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-	if (value && typeof value === 'object') {
-		const entries = Object.entries(value as Record<string, unknown>)
-			.filter(([, v]) => v !== undefined)
-			.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-		return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-	}
-	return JSON.stringify(value) ?? 'null';
-}
 
 /**
  * The edition of what a node asks the service for: a hash of its parameters as saved (expressions
@@ -49,5 +39,6 @@ export function editionOf(node: Pick<INode, 'parameters' | 'credentials'>): stri
 		} else parameters[name] = value;
 	}
 	const credentials = Object.fromEntries(Object.entries(node.credentials ?? {}).map(([type, details]) => [type, details?.id ?? details?.name ?? null]));
-	return createHash('sha256').update(canonical({ parameters, credentials })).digest('hex').slice(0, 32);
+	// the editor may save the same parameters in another order
+	return createHash('sha256').update(canonicalJson({ parameters, credentials })).digest('hex').slice(0, 32);
 }

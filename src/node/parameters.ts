@@ -7,6 +7,7 @@ import { modelAlias } from '../models/model-catalog';
 import type { PendingUpload, PreparedCall, RunSettings } from '../runs/call';
 import { NOTHING_SPENT } from '../runs/nothing-spent';
 import { deriveIdempotencyKey, keyFromUserValue } from '../transport/idempotency';
+import { keyFromToolInputs } from '../transport/tool-call-key';
 import { binaryParam, paramName, sourceParam } from './names';
 import { editionOf } from './node-edition';
 import { runsAsTool } from './tool-output';
@@ -132,7 +133,7 @@ export function callScopeOf(ctx: IExecuteFunctions): CallScope {
 }
 
 /** A number option: finite and within bounds, else an error naming the field and the range. */
-function numberOption(ctx: IExecuteFunctions, itemIndex: number, options: IDataObject, name: string, label: string, fallback: number, min: number, max: number): number {
+export function numberOption(ctx: IExecuteFunctions, itemIndex: number, options: IDataObject, name: string, label: string, fallback: number, min: number, max: number): number {
 	const raw = options[name];
 	if (raw === undefined || raw === null || raw === '') return fallback;
 	const value = typeof raw === 'number' ? raw : typeof raw === 'string' ? Number(raw.trim()) : NaN;
@@ -205,9 +206,23 @@ function shownUpFront(ctx: IExecuteFunctions, field: FieldSpec): boolean {
 }
 
 /**
+ * The key a call gets when the user set none. A tool call is named by what it asks (see
+ * keyFromToolInputs): a second call of the tool for the same job is the same request. A binary
+ * upload has no content in the body yet (a placeholder), so such a call keys by its execution.
+ */
+function derivedKey(ctx: IExecuteFunctions, call: PreparedCall, scope: CallScope): string {
+	const { itemIndex, route } = call;
+	if (runsAsTool(ctx) && call.uploads.length === 0) {
+		return keyFromToolInputs({ workflowId: scope.workflowId, nodeName: scope.nodeName, itemIndex, route }, call);
+	}
+	return deriveIdempotencyKey({ ...scope, itemIndex, route });
+}
+
+/**
  * Reads an item's parameters into the request the endpoint takes. Media placeholders stand for
  * binaries still to upload. The idempotency key depends on where the call happens (execution, node
- * run, item, route), never on the body, so every retry of this item carries the same key.
+ * run, item, route), never on the body, so every retry of this item carries the same key — except
+ * a tool call's, which is named by what it asks (derivedKey).
  */
 export async function prepareCall(ctx: IExecuteFunctions, endpoint: Endpoint, itemIndex: number, scope: CallScope): Promise<PreparedCall> {
 	const qs: IDataObject = {};
@@ -274,9 +289,7 @@ export async function prepareCall(ctx: IExecuteFunctions, endpoint: Endpoint, it
 	}
 	if (endpoint.idempotency !== 'none') {
 		if (ownKey) call.job = ownKey;
-		call.idempotencyKey = ownKey
-			? keyFromUserValue(ownKey, { workflowId: scope.workflowId, nodeId: scope.nodeId, route, edition: scope.edition })
-			: deriveIdempotencyKey({ ...scope, itemIndex, route });
+		call.idempotencyKey = ownKey ? keyFromUserValue(ownKey, { workflowId: scope.workflowId, nodeId: scope.nodeId, route, edition: scope.edition }) : derivedKey(ctx, call, scope);
 	}
 	return call;
 }

@@ -17,6 +17,7 @@ import { DEFAULT_MAX_OUTPUT_MB } from '../media/download';
 import { binaryParam, choicesMethod, DYNAMIC_CHOICES_DESCRIPTION, listMethod, MODEL_SEARCH_METHOD, paramName, sourceParam } from './names';
 import { authenticationProperty, credentialsOfNodes } from './authentication';
 import { simplifyProperty } from './simplify-option';
+import { toolOnlyProperties } from './tool-call';
 import { estimateToolDescriptionOf, toolDescriptionOf } from './tool-description';
 
 /** The operations that show an endpoint's fields: its own, and its Estimate Cost where offered. */
@@ -47,11 +48,13 @@ function titleCase(value: string): string {
 }
 
 /**
- * A number the chosen model bounds (Count, Duration, Target Polycount…). The panel cannot flag it:
- * n8n loads model-dependent data only for choice lists (loadOptions, list search), a number's
- * bounds, hints and notices are fixed in the description. So its tooltip says what happens instead.
+ * A number the chosen model bounds (Count, Duration, Target Polycount…). The field itself cannot
+ * show the bound: n8n 2.41 loads model-dependent text only for choice lists (loadOptions, list
+ * search); a number's bounds, hints and notices are fixed in the description. The Model list's
+ * lines carry each model's bounds (numberBounds), and the tooltip says where to look.
  */
-const MODEL_BOUND_CHECK = 'The node checks it against the chosen model before sending: a value the model does not allow stops the item, and nothing is charged.';
+const MODEL_BOUND_CHECK =
+	'Each model’s line in the Model list gives its limit for this field where the model reports one (e.g. "Count 1–4"). The node checks the value against the chosen model before sending: a value the model does not allow stops the item, and nothing is charged.';
 
 /** One field as an n8n parameter (without displayOptions). */
 function fieldProperty(field: FieldSpec, inCollection: boolean): INodeProperties {
@@ -267,6 +270,21 @@ function waitModeProperty(e: Endpoint, displayOptions: INodeProperties['displayO
 	};
 }
 
+/**
+ * Shown while Wait Mode is "Pause the Execution": what the user will see before they run it (n8n's
+ * own panel then reads only "Waiting for input"; the node's output pane says what it waits for).
+ */
+function pauseNoticeProperty(displayOptions: INodeProperties['displayOptions']): INodeProperties {
+	return {
+		displayName:
+			'This node pauses the execution until MediaGen has finished: meanwhile the execution is listed as Waiting under Executions, this panel reads "Waiting for input" above a note naming the runs, and no worker is held. It continues by itself when the service reports the runs finished, at the latest at Wait Timeout. Where it cannot pause (for example, the service cannot reach this n8n), it waits in the execution and says why.',
+		name: 'pauseNotice',
+		type: 'notice',
+		default: '',
+		displayOptions,
+	};
+}
+
 /** How long a paused wait lasts: the deadline in a friendly unit for the description. */
 function spelledSeconds(seconds: number): string {
 	if (seconds % 3600 === 0) return `${seconds / 3600} h`;
@@ -402,7 +420,7 @@ function runOptions(e: Endpoint): INodeProperties[] {
 		options.push({ displayName: 'Project ID', name: 'projectId', type: 'string', default: '', description: 'File the output in this project; the key also needs projects:read' });
 	}
 	const wait: INodeProperties[] = e.alwaysWaits
-		? [waitModeProperty(e, showOwn(e))]
+		? [waitModeProperty(e, showOwn(e)), pauseNoticeProperty(showOwn(e, { waitMode: ['parked'] }))]
 		: [
 				{
 					displayName: 'Wait for Completion',
@@ -413,6 +431,7 @@ function runOptions(e: Endpoint): INodeProperties[] {
 					displayOptions: showOwn(e),
 				},
 				waitModeProperty(e, showOwn(e, { waitForCompletion: [true] })),
+				pauseNoticeProperty(showOwn(e, { waitForCompletion: [true], waitMode: ['parked'] })),
 			];
 	return [
 		...wait,
@@ -577,7 +596,9 @@ export function nodeProperties(node: NodeName, resourceNames: Record<string, str
 		{
 			displayName: 'Resource',
 			name: 'resource',
-			type: 'options',
+			// one resource: nothing to choose, so not shown; it still holds the value that routes the
+			// operations, and its option names the panel's "<Resource> Actions" group
+			type: resources.length === 1 ? 'hidden' : 'options',
 			noDataExpression: true,
 			options: resources.map((r) => ({ name: resourceNames[r] ?? titleCase(r), value: r })),
 			default: resources[0],
@@ -598,7 +619,7 @@ export function nodeProperties(node: NodeName, resourceNames: Record<string, str
 	}
 	for (const e of endpoints) props.push(toolDescriptionProperty(e));
 	// an Estimate Cost shows the fields of the operation it prices (operationsOf), not fields of its own
-	for (const e of endpoints) if (!e.estimates) props.push(...versionedEndpointProperties(e, earlier));
+	for (const e of endpoints) if (!e.estimates) props.push(...versionedEndpointProperties(e, earlier), ...toolOnlyProperties(e));
 	return props;
 }
 

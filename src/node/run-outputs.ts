@@ -19,6 +19,7 @@ import type { ApiClient } from '../transport/request';
 import { customOperationFor } from './custom-operations';
 import type { FailItem, HeldRun } from './held';
 import { quoteFields } from './spend-report';
+import { runsAsTool } from './tool-output';
 
 /**
  * Turning finished runs into output items, shared by the two ways of waiting: in the execution
@@ -87,6 +88,8 @@ export function outcomeError(ctx: OutputContext, call: PreparedCall, outcome: Wa
 
 /** The output items of one finished run (its operation's own items where it has them), or the error to report for it. */
 export async function runOutputs(ctx: OutputContext, client: ApiClient, call: PreparedCall, outcome: WaitOutcome): Promise<INodeExecutionData[]> {
+	// a tool answers in time: a run still going is its answer (with its id, to check later), not a failure
+	if (outcome.state === 'timeout' && runsAsTool(ctx)) return [{ json: outcome.run, pairedItem: { item: call.itemIndex } }];
 	if (outcome.state !== 'completed') throw outcomeError(ctx, call, outcome);
 	const custom = customOperationFor(call.endpoint);
 	return custom?.completedRun ? await custom.completedRun(ctx, client, call, outcome.run) : [await completedRunItem(ctx, client, call, outcome.run)];

@@ -5,7 +5,7 @@
 import type { LedgerEntry, RequestLogEntry } from '../../sandbox/state';
 import { describeWithN8n, eventually, n8nApi, readE2eState, sandboxAdmin, type N8nItem } from './state';
 
-const EXAMPLE = '08-approve-before-spending';
+const EXAMPLE = '08-approval-form-before-spending';
 const FORM_PATH = 'mediagen-approval-request';
 
 interface Execution {

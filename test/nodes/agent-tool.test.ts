@@ -1,5 +1,3 @@
-import type { IExecuteFunctions, INodeType } from 'n8n-workflow';
-
 import { MediaGenAccount } from '../../nodes/MediaGenAccount/MediaGenAccount.node';
 import { MediaGenImage } from '../../nodes/MediaGenImage/MediaGenImage.node';
 import { MediaGenVideo } from '../../nodes/MediaGenVideo/MediaGenVideo.node';
@@ -8,21 +6,7 @@ import { TOOL_ANSWER_LIMITS } from '../../src/node/tool-output';
 import { runNode } from '../helpers/n8n-harness';
 import { PausedExecutionHost } from '../helpers/paused-harness';
 import { posts, startFixture, type Fixture } from '../helpers/sandbox-fixture';
-
-/**
- * The node as n8n hands it to an AI agent: n8n registers `<name>Tool` for every usableAsTool node,
- * and the AI Agent v3 of n8n 2.41 runs that type through the workflow engine (isToolExecution() is
- * false there). The real agent in real n8n is in test/e2e/agent-tool.test.ts.
- */
-function asTool(node: INodeType): INodeType {
-	return {
-		description: { ...node.description, name: `${node.description.name}Tool` },
-		methods: node.methods,
-		async execute(this: IExecuteFunctions) {
-			return await node.execute!.call(this);
-		},
-	};
-}
+import { asTool } from '../helpers/tool-host';
 
 const generate = (extra: Record<string, unknown> = {}) => ({ resource: 'image', operation: 'generate', model: 'image.aurora-2', prompt: 'a lighthouse at dusk', ...extra });
 const downloads = (fx: Fixture) => fx.sandbox.state.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/storage/'));
@@ -117,7 +101,14 @@ describe('a MediaGen node as an AI agent tool (n8n-core, against the sandbox)', 
 		const [run] = fx.sandbox.state.runs.values();
 		expect(['queued', 'processing']).toContain(run.run.status);
 		// the status the node last saw: the submit's queued, or processing from a poll
-		expect(items[0].json).toEqual({ run_id: run.run.id, status: expect.stringMatching(/^(queued|processing)$/), still_running: true, next: expect.stringContaining('MediaGen Run tool (Get') });
+		expect(items[0].json).toEqual({
+			run_id: run.run.id,
+			status: expect.stringMatching(/^(queued|processing)$/),
+			model: 'image.aurora-2',
+			still_running: true,
+			price: '4 credits per image (image.aurora-2)',
+			next: expect.stringContaining(`the MediaGen Run tool (Wait for Completion, or Get) with run_id "${run.run.id}"`),
+		});
 	});
 
 	it('with On Error set to Stop Workflow, a refusal fails the node as it does in a workflow', async () => {
