@@ -41,7 +41,8 @@ export function creditsOption(ctx: IExecuteFunctions, itemIndex: number, raw: un
 	const value = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw.trim()) : NaN;
 	if (Number.isFinite(value) && value >= 0) return value;
 	// a cap that is set but blank (an expression that resolved to nothing) must not silently lift the cap
-	const shown = typeof raw === 'number' ? String(raw) : raw === '' || (typeof raw === 'string' && raw.trim() === '') ? 'an empty value' : (JSON.stringify(raw) ?? String(raw));
+	const empty = raw === null || (typeof raw === 'string' && raw.trim() === '');
+	const shown = typeof raw === 'number' ? String(raw) : empty ? 'an empty value' : (JSON.stringify(raw) ?? String(raw));
 	throw new NodeOperationError(ctx.getNode(), `${label}: ${shown} is not allowed; allowed: a number of credits of 0 or more`, {
 		itemIndex,
 		description: `${NOTHING_SPENT} ${blankIsUnset ? 'Leave the field empty' : 'Remove the option'} for no limit.`,

@@ -25,6 +25,7 @@ describe('inputs checked before anything is sent', () => {
 		['Max Credits of blank text', { options: { maxCredits: '={{ "  " }}' } }, 'Max Credits: an empty value is not allowed; allowed: a number of credits of 0 or more'],
 		['Max Credits of an empty list', { options: { maxCredits: '={{ [] }}' } }, 'Max Credits: [] is not allowed; allowed: a number of credits of 0 or more'],
 		['Max Credits of an empty value', { options: { maxCredits: '={{ "" }}' } }, 'Max Credits: an empty value is not allowed; allowed: a number of credits of 0 or more'],
+		['Max Credits cleared in the editor (null)', { options: { maxCredits: null } }, 'Max Credits: an empty value is not allowed; allowed: a number of credits of 0 or more'],
 		['Max Credits that is not finite (shown as Infinity, not null)', { options: { maxCredits: '={{ 1/0 }}' } }, 'Max Credits: Infinity is not allowed; allowed: a number of credits of 0 or more'],
 		['a count that is not a number', { count: '={{ "many" }}' }, 'Count: "many" is not allowed; allowed: a whole number of at least 1'],
 		['a count that is not whole', { count: 1.5 }, 'Count: 1.5 is not allowed; allowed: a whole number of at least 1'],
