@@ -1,5 +1,7 @@
 import type { IAuthenticateGeneric, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
 
+import { CREDIT_LIMIT_PROPERTIES } from '../src/node/credit-limits';
+
 export class MediaGenApi implements ICredentialType {
 	name = 'mediaGenApi';
 
@@ -36,6 +38,7 @@ export class MediaGenApi implements ICredentialType {
 			hint: 'A key of your MediaGen account; without one, only the sign-in above works',
 			description: 'A scoped API key: each operation needs a scope (listed with the operations in the README); a key without it is refused with insufficient_scope, naming the scope',
 		},
+		...CREDIT_LIMIT_PROPERTIES,
 	];
 
 	authenticate: IAuthenticateGeneric = {

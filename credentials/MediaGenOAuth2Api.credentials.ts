@@ -10,6 +10,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { CREDIT_LIMIT_PROPERTIES } from '../src/node/credit-limits';
 import { ALL_NODE_SCOPES } from '../src/node/scopes';
 import { SecretValues } from '../src/transport/redact';
 
@@ -108,6 +109,7 @@ export class MediaGenOAuth2Api implements ICredentialType {
 			],
 			default: 'body',
 		},
+		...CREDIT_LIMIT_PROPERTIES,
 		// Filled by preAuthentication; n8n calls it again when the field is empty or a request gets 401.
 		{ displayName: 'Access Token', name: 'accessToken', type: 'hidden', typeOptions: { expirable: true, password: true }, default: '' },
 		{ displayName: 'Access Token Issued For', name: 'accessTokenFor', type: 'hidden', typeOptions: { password: true }, default: '' },

@@ -231,6 +231,13 @@ export class SandboxState {
 		return key;
 	}
 
+	/** A new account of its own with a full-access key (tests that need a ledger nobody else writes to). */
+	createAccount(displayName = 'Test Studio', balance = this.options.startingCredits): { accountId: string; apiKey: string } {
+		const accountId = `acc_${Math.random().toString(36).slice(2, 10)}`;
+		this.addAccount(accountId, displayName, balance);
+		return { accountId, apiKey: this.createApiKey([...ALL_SCOPES], displayName, accountId) };
+	}
+
 	account(id: string): Account {
 		const account = this.accounts.get(id);
 		if (!account) throw new Error(`no account ${id}`);

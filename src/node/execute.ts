@@ -16,9 +16,12 @@ import { listAll } from '../transport/paginate';
 import { apiRequest, createClient, learnCredentialSecrets, unexpectedResponse, type ApiClient } from '../transport/request';
 import { customOperationFor } from './custom-operations';
 import { errorItem } from './error-item';
+import { settleSharedJobs } from './jobs';
 import { HeldWaits } from './held-waits';
 import { callScopeOf, prepareCall } from './parameters';
 import { runJson } from './run-outputs';
+import { admitWithinBudgets, sendsInOneRequest } from './spend';
+import { reportSpend } from './spend-report';
 import { estimateOnlyAsked, toolDeadlineOf } from './tool-call';
 import { outputFor, toolAnswersFailures } from './tool-output';
 
@@ -87,17 +90,19 @@ export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName)
 async function executeItems(ctx: IExecuteFunctions, node: NodeName, client: ApiClient, startedAt: number): Promise<{ outputs: INodeExecutionData[][]; failed: number }> {
 	const items = ctx.getInputData();
 	const results: INodeExecutionData[][] = items.map(() => []);
+	const failures = new Map<number, unknown>();
 	const fail = (itemIndex: number, error: unknown) => {
 		if (!ctx.continueOnFail() && !toolAnswersFailures(ctx)) throw error;
 		failedItems++;
+		failures.set(itemIndex, error);
 		results[itemIndex] = [errorItem(error, itemIndex, client.secrets)];
 	};
 	const scope = callScopeOf(ctx);
-	const memory = new SubmitMemory(ctx, scope.runIndex);
+	const memory = new SubmitMemory(ctx, scope.runIndex, scope.edition);
 	const waits = new HeldWaits();
 	let failedItems = 0;
 
-	const calls: PreparedCall[] = [];
+	const prepared: PreparedCall[] = [];
 	let models: Promise<Model[]> | undefined;
 	let influencers: Promise<IDataObject[]> | undefined;
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
@@ -113,18 +118,29 @@ async function executeItems(ctx: IExecuteFunctions, node: NodeName, client: ApiC
 			const mentioned = mentionsOf(ctx, call);
 			if (mentioned.length) checkMentionsReady(ctx, call, mentioned, await (influencers ??= listInfluencers(client)));
 			planCost(ctx, call, model, endpoint.estimates !== undefined);
-			calls.push(call);
+			prepared.push(call);
 		} catch (error) {
 			fail(itemIndex, error);
 		}
 	}
+	// Items that name one job share its run; budgets are checked before anything is sent.
+	const jobs = settleSharedJobs(ctx, prepared, fail);
+	const sharing = jobs.filter((call) => call.sharesRunOf !== undefined);
+	const { calls, budgets } = await admitWithinBudgets(
+		ctx,
+		client,
+		jobs.filter((call) => call.sharesRunOf === undefined),
+		memory,
+		fail,
+		scope.runIndex,
+	);
 
 	// Operations that turn all items into one request (a batch) run once, then the rest item by item.
 	const perItem: PreparedCall[] = [];
 	const grouped = new Map<string, PreparedCall[]>();
-	const sendAllOf = (call: PreparedCall) => (call.run?.useBatchApi && call.endpoint.output === 'run' ? sendRunsAsBatch : customOperationFor(call.endpoint)?.sendAll);
+	const sendAllOf = (call: PreparedCall) => (call.endpoint.output === 'run' ? sendRunsAsBatch : customOperationFor(call.endpoint)?.sendAll);
 	for (const call of calls) {
-		if (!sendAllOf(call)) perItem.push(call);
+		if (!sendsInOneRequest(call)) perItem.push(call);
 		else {
 			const group = `${call.endpoint.resource}.${call.endpoint.operation}`;
 			grouped.set(group, [...(grouped.get(group) ?? []), call]);
@@ -142,18 +158,29 @@ async function executeItems(ctx: IExecuteFunctions, node: NodeName, client: ApiC
 	// Execution-wide settings come from the first item (expressions per item make no sense here).
 	const settings = calls.find((c) => c.run)?.run;
 	if (settings) client.requestTimeoutMs = settings.requestTimeoutMs;
+	const sent = new Map<number, { run?: Run; items?: INodeExecutionData[]; error?: unknown }>();
 	await forEachLimited(perItem, settings?.concurrency ?? DEFAULT_SUBMIT_CONCURRENCY, async (call) => {
 		try {
-			const sent = await send(ctx, client, call, memory, waits);
-			if (Array.isArray(sent)) results[call.itemIndex] = sent;
-			else waits.holdRun(call, sent);
+			const outcome = await send(ctx, client, call, memory, waits);
+			if (Array.isArray(outcome)) results[call.itemIndex] = outcome;
+			else waits.holdRun(call, outcome);
+			sent.set(call.itemIndex, Array.isArray(outcome) ? { items: outcome } : { run: outcome });
 		} catch (error) {
+			sent.set(call.itemIndex, { error });
 			fail(call.itemIndex, error);
 		}
 	});
+	for (const call of sharing) {
+		// the item whose run this one shares: sent, or refused before sending (a budget)
+		const leader = sent.get(call.sharesRunOf!) ?? { error: failures.get(call.sharesRunOf!) };
+		if (leader.error !== undefined) fail(call.itemIndex, leader.error);
+		else if (leader.run) waits.holdRun(call, leader.run);
+		else results[call.itemIndex] = (leader.items ?? []).map((item) => ({ ...item, pairedItem: { item: call.itemIndex } }));
+	}
 
 	const paused = await waits.settle(ctx, client, results, fail, toolDeadlineOf(ctx, startedAt));
 	// Every item done: a later try of this node run (n8n retries when the first item is an error) has nothing to replay.
 	if (failedItems === 0) memory.clearRun();
+	reportSpend(ctx, [...calls, ...sharing], paused ? undefined : results, budgets, memory.editedItems);
 	return { outputs: [paused ?? (await outputFor(ctx, client, calls, results.flat()))], failed: failedItems };
 }

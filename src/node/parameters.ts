@@ -9,6 +9,7 @@ import { NOTHING_SPENT } from '../runs/nothing-spent';
 import { deriveIdempotencyKey, keyFromUserValue } from '../transport/idempotency';
 import { keyFromToolInputs } from '../transport/tool-call-key';
 import { binaryParam, paramName, sourceParam } from './names';
+import { editionOf } from './node-edition';
 import { runsAsTool } from './tool-output';
 
 function isEmpty(value: unknown): boolean {
@@ -111,16 +112,23 @@ export interface CallScope {
 	workflowId: string;
 	executionId: string;
 	nodeName: string;
+	/** n8n's node id (kept across renames); the name where a node has none */
+	nodeId: string;
 	runIndex: number;
+	/** the edition of the node's request parameters (node-edition.ts) */
+	edition: string;
 }
 
 export function callScopeOf(ctx: IExecuteFunctions): CallScope {
+	const node = ctx.getNode();
 	return {
 		workflowId: String(ctx.getWorkflow().id ?? ''),
 		executionId: String(ctx.getExecutionId() ?? ''),
-		nodeName: ctx.getNode().name,
+		nodeName: node.name,
+		nodeId: node.id || node.name,
 		// n8n's Retry On Fail re-runs the node with the same run index; a loop gives each pass its own
 		runIndex: Number(ctx.getWorkflowDataProxy(0).$runIndex ?? 0),
+		edition: editionOf(node),
 	};
 }
 
@@ -137,6 +145,22 @@ export function numberOption(ctx: IExecuteFunctions, itemIndex: number, options:
 		});
 	}
 	return value;
+}
+
+/**
+ * The job an item names through Options → Idempotency Key: a number from an expression counts as
+ * its text; a blank value means none (the node derives a key); anything else is refused.
+ */
+function jobNameOf(ctx: IExecuteFunctions, itemIndex: number, raw: unknown): string | undefined {
+	if (raw === undefined || raw === null) return undefined;
+	if (typeof raw === 'number' && Number.isFinite(raw)) return String(raw);
+	if (typeof raw !== 'string') {
+		throw new NodeOperationError(ctx.getNode(), `Idempotency Key: ${JSON.stringify(raw) ?? String(raw)} is not allowed; allowed: text that names the job, e.g. {{ $json.sku }}`, {
+			itemIndex,
+			description: NOTHING_SPENT,
+		});
+	}
+	return raw.trim() || undefined;
 }
 
 /** Path ids the service could read as another path (`.`, `..`) or as none at all. */
@@ -254,7 +278,7 @@ export async function prepareCall(ctx: IExecuteFunctions, endpoint: Endpoint, it
 			// absent below node version 2 (the full objects); an agent's tool answers are compact already
 			simplify: !runsAsTool(ctx) && ctx.getNodeParameter('simplify', itemIndex, false) === true,
 		};
-		if (typeof options.idempotencyKey === 'string' && options.idempotencyKey.trim()) ownKey = options.idempotencyKey.trim();
+		ownKey = jobNameOf(ctx, itemIndex, options.idempotencyKey);
 	}
 	if (endpoint.output === 'list') {
 		const limits = { limit: ctx.getNodeParameter('limit', itemIndex, 50) };
@@ -263,6 +287,9 @@ export async function prepareCall(ctx: IExecuteFunctions, endpoint: Endpoint, it
 			limit: Math.round(numberOption(ctx, itemIndex, limits, 'limit', 'Limit', 50, 1, 1_000_000)),
 		};
 	}
-	if (endpoint.idempotency !== 'none') call.idempotencyKey = ownKey ? keyFromUserValue(ownKey, route, itemIndex) : derivedKey(ctx, call, scope);
+	if (endpoint.idempotency !== 'none') {
+		if (ownKey) call.job = ownKey;
+		call.idempotencyKey = ownKey ? keyFromUserValue(ownKey, { workflowId: scope.workflowId, nodeId: scope.nodeId, route, edition: scope.edition }) : derivedKey(ctx, call, scope);
+	}
 	return call;
 }

@@ -146,6 +146,8 @@ export function heldFromStored(stored: INodeExecutionData[], state: PausedState,
 		const shape = state.shapes[state.shapeOf?.[slot] ?? 0] ?? state.shapes[0];
 		slot++;
 		const call = callOf(endpoint, pairedIndex(item, position), shape);
+		// the price quoted before the pause travels on the stored item (pause.ts, deadlineItems)
+		if (typeof item.json.quoted_credits === 'number') call.quote = { credits: item.json.quoted_credits, bound: false };
 		if (subject.runId) {
 			held.runs.push({ call, run: { id: subject.runId, object: 'run', status: 'queued' } as Run });
 			continue;

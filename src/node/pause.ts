@@ -45,7 +45,9 @@ function deadlineItems(ctx: IExecuteFunctions, held: Held, timeoutMs: number, se
 	for (const { call, run } of held.runs) {
 		// the message names the timeout that ran out: the paused wait's, the longest of its items'
 		const paused = { ...call, run: { ...call.run!, waitTimeoutMs: timeoutMs } };
-		items.set(call.itemIndex, errorItem(outcomeError(ctx, paused, { state: 'timeout', run }), call.itemIndex, secrets));
+		const item = errorItem(outcomeError(ctx, paused, { state: 'timeout', run }), call.itemIndex, secrets);
+		if (call.quote) item.json.quoted_credits = call.quote.credits;
+		items.set(call.itemIndex, item);
 	}
 	for (const { calls, batch } of held.batches) {
 		for (const call of calls) items.set(call.itemIndex, errorItem(batchWaitError(ctx, batch, call.itemIndex, false), call.itemIndex, secrets));

@@ -390,7 +390,7 @@ function runOptions(e: Endpoint): INodeProperties[] {
 			type: 'string',
 			default: '',
 			description:
-				'Own key for this submit. By default the node derives one from the execution, node, item and parameters, so a retry never pays twice.',
+				'Names the job, e.g. {{ $json.sku }}: a re-run with the same values (in any order) gets the first runs back instead of paying again. One job per value per node of a workflow. Without it the node derives a key per execution and item, so its own retries never pay twice.',
 		});
 	}
 	if (e.teamBilling) {
@@ -405,6 +405,15 @@ function runOptions(e: Endpoint): INodeProperties[] {
 			typeOptions: { minValue: 0, numberPrecision: 2 },
 			description:
 				'Estimate first and refuse (no run is created) when the price is higher; otherwise submit bound to the quote. A fresh quote, after the service finds the quote expired or no longer matching, is accepted once if it still fits.',
+		});
+		options.push({
+			displayName: 'Max Credits per Execution',
+			name: 'maxCreditsPerExecution',
+			type: 'number',
+			default: 100,
+			typeOptions: { minValue: 0, numberPrecision: 2 },
+			description:
+				"Most credits this node may submit in one execution, all items together: every item is estimated first, and an item whose price would pass this is refused before anything of it is sent (error code \"budget_exceeded\"). The first item's value counts.",
 		});
 	}
 	if (e.projectFiling) {

@@ -18,6 +18,7 @@ import { problemError } from '../transport/problem';
 import type { ApiClient } from '../transport/request';
 import { customOperationFor } from './custom-operations';
 import type { FailItem, HeldRun } from './held';
+import { quoteFields } from './spend-report';
 import { runsAsTool } from './tool-output';
 
 /**
@@ -45,8 +46,10 @@ async function completedRunItem(ctx: OutputContext, client: ApiClient, call: Pre
 
 /** A run as its item's JSON: simplified (the kind by the call's path, the prompt from what it sent) or as the service gave it. */
 export function runJson(call: PreparedCall, run: Run): IDataObject {
-	if (call.run?.simplify) return simplifiedRun(run, { operation: call.path, sent: call.body });
-	return call.run?.wait === false ? run : { ...run, output_urls: outputFiles(run.output).map((f) => f.url) };
+	// the price the node quoted before sending, where it did (Max Credits, budgets): src/node/spend-report.ts
+	const quoted = quoteFields(call);
+	if (call.run?.simplify) return { ...simplifiedRun(run, { operation: call.path, sent: call.body }), ...quoted };
+	return call.run?.wait === false ? { ...run, ...quoted } : { ...run, output_urls: outputFiles(run.output).map((f) => f.url), ...quoted };
 }
 
 /** The error of a run that did not complete: failed at the service, still running at the deadline, or the wait was cancelled. */

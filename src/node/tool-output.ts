@@ -168,8 +168,8 @@ function pairedIndex(item: INodeExecutionData): number | undefined {
 }
 
 /**
- * What a run still going will cost, for the model to tell its user: the credits of the quote its
- * submit was bound to (Max Credits), and the model's price from GET /models/pricing.
+ * What a run still going will cost, for the model to tell its user: the credits the node quoted
+ * before sending it (Max Credits, budgets), and the model's price from GET /models/pricing.
  */
 async function costNotes(client: ApiClient, calls: PreparedCall[], items: INodeExecutionData[]): Promise<(item: INodeExecutionData) => RunNotes> {
 	if (!items.some(stillRunning)) return () => ({});
@@ -178,7 +178,7 @@ async function costNotes(client: ApiClient, calls: PreparedCall[], items: INodeE
 	return (item) => {
 		const run = item.json as Run;
 		const notes: RunNotes = {};
-		const quoted = calls.find((c) => c.itemIndex === pairedIndex(item))?.cost?.quotedCredits;
+		const quoted = calls.find((c) => c.itemIndex === pairedIndex(item))?.quote?.credits;
 		if (quoted !== undefined) notes.credits_quoted = quoted;
 		const row = prices.find((p) => p.model === run.model && (!run.capability || !p.capability || p.capability === run.capability));
 		const price = row && priceLabel(row);

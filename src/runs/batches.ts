@@ -16,7 +16,8 @@ import { pause } from '../transport/pause';
 import { isOutage } from '../transport/problem';
 import { apiRequest, unexpectedResponse, type ApiClient } from '../transport/request';
 import type { BatchPairing, PreparedCall, WaitHolder } from './call';
-import type { Batch, BatchItem } from './run';
+import { readRunsOnce } from './read-runs';
+import type { Batch, BatchItem, Run } from './run';
 import { outputFiles } from '../media/output-files';
 import { refusedOutright, uploadPending } from './submit';
 import type { SubmitMemory } from './submit-memory';
@@ -133,7 +134,23 @@ export async function batchOutputs(
 ): Promise<Map<number, INodeExecutionData[]>> {
 	const [first] = calls;
 	const items = await listBatchItems(client, batch.id, first.itemIndex);
+	await addCharges(client, items);
 	return await outputsOf(ctx, client, calls, batch, items, pairing);
+}
+
+/**
+ * A batch item does not say what its run was charged (the BatchItem of the document has no usage):
+ * the completed items' runs are read once (GET /runs pages) and their `usage` put on the items, so
+ * each output item shows its charge as a single run's does. A read that fails leaves them as they are.
+ */
+async function addCharges(client: ApiClient, items: BatchItem[]): Promise<void> {
+	const runIds = items.filter((item) => item.status === 'completed' && typeof item.run_id === 'string' && item.usage === undefined).map((item) => item.run_id as string);
+	if (runIds.length === 0) return;
+	const runs = await readRunsOnce(client, runIds).catch(() => new Map<string, Run>());
+	for (const item of items) {
+		const usage = typeof item.run_id === 'string' ? runs.get(item.run_id)?.usage : undefined;
+		if (usage) item.usage = usage;
+	}
 }
 
 /** The output items by input item: batch item i from (and paired to) `calls[i]` ('byIndex'), or all to `calls[0]`'s ('one'). */

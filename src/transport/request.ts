@@ -42,6 +42,8 @@ export interface ApiClient {
 	secrets: SecretValues;
 	/** when the current OAuth2 access token was last read from the credential (it changes when n8n fetches another) */
 	tokenReadAt?: number;
+	/** the credential's Credit Limit per Day / per Month, as the user wrote them (read by src/runs/budget.ts) */
+	creditLimits?: { per_day?: unknown; per_month?: unknown };
 }
 
 /**
@@ -69,6 +71,7 @@ export async function createClient(ctx: RequestContext, credentialType: Credenti
 		signal,
 		authorization: credentialType === BEARER_CREDENTIAL_TYPE ? `Bearer ${String(credentials.apiKey ?? '')}` : undefined,
 		secrets: new SecretValues().addCredential(credentials),
+		creditLimits: { per_day: credentials.creditLimitPerDay, per_month: credentials.creditLimitPerMonth },
 	};
 }
 

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 
+import { canonicalJson } from './canonical-json';
+
 /** Where a tool's request is made: the workflow's tool node, never the execution that runs it. */
 export interface ToolCallScope {
 	workflowId: string;
@@ -23,16 +25,6 @@ export interface ToolCallRequest {
  */
 const NOT_THE_JOB = new Set(['quote_token']);
 
-/** JSON with object keys sorted, so that the same inputs in another order are the same job. */
-function canonical(value: unknown): string {
-	if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-	if (value !== null && typeof value === 'object') {
-		const keys = Object.keys(value).filter((k) => (value as Record<string, unknown>)[k] !== undefined).sort();
-		return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`;
-	}
-	return JSON.stringify(value) ?? 'null';
-}
-
 /**
  * The Idempotency-Key of a tool call: derived from the tool node and what it was asked, never from
  * the execution. Each call of a tool is an execution of its own — n8n's MCP Server Trigger even runs
@@ -44,7 +36,8 @@ function canonical(value: unknown): string {
  */
 export function keyFromToolInputs(scope: ToolCallScope, request: ToolCallRequest): string {
 	const body = Object.fromEntries(Object.entries(request.body).filter(([key]) => !NOT_THE_JOB.has(key)));
-	const job = canonical({ path: request.path, qs: request.qs, body });
+	// the same inputs in another order are the same job
+	const job = canonicalJson({ path: request.path, qs: request.qs, body });
 	const parts = ['tool', scope.workflowId, scope.nodeName, scope.route, scope.itemIndex, job];
 	return `n8n-tool-${createHash('sha256').update(parts.join('\n')).digest('hex').slice(0, 48)}`;
 }

@@ -59,7 +59,7 @@ describe('a MediaGen node as an AI agent tool (n8n-core, against the sandbox)', 
 			expect(fx.sandbox.state.requests.filter((r) => r.path.startsWith('/v1/webhooks'))).toEqual([]);
 			expect(downloads(fx)).toHaveLength(0);
 			const hints = (tool.run.data.resultData.runData.MediaGen?.[0]?.hints ?? []).map((h) => h.message);
-			expect(hints).toEqual([expect.stringContaining('an AI agent waits for its tools to answer')]);
+			expect(hints).toEqual([expect.stringContaining('an AI agent waits for its tools to answer'), `Charged ${charge.credits} credits for 1 run.`]);
 		} finally {
 			await host.close();
 		}

@@ -174,7 +174,7 @@ describe('Wait Mode "Pause the Execution" in n8n-core (the sandbox delivers to a
 		const cli = await host.run({ nodeType: video, credentials: fx.credentials, parameters: { ...generate, waitMode: 'parked' }, input: shots(1), executionId: nextExecutionId(), mode: 'cli' });
 		expect(cli.run.status).not.toBe('waiting');
 		expect(cli.items[0].json.status).toBe('completed');
-		expect(hintsOf(cli)).toEqual([expect.stringContaining('n8n execute (the command line)')]);
+		expect(hintsOf(cli)).toEqual([expect.stringContaining('n8n execute (the command line)'), 'Charged 30 credits for 1 run.']);
 
 		// a key without webhooks:write: the endpoint cannot be registered (the runs were sent and are waited for here)
 		const narrow = fx.sandbox.state.createApiKey(['models:read', 'runs:read', 'videos:write', 'webhooks:read'], 'no webhooks:write');
@@ -182,7 +182,7 @@ describe('Wait Mode "Pause the Execution" in n8n-core (the sandbox delivers to a
 		const noScope = await host.run({ nodeType: video, credentials: fx.credentials, parameters: { ...generate, waitMode: 'parked' }, input: shots(2), executionId: nextExecutionId() });
 		expect(noScope.run.status).not.toBe('waiting');
 		expect(noScope.items.map((i) => i.json.status)).toEqual(['completed', 'completed']);
-		expect(hintsOf(noScope)).toEqual([expect.stringContaining('insufficient_scope); the credential needs the webhooks:write scope')]);
+		expect(hintsOf(noScope)).toEqual([expect.stringContaining('insufficient_scope); the credential needs the webhooks:write scope'), 'Charged 60 credits for 2 runs.']);
 		expect(endpoints()).toEqual([]);
 	});
 
@@ -195,6 +195,20 @@ describe('Wait Mode "Pause the Execution" in n8n-core (the sandbox delivers to a
 		expect(done.items.map((i) => i.json.status)).toEqual(['completed', 'completed']);
 		expect(fx.sandbox.state.countRequests('POST', '/v1/webhooks')).toBe(1);
 		expect(endpoints()).toEqual([]);
+	});
+
+	it('with Max Credits, each resumed item carries what its run was charged and what the node quoted before pausing', async () => {
+		const executionId = nextExecutionId();
+		const parameters = { ...generate, waitMode: 'parked', options: { maxCredits: 100 } };
+		const paused = await host.run({ nodeType: video, credentials: fx.credentials, parameters, input: shots(2), executionId });
+		expect(paused.run.status).toBe('waiting');
+		const resumed = await host.finished(executionId);
+		expect(resumed.error).toBeUndefined();
+		expect(resumed.items.map((i) => [(i.json.usage as IDataObject).credits, i.json.quoted_credits])).toEqual([
+			[30, 30],
+			[30, 30],
+		]);
+		for (const item of resumed.items) expect(fx.sandbox.state.chargesFor(String(item.json.id))).toEqual([expect.objectContaining({ credits: 30 })]);
 	});
 
 	it('reports a run that failed while paused as an error item with its code (a resumed node cannot stop the workflow)', async () => {

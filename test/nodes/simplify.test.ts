@@ -255,7 +255,8 @@ describe('Simplify in n8n-core (against the sandbox): simplified items from vers
 				prompt: 'tile one',
 				width: expect.any(Number),
 				height: expect.any(Number),
-				// the document's BatchItem carries no model and no usage: the item names neither (docs/outputs.md)
+				// the document's BatchItem carries no model and no usage: the charge is read from the run (docs/outputs.md)
+				credits: fx.sandbox.state.chargesFor(String(source.id))[0].credits,
 				run_id: source.id,
 				status: 'completed',
 				batch_id: expect.stringMatching(/^batch_/),
@@ -273,7 +274,11 @@ describe('Simplify in n8n-core (against the sandbox): simplified items from vers
 		])('%s: the batch items as the service returns them, with batch_status and output_urls', async (_, version) => {
 			const items = await run(batch, create, version, input);
 			const itemFields = Object.keys((API_RESOURCES.BatchItem as { properties: IDataObject }).properties);
-			for (const item of items) expect(Object.keys(item.json).sort()).toEqual([...itemFields, 'batch_status', 'output_urls'].sort());
+			// a completed item also gets its run's usage (what it was charged); a failed one does not
+			for (const item of items) {
+				const added = item.json.status === 'completed' ? ['batch_status', 'output_urls', 'usage'] : ['batch_status', 'output_urls'];
+				expect(Object.keys(item.json).sort()).toEqual([...itemFields, ...added].sort());
+			}
 		});
 	});
 
