@@ -102,15 +102,17 @@ function generationItem(run: IDataObject, context: SimplifyContext): IDataObject
 	const output = objectOr(run.output);
 	const files = outputFiles(output).map((file) => file.url);
 	const item: IDataObject = {};
-	put(item, 'output_url', text(output.output_url) ?? files[0]);
-	put(item, 'output_urls', files);
 	put(item, 'prompt', promptOf(run, context.sent));
 	for (const [key, value] of Object.entries(output)) {
 		if (key === 'output_url' || key === 'images') continue;
 		put(item, RUN_KEYS.has(key) ? `output_${key}` : key, value);
 	}
 	put(item, 'model', modelOf(run, context.sent));
-	return withRunFacts(item, run);
+	withRunFacts(item, run);
+	// last: long signed addresses would push what a user reads first (the prompt, the price) out of n8n's table
+	put(item, 'output_url', text(output.output_url) ?? files[0]);
+	put(item, 'output_urls', files);
+	return item;
 }
 
 function productItem(run: IDataObject, context: SimplifyContext): IDataObject {

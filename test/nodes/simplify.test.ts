@@ -74,7 +74,7 @@ describe('Simplify in n8n-core (against the sandbox): simplified items from vers
 		const image = new MediaGenImage();
 		const generate = { resource: 'image', operation: 'generate', model: 'image.aurora-2', prompt: 'Nobody tells you about the ceramic mug', count: 2, aspectRatio: '16:9' };
 
-		it('on: the files, the prompt that made them, the output values, model, credits charged, run id and status — no envelope', async () => {
+		it('on: the prompt that made them, the output values, model, credits charged, run id, status and the files — no envelope', async () => {
 			const [item] = await run(image, generate, SIMPLIFIED);
 			const source = stored(item.json.run_id);
 			const output = source.output as IDataObject;
@@ -90,7 +90,7 @@ describe('Simplify in n8n-core (against the sandbox): simplified items from vers
 				status: 'completed',
 			});
 			expect(item.json.credits).toBe(chargeOf(source.id));
-			expect(Object.keys(item.json)).toEqual(['output_url', 'output_urls', 'prompt', 'width', 'height', 'model', 'credits', 'run_id', 'status']);
+			expect(Object.keys(item.json)).toEqual(['prompt', 'width', 'height', 'model', 'credits', 'run_id', 'status', 'output_url', 'output_urls']);
 			for (const key of ENVELOPE) expect(item.json).not.toHaveProperty(key);
 			expect(Object.keys(item.binary!)).toEqual(['data', 'data_1']);
 			expect(item.binary!.data.mimeType).toBe('image/png');

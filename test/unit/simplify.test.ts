@@ -89,10 +89,10 @@ describe('Simplify: the simplified items of every kind', () => {
 });
 
 describe('Simplify: generation runs', () => {
-	it('gives the file URLs first, then the prompt the node sent, the output values, model, credits, run id and status', () => {
+	it('gives the prompt the node sent first, then the output values, model, credits, run id and status, and the file URLs last', () => {
 		const json = simplifiedRun(run({ output: { output_url: url('a.png'), images: [{ url: url('a.png') }, { url: url('b.png') }], width: 64, height: 36 } }), { sent: { prompt: 'a red fox' } });
 		expect(json).toEqual({ output_url: url('a.png'), output_urls: [url('a.png'), url('b.png')], prompt: 'a red fox', width: 64, height: 36, model: 'image.aurora-2', credits: 4, run_id: 'run_1', status: 'completed' });
-		expect(Object.keys(json)).toEqual(['output_url', 'output_urls', 'prompt', 'width', 'height', 'model', 'credits', 'run_id', 'status']);
+		expect(Object.keys(json)).toEqual(['prompt', 'width', 'height', 'model', 'credits', 'run_id', 'status', 'output_url', 'output_urls']);
 	});
 
 	it('takes the prompt from what was sent, else the text of a speech, else the service\'s echo', () => {
