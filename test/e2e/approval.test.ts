@@ -3,7 +3,8 @@
 // Wait node asks for approval on a form (what a Gmail or Slack "send and wait" would link to), and
 // only an approval submits, bound to the quote the approver saw.
 import type { LedgerEntry, RequestLogEntry } from '../../sandbox/state';
-import { describeWithN8n, eventually, n8nApi, readE2eState, sandboxAdmin, type N8nItem } from './state';
+import { evaluateExpressions, readExample, senselessItems } from './example-checks';
+import { describeWithN8n, eventually, n8nApi, readE2eState, sandboxAdmin, type N8nItem, type N8nRun } from './state';
 
 const EXAMPLE = '08-approval-form-before-spending';
 const FORM_PATH = 'mediagen-approval-request';
@@ -76,6 +77,9 @@ describeWithN8n('example 08, approve before spending, in real n8n (Form Trigger 
 		expect(submits.map((r) => [r.status, (r.body as { quote_token?: string }).quote_token])).toEqual([[202, estimate.quote_token]]);
 		const charges = (await ledger()).filter((e) => e.run_id === image.json.run_id);
 		expect(charges.map((e) => e.credits)).toEqual([8]);
+		// what every example's output must be (test/e2e/example-checks.ts): every item makes sense, every expression has a value
+		expect(senselessItems(done as unknown as N8nRun)).toEqual([]);
+		expect(evaluateExpressions(readExample(EXAMPLE), done as unknown as N8nRun).problems).toEqual([]);
 	});
 
 	it('decline: nothing is submitted and nothing is charged', async () => {

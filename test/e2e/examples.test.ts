@@ -169,6 +169,7 @@ describeWithN8n('example workflows in real n8n (n8n execute, against the sandbox
 			'05-generate-then-cut-out',
 			'06-ad-variants-to-images',
 			'07-ai-agent-image-tool',
+			'08-approval-form-before-spending',
 			'09-mcp-server-for-any-assistant',
 			'10-approve-before-spending',
 		]);
@@ -346,7 +347,7 @@ describeWithN8n('example workflows in real n8n (n8n execute, against the sandbox
 		Object.assign(seeded, after);
 		try {
 			expect(report.filter((r) => r.skipped)).toEqual([]);
-			expect(report).toHaveLength(9);
+			expect(report).toHaveLength(10);
 			for (const { id } of Object.values(seeded.workflows!)) expect((await n8nApi<{ active: boolean }>(state, `/workflows/${id}`)).active).toBe(false);
 			expect(await endpointsFor(state)).toEqual([]);
 			expect(seeded.openAi!.baseUrl).toBe(state.fakeOpenAi.baseUrl);
