@@ -266,35 +266,25 @@ describeWithN8n('building a workflow from the node panel, as a user does in the 
 		await executeWorkflow(page);
 		await saveDocImage(page, 'example01-canvas');
 
-		await openNode(page, 'Extract Product');
-		const output = page.locator('[data-test-id=output-panel]');
-		await output.getByText('1 item').first().waitFor();
-		// n8n opens a node with files on its Binary tab; the fields a user chains on are in the table
-		await output.getByText('Table', { exact: true }).first().click();
-		await saveDocImage(page, 'example01-product');
-		const product = await output.innerText();
-		expect(product).toContain('Ceramic Mug');
-		await closeNode(page);
+		/** Opens a node, shows its output as the table a user reads (n8n opens nodes with files on Binary), saves it for the docs, returns its text. */
+		const tableOf = async (node: string, items: string, image: string): Promise<string> => {
+			await openNode(page, node);
+			const output = page.locator('[data-test-id=output-panel]');
+			await output.getByText(items).first().waitFor();
+			await output.getByText('Table', { exact: true }).first().click();
+			await saveDocImage(page, image);
+			const text = await output.innerText();
+			await closeNode(page);
+			expect(text).not.toMatch(/\bundefined\b|\[object Object\]/);
+			return text;
+		};
 
-		await openNode(page, 'Ad Variants');
-		await output.getByText('3 items').first().waitFor();
-		await output.getByText('Table', { exact: true }).first().click();
-		const variants = await output.innerText();
+		expect(await tableOf('Extract Product', '1 item', 'example01-product')).toContain('Ceramic Mug');
+		const variants = await tableOf('Ad Variants', '3 items', 'example01-ad-variants');
 		expect(variants).toContain('headline');
 		expect(variants).toContain('Ceramic Mug');
 		expect(variants).not.toContain('https://shop.example.com/products/ceramic-mug');
-		expect(variants).not.toMatch(/\bundefined\b|\[object Object\]/);
-		await saveDocImage(page, 'example01-ad-variants');
-		await closeNode(page);
-
-		await openNode(page, 'Generate Ad Image');
-		await output.getByText('3 items').first().waitFor();
-		await output.getByText('Table', { exact: true }).first().click();
-		const images = await output.innerText();
-		expect(images).toContain('Ceramic Mug');
-		expect(images).not.toMatch(/\bundefined\b|\[object Object\]/);
-		await saveDocImage(page, 'example01-ad-images');
-		await closeNode(page);
+		expect(await tableOf('Generate Ad Image', '3 items', 'example01-ad-images')).toContain('Ceramic Mug');
 	});
 
 	it('Options offers one Wait Timeout, the one of the Wait Mode set, with its default; switching the mode keeps one field and the value', async () => {
