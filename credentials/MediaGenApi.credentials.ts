@@ -1,5 +1,7 @@
 import type { IAuthenticateGeneric, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
 
+import { CREDIT_LIMIT_PROPERTIES } from '../src/node/credit-limits';
+
 export class MediaGenApi implements ICredentialType {
 	name = 'mediaGenApi';
 
@@ -11,13 +13,21 @@ export class MediaGenApi implements ICredentialType {
 
 	properties: INodeProperties[] = [
 		{
+			displayName:
+				'No key yet? Save this credential with the Base URL only, then in a MediaGen Account node choose CLI Sign-In Session → Start, open the sign-in link it outputs and approve, and run Exchange for API Key: it returns the key once. Paste it here.',
+			name: 'keyNotice',
+			type: 'notice',
+			default: '',
+		},
+		{
 			displayName: 'Base URL',
 			name: 'baseUrl',
 			type: 'string',
 			required: true,
 			default: '',
 			placeholder: 'https://mediagen.example.com/v1',
-			description: 'The service address, ending in /v1',
+			hint: 'Your MediaGen service’s API address, ending in /v1',
+			description: 'Where every request of this credential goes: the address of the MediaGen API you use, including the version segment /v1 (the API document’s base URL)',
 		},
 		{
 			displayName: 'API Key',
@@ -25,8 +35,10 @@ export class MediaGenApi implements ICredentialType {
 			type: 'string',
 			typeOptions: { password: true },
 			default: '',
-			description: 'A scoped API key; each operation lists the scope it needs',
+			hint: 'A key of your MediaGen account; without one, only the sign-in above works',
+			description: 'A scoped API key: each operation needs a scope (listed with the operations in the README); a key without it is refused with insufficient_scope, naming the scope',
 		},
+		...CREDIT_LIMIT_PROPERTIES,
 	];
 
 	authenticate: IAuthenticateGeneric = {

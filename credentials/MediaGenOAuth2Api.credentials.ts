@@ -10,7 +10,9 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { CREDIT_LIMIT_PROPERTIES } from '../src/node/credit-limits';
 import { ALL_NODE_SCOPES } from '../src/node/scopes';
+import { SecretValues } from '../src/transport/redact';
 
 const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
 const baseUrlOf = (credentials: ICredentialDataDecryptedObject) => text(credentials.baseUrl).replace(/\/+$/, '');
@@ -45,8 +47,9 @@ function parsed(body: unknown): unknown {
  * reads the problem there); `response` has no `status`, so n8n does not take a refused client for an
  * expired token and ask again; `code` is not a status, so n8n keeps this message (credential test).
  */
-function tokenRefused(status: number, body: unknown): Error {
-	const service = asObject(parsed(body));
+function tokenRefused(status: number, body: unknown, credentials: ICredentialDataDecryptedObject): Error {
+	// a service or proxy that echoes the client id or secret (raw, escaped, encoded, as the Basic header) shows nothing of them
+	const service = asObject(new SecretValues().addCredential(credentials).value(parsed(body)));
 	const problem: IDataObject = typeof service?.code === 'string' ? { ...service } : {};
 	problem.code = text(problem.code) || text(service?.error) || `http_${status}`;
 	problem.status = status;
@@ -77,9 +80,17 @@ export class MediaGenOAuth2Api implements ICredentialType {
 			required: true,
 			default: '',
 			placeholder: 'https://mediagen.example.com/v1',
-			description: 'The service address, ending in /v1; tokens come from this plus /oauth/token',
+			hint: 'Your MediaGen service’s API address, ending in /v1',
+			description: 'Where every request of this credential goes, including the version segment /v1; the credential gets its tokens from this address plus /oauth/token',
 		},
-		{ displayName: 'Client ID', name: 'clientId', type: 'string', default: '', required: true },
+		{
+			displayName: 'Client ID',
+			name: 'clientId',
+			type: 'string',
+			default: '',
+			required: true,
+			hint: 'The ID and secret of an OAuth client of your MediaGen account (client credentials)',
+		},
 		{ displayName: 'Client Secret', name: 'clientSecret', type: 'string', typeOptions: { password: true }, default: '', required: true },
 		{
 			displayName: 'Scope',
@@ -98,6 +109,7 @@ export class MediaGenOAuth2Api implements ICredentialType {
 			],
 			default: 'body',
 		},
+		...CREDIT_LIMIT_PROPERTIES,
 		// Filled by preAuthentication; n8n calls it again when the field is empty or a request gets 401.
 		{ displayName: 'Access Token', name: 'accessToken', type: 'hidden', typeOptions: { expirable: true, password: true }, default: '' },
 		{ displayName: 'Access Token Issued For', name: 'accessTokenFor', type: 'hidden', typeOptions: { password: true }, default: '' },
@@ -144,10 +156,10 @@ export class MediaGenOAuth2Api implements ICredentialType {
 			const code = text(failure.code) || 'no_response';
 			throw Object.assign(new Error(`Could not reach the MediaGen token endpoint (${code})`), { code });
 		}
-		if (response.statusCode < 200 || response.statusCode >= 300) throw tokenRefused(response.statusCode, response.body);
+		if (response.statusCode < 200 || response.statusCode >= 300) throw tokenRefused(response.statusCode, response.body, credentials);
 		const token = asObject(parsed(response.body))?.access_token;
 		if (typeof token !== 'string' || !token) {
-			throw tokenRefused(response.statusCode, { code: 'unexpected_response', detail: 'The token endpoint answered without an access_token' });
+			throw tokenRefused(response.statusCode, { code: 'unexpected_response', detail: 'The token endpoint answered without an access_token' }, credentials);
 		}
 		return { accessToken: token, accessTokenFor: issuedFor(credentials, token) };
 	}

@@ -11,6 +11,8 @@ async function main(): Promise<void> {
 			port: { type: 'string', default: '4010' },
 			host: { type: 'string', default: '127.0.0.1' },
 			latency: { type: 'string' },
+			'long-latency': { type: 'string' },
+			'caption-pictures': { type: 'boolean', default: false },
 			'failure-rate': { type: 'string' },
 			'rate-limit': { type: 'string' },
 			concurrency: { type: 'string' },
@@ -28,6 +30,8 @@ async function main(): Promise<void> {
 	if (values.help) {
 		process.stdout.write(
 			'npm run sandbox -- [--port 4010] [--latency ms] [--failure-rate 0..1] [--rate-limit req/s] [--concurrency runs]\n' +
+				'                   [--long-latency ms]  (video, lip sync, 3D, producer and training runs take this long; default: --latency)\n' +
+				'                   [--caption-pictures]  (pictures show the prompt that made them, 320 px short side)\n' +
 				'                   [--token-ttl s] [--quote-ttl s] [--credits n] [--chaos 0..1] [--webhook-backoff-scale x]\n' +
 				'                   [--keep-failing-webhooks]  (do not disable an endpoint whose delivery failed every attempt)\n' +
 				'                   [--video-bytes n]  (every MP4 output is n bytes long, padded while it is sent)\n',
@@ -40,6 +44,8 @@ async function main(): Promise<void> {
 			port: num(values.port),
 			host: values.host,
 			latencyMs: num(values.latency),
+			longRunLatencyMs: num(values['long-latency']),
+			captionPictures: values['caption-pictures'] ? true : undefined,
 			failureRate: num(values['failure-rate']),
 			rateLimitPerSecond: num(values['rate-limit']),
 			concurrencyPerAccount: num(values.concurrency),
@@ -62,7 +68,7 @@ async function main(): Promise<void> {
 			`  API key (all scopes): ${SANDBOX_API_KEY}`,
 			`  OAuth client id:     ${SANDBOX_OAUTH_CLIENT_ID}`,
 			`  OAuth client secret: ${SANDBOX_OAUTH_CLIENT_SECRET}`,
-			`  Run latency ${sandbox.state.options.latencyMs} ms, failure rate ${sandbox.state.options.failureRate}, rate limit ${sandbox.state.options.rateLimitPerSecond}/s per credential`,
+			`  Run latency ${sandbox.state.options.latencyMs} ms${sandbox.state.options.longRunLatencyMs ? ` (video, lip sync, 3D, producers: ${sandbox.state.options.longRunLatencyMs} ms)` : ''}, failure rate ${sandbox.state.options.failureRate}, rate limit ${sandbox.state.options.rateLimitPerSecond}/s per credential`,
 			'',
 		].join('\n'),
 	);

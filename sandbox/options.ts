@@ -2,6 +2,11 @@
 export interface SandboxOptions {
 	/** how long a run stays processing (ms) */
 	latencyMs: number;
+	/**
+	 * how long a run of a long kind stays processing (ms): video, lip sync, 3D, producers and
+	 * trainings (run-durations.ts); 0 gives them `latencyMs` too
+	 */
+	longRunLatencyMs: number;
 	/** share of runs that fail with provider_error (0..1) */
 	failureRate: number;
 	/** requests per second per credential before 429 rate_limited */
@@ -27,10 +32,16 @@ export interface SandboxOptions {
 	 * generated while it is sent, so a 1 GB output costs the sandbox no memory (large-files.ts)
 	 */
 	videoOutputBytes: number;
+	/**
+	 * pictures show the text that made them (a prompt, or the edit and the input's caption), drawn
+	 * on a 320 px short side and kept in the PNG's Description chunk (png.ts); off: 64 px gradients
+	 */
+	captionPictures: boolean;
 }
 
 export const defaultSandboxOptions: SandboxOptions = {
 	latencyMs: 1500,
+	longRunLatencyMs: 0,
 	failureRate: 0,
 	rateLimitPerSecond: 500,
 	concurrencyPerAccount: 50,
@@ -42,6 +53,7 @@ export const defaultSandboxOptions: SandboxOptions = {
 	chaos: 0,
 	chaosSlowMs: 35_000,
 	videoOutputBytes: 0,
+	captionPictures: false,
 };
 
 /** The ready-made credentials the sandbox starts with (printed by `npm run sandbox`). */

@@ -3,7 +3,8 @@ import { createHash } from 'node:crypto';
 import { makeModelFile, makeMp3, makeWav, MODEL_CONTENT_TYPES, mp4Clip } from './media-files';
 import type { Capability } from './models';
 import { loopedClip } from './mp4-loop';
-import { makePng } from './png';
+import type { SandboxOptions } from './options';
+import { makeCaptionedPng, makePng } from './png';
 
 /** A file a completed run produced. */
 export interface ProducedFile {
@@ -18,32 +19,37 @@ function seedOf(text: string, index: number): number {
 	return createHash('sha256').update(`${text}#${index}`).digest().readUInt32BE(0);
 }
 
-export type OutputMaker = (runId: string, params: Record<string, unknown>) => { files: ProducedFile[]; extra?: Record<string, unknown> };
+/** What output makers may follow: the sandbox's options that shape files. */
+export type OutputOptions = Pick<SandboxOptions, 'captionPictures'>;
+
+export type OutputMaker = (runId: string, params: Record<string, unknown>, options?: OutputOptions) => { files: ProducedFile[]; extra?: Record<string, unknown> };
 
 /** The short side of generated images: small files, but the asked shape. */
 const IMAGE_SHORT_SIDE = 64;
+/** The short side of pictures that show their prompt: room for twelve lines of 23 characters at twice the font size. */
+export const CAPTIONED_SHORT_SIDE = 320;
 
 /**
- * Width and height of an image of `aspectRatio` ("16:9"): exactly that ratio, short side near 64 px.
- * `auto`, `adaptive` and no ratio give a square (the model decides).
+ * Width and height of an image of `aspectRatio` ("16:9"): exactly that ratio, short side near
+ * `shortSide` (64 px). `auto`, `adaptive` and no ratio give a square (the model decides).
  */
-export function imageSize(aspectRatio: unknown): { width: number; height: number } {
+export function imageSize(aspectRatio: unknown, shortSide = IMAGE_SHORT_SIDE): { width: number; height: number } {
 	const match = /^(\d+):(\d+)$/.exec(String(aspectRatio ?? ''));
-	return match ? smallSizeLike(Number(match[1]), Number(match[2])) : { width: IMAGE_SHORT_SIDE, height: IMAGE_SHORT_SIDE };
+	return match ? smallSizeLike(Number(match[1]), Number(match[2]), shortSide) : { width: shortSide, height: shortSide };
 }
 
 /**
  * A small picture shaped like `width` × `height`: the exact ratio when its lowest terms fit a short
- * side near 64 px (16:9, 3:2), else a short side of 64 px and the long side rounded (1001 × 667).
+ * side near `shortSide` (16:9, 3:2), else that short side and the long side rounded (1001 × 667).
  */
-export function smallSizeLike(width: number, height: number): { width: number; height: number } {
+export function smallSizeLike(width: number, height: number, shortSide = IMAGE_SHORT_SIDE): { width: number; height: number } {
 	const divisor = greatestCommonDivisor(width, height);
 	const [a, b] = [width / divisor, height / divisor];
-	if (Math.min(a, b) > IMAGE_SHORT_SIDE) {
-		const long = Math.round((IMAGE_SHORT_SIDE * Math.max(a, b)) / Math.min(a, b));
-		return a >= b ? { width: long, height: IMAGE_SHORT_SIDE } : { width: IMAGE_SHORT_SIDE, height: long };
+	if (Math.min(a, b) > shortSide) {
+		const long = Math.round((shortSide * Math.max(a, b)) / Math.min(a, b));
+		return a >= b ? { width: long, height: shortSide } : { width: shortSide, height: long };
 	}
-	const scale = Math.max(1, Math.round(IMAGE_SHORT_SIDE / Math.min(a, b)));
+	const scale = Math.max(1, Math.round(shortSide / Math.min(a, b)));
 	return { width: a * scale, height: b * scale };
 }
 
@@ -51,20 +57,38 @@ function greatestCommonDivisor(a: number, b: number): number {
 	return b === 0 ? a || 1 : greatestCommonDivisor(b, a % b);
 }
 
+/** An input picture the sandbox holds: its size, and the caption it shows when the sandbox made it. */
+export interface SourcePicture {
+	width: number;
+	height: number;
+	caption?: string;
+}
+
+/** Edits of an input picture: the words their captions start with. */
+export type PictureEdit = 'Background removed' | 'Upscaled';
+
 /**
  * Image-like outputs: `count` PNGs (one for edits and upscales) of the asked aspect ratio, or, with
- * none asked, shaped like the input picture (`source`, when the sandbox can read it).
+ * none asked, shaped like the input picture (`source`, when the sandbox can read it). With
+ * `captionPictures` on they are larger and show what made them: the prompt, or for an `edit` the
+ * edit and the input picture's own caption (a cut-out is transparent around it).
  */
-export function shapedImageOutputs(source?: { width: number; height: number }): OutputMaker {
-	return (runId, params) => {
+export function shapedImageOutputs(source?: SourcePicture, edit?: PictureEdit): OutputMaker {
+	return (runId, params, options) => {
 		const count = Math.max(1, Math.min(6, Number(params.count ?? 1) || 1));
 		const seedText = String(params.prompt ?? params.image_url ?? runId);
 		const asked = /^\d+:\d+$/.test(String(params.aspect_ratio ?? ''));
-		const { width, height } = !asked && source ? smallSizeLike(source.width, source.height) : imageSize(params.aspect_ratio);
+		const shortSide = options?.captionPictures ? CAPTIONED_SHORT_SIDE : IMAGE_SHORT_SIDE;
+		const { width, height } = !asked && source ? smallSizeLike(source.width, source.height, shortSide) : imageSize(params.aspect_ratio, shortSide);
+		const caption = edit ? `${edit}: ${source?.caption ?? String(params.image_url ?? 'the input picture')}` : typeof params.prompt === 'string' ? params.prompt : '';
+		const picture = (i: number) =>
+			options?.captionPictures && caption
+				? makeCaptionedPng(width, height, seedOf(seedText, i), caption, { cutOut: edit === 'Background removed' })
+				: makePng(width, height, seedOf(seedText, i));
 		const files = Array.from({ length: count }, (_, i) => ({
 			name: `${runId}_${i}.png`,
 			contentType: 'image/png',
-			bytes: makePng(width, height, seedOf(seedText, i)),
+			bytes: picture(i),
 			slot: 'image' as const,
 		}));
 		return { files, extra: { width, height } };
@@ -186,28 +210,48 @@ export const voiceOutputs: OutputMaker = (runId, params) => ({
 	extra: { voice: { id: `vvoice_${runId.slice(4)}`, object: 'voice', name: String(params.name ?? 'voice'), samples: Array.isArray(params.audio_urls) ? params.audio_urls.length : 0 } },
 });
 
+const capitalised = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
+
+/**
+ * What a product page at `url` would name its product, as an extraction service reads it from the
+ * page: the address's last path segment in words ("/products/ceramic-mug" → "Ceramic Mug"), the
+ * brand from the site's name ("shop.example.com" → "Example").
+ */
+export function productFromUrl(url: string): { name: string; brand: string; host: string } {
+	let parsed: URL | undefined;
+	try {
+		parsed = new URL(url);
+	} catch {
+		parsed = undefined;
+	}
+	const host = parsed?.hostname ?? 'shop.example';
+	const labels = host.split('.').filter((l) => l && l !== 'www');
+	const brand = capitalised(labels.length >= 2 ? labels[labels.length - 2] : (labels[0] ?? 'Shop'));
+	const slug = decodeURIComponent(parsed?.pathname.split('/').filter(Boolean).pop() ?? '').replace(/\.[a-z0-9]{2,5}$/i, '');
+	const words = slug.split(/[-_+\s]+/).filter((w) => /[a-z]/i.test(w));
+	const name = words.length ? words.map(capitalised).join(' ') : `${brand} product${slug ? ` ${slug}` : ''}`;
+	return { name, brand, host };
+}
+
 /** Product extraction: the product data, and its photos as PNGs (images[]). */
-export const productOutputs: OutputMaker = (runId, params) => {
+export const productOutputs: OutputMaker = (runId, params, options) => {
 	const url = String(params.url ?? '');
-	const host = (() => {
-		try {
-			return new URL(url).hostname;
-		} catch {
-			return 'shop.example';
-		}
-	})();
+	const { name, brand } = productFromUrl(url);
 	const count = Math.max(1, Math.min(10, Number(params.max_images ?? 4) || 4));
 	const photos = Math.min(count, 2);
+	const size = options?.captionPictures ? CAPTIONED_SHORT_SIDE : 48;
+	const photo = (i: number) =>
+		options?.captionPictures ? makeCaptionedPng(size, size, seedOf(url, i), `${name}, photo ${i + 1} of ${photos}`) : makePng(size, size, seedOf(url, i));
 	return {
-		files: Array.from({ length: photos }, (_, i) => ({ name: `${runId}_${i}.png`, contentType: 'image/png', bytes: makePng(48, 48, seedOf(url, i)), slot: 'image' as const })),
+		files: Array.from({ length: photos }, (_, i) => ({ name: `${runId}_${i}.png`, contentType: 'image/png', bytes: photo(i), slot: 'image' as const })),
 		extra: {
 			product: {
 				url,
-				title: `Sample product from ${host}`,
-				brand: host.split('.')[0],
+				title: name,
+				brand,
 				price: { amount: 49.9, currency: 'EUR' },
-				description: 'A well-made sample product, extracted by the sandbox.',
-				attributes: { color: 'blue', material: 'cotton' },
+				description: `${name} by ${brand}, well made and ready to ship.`,
+				attributes: { color: 'blue' },
 			},
 		},
 	};

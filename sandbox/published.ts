@@ -75,6 +75,7 @@ export function responseRecorder(state: SandboxState): express.RequestHandler {
 			return send(body);
 		};
 		res.on('finish', () => {
+			if (res.locals.offContract) return;
 			const contentType = String(res.get('content-type') ?? '');
 			let body: unknown = sent;
 			if (/json/.test(contentType) && (typeof sent === 'string' || Buffer.isBuffer(sent))) {

@@ -2,6 +2,7 @@
 import express, { type Request, type Response } from 'express';
 
 import { chaosFault } from './chaos';
+import { echoedText } from './echo';
 import { ENDPOINT_TABLE, operationName, type TableEndpoint } from './endpoint-table';
 import { ProblemError, requireScope, type Reply, type RouteContext, type RouteHandler } from './http';
 import { sendProblem } from './problem';
@@ -64,9 +65,29 @@ async function applyFault(req: Request, res: Response, fault: Fault): Promise<bo
 		req.socket.destroy();
 		return true;
 	}
+	if (fault.body !== undefined || fault.echo) {
+		// off the published contract on purpose: the contract check skips it
+		res.locals.offContract = true;
+		return answerMisbehaving(req, res, fault);
+	}
 	if (!fault.status) return false;
 	if (fault.retryAfter !== undefined) res.set('Retry-After', String(fault.retryAfter));
 	sendProblem(req, res, fault.status, fault.code ?? (fault.status === 429 ? 'rate_limited' : 'service_unavailable'), 'Injected failure');
+	return true;
+}
+
+/** What a misbehaving service or proxy answers: a raw body, or a secret of the request echoed back. */
+function answerMisbehaving(req: Request, res: Response, fault: Fault): true {
+	const echo = fault.echo;
+	if (!echo) {
+		res.status(fault.status ?? 200).type(fault.contentType ?? 'application/json').send(fault.body);
+		return true;
+	}
+	const text = echoedText(req, echo);
+	if (echo.in === 'text') res.status(fault.status ?? 400).type('text/plain').send(text);
+	else if (echo.in === 'error_description') res.status(fault.status ?? 401).json({ error: fault.code ?? 'invalid_client', error_description: text });
+	else if (echo.in === 'title') res.status(fault.status ?? 400).type('application/problem+json').send(JSON.stringify({ title: text, status: fault.status ?? 400, code: fault.code ?? 'invalid_parameter' }));
+	else sendProblem(req, res, fault.status ?? 400, fault.code ?? 'invalid_parameter', text);
 	return true;
 }
 

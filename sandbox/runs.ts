@@ -2,6 +2,7 @@
 import { newId, nowIso } from './ids';
 import { mp4Padding } from './large-files';
 import { MONEY_FAILURE_MESSAGES } from './money';
+import { processingMs } from './run-durations';
 import type { SandboxModel } from './models';
 import type { OutputMaker } from './outputs';
 import type { Principal, RunRecord, SandboxState } from './state';
@@ -36,6 +37,8 @@ export class RunEngine {
 	private readonly active = new Map<string, number>();
 	private readonly waiting = new Map<string, Array<{ record: RunRecord; job: NewRun }>>();
 	private readonly timers = new Set<NodeJS.Timeout>();
+	/** processing runs: how to finish each now (tests decide the order in which runs finish) */
+	private readonly finishers = new Map<string, { timer: NodeJS.Timeout; finish: () => void }>();
 
 	constructor(
 		private readonly state: SandboxState,
@@ -87,15 +90,30 @@ export class RunEngine {
 	stop(): void {
 		for (const t of this.timers) clearTimeout(t);
 		this.timers.clear();
+		this.finishers.clear();
 	}
 
-	private later(ms: number, fn: () => void): void {
+	private later(ms: number, fn: () => void): NodeJS.Timeout {
 		const timer = setTimeout(() => {
 			this.timers.delete(timer);
 			fn();
 		}, ms);
 		timer.unref();
 		this.timers.add(timer);
+		return timer;
+	}
+
+	/**
+	 * Finishes a processing run now instead of after the latency (sandbox-only, for tests that need
+	 * runs to finish in a chosen order). False when the run is not processing.
+	 */
+	finishNow(runId: string): boolean {
+		const pending = this.finishers.get(runId);
+		if (!pending) return false;
+		clearTimeout(pending.timer);
+		this.timers.delete(pending.timer);
+		pending.finish();
+		return true;
 	}
 
 	private pump(accountId: string): void {
@@ -105,7 +123,11 @@ export class RunEngine {
 			this.active.set(accountId, (this.active.get(accountId) ?? 0) + 1);
 			next.record.run.status = 'processing';
 			next.record.run.updated_at = nowIso();
-			this.later(this.state.options.latencyMs, () => this.finish(next.record, next.job));
+			const finish = () => {
+				this.finishers.delete(next.record.run.id);
+				this.finish(next.record, next.job);
+			};
+			this.finishers.set(next.record.run.id, { timer: this.later(processingMs(next.job.operation, this.state.options), finish), finish });
 		}
 	}
 
@@ -128,7 +150,7 @@ export class RunEngine {
 			const message = record.moneyFailure ? (MONEY_FAILURE_MESSAGES[record.moneyFailure] ?? record.moneyFailure) : forced && forced !== 'provider_error' ? `Failed as asked by sandbox_fail (${forced})` : 'The provider failed to produce an output';
 			record.run.error = { code: failure, message };
 		} else {
-			const { files, extra } = job.makeOutput(record.run.id, job.params);
+			const { files, extra } = job.makeOutput(record.run.id, job.params, this.state.options);
 			const output: Record<string, unknown> = { ...extra };
 			const expires = Date.now() + FILE_URL_VALIDITY_MS;
 			for (const file of files) {

@@ -91,6 +91,14 @@ function adminRouter(state: SandboxState): express.Router {
 		const scopes = Array.isArray(req.body?.scopes) ? (req.body.scopes as string[]) : [];
 		res.status(201).json({ api_key: state.createApiKey(scopes, String(req.body?.label ?? 'test key')) });
 	});
+	router.post('/accounts', (req, res) => {
+		const { accountId, apiKey } = state.createAccount(String(req.body?.display_name ?? 'Test Studio'));
+		res.status(201).json({ account_id: accountId, api_key: apiKey });
+	});
+	router.delete('/faults', (_req, res) => {
+		state.faults.length = 0;
+		res.status(204).end();
+	});
 	router.post('/faults', (req, res) => {
 		const { count, ...fault } = req.body as Fault & { count?: number };
 		state.faults.push({ ...fault, remaining: count ?? 1 });

@@ -134,7 +134,30 @@ export interface Fault {
 	reset?: boolean;
 	/** delay the answer (ms) */
 	delayMs?: number;
+	/**
+	 * A misbehaving service or proxy (off the published contract, so not checked against it): answer
+	 * `status` (default 200) with this body as it is, e.g. a run that is not a run.
+	 */
+	body?: string;
+	contentType?: string;
+	/** A misbehaving service or proxy: answer with a secret of the request echoed back (echo.ts). */
+	echo?: SecretEcho;
 	remaining: number;
+}
+
+/** Which secret an echo fault sends back, where in the answer and how encoded. */
+export interface SecretEcho {
+	/**
+	 * bearer: the request's bearer credential (API key or access token); client_id / client_secret:
+	 * the token request's client (JSON body or Basic); basic: the Basic header's base64 as sent;
+	 * value: `value` itself (e.g. a webhook endpoint's signing secret)
+	 */
+	secret: 'bearer' | 'client_id' | 'client_secret' | 'basic' | 'value';
+	value?: string;
+	/** a problem's detail or title, an OAuth2 error_description, or a text/plain body */
+	in: 'detail' | 'title' | 'error_description' | 'text';
+	/** json: as a JSON string literal's inside (quotes and backslashes escaped); url: percent-encoded; base64 */
+	encoding?: 'raw' | 'json' | 'url' | 'base64';
 }
 
 /** Everything the sandbox remembers. One instance per running sandbox. */
@@ -206,6 +229,13 @@ export class SandboxState {
 		const key = `mg_key_${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`;
 		this.apiKeys.set(key, { accountId, scopes, label });
 		return key;
+	}
+
+	/** A new account of its own with a full-access key (tests that need a ledger nobody else writes to). */
+	createAccount(displayName = 'Test Studio', balance = this.options.startingCredits): { accountId: string; apiKey: string } {
+		const accountId = `acc_${Math.random().toString(36).slice(2, 10)}`;
+		this.addAccount(accountId, displayName, balance);
+		return { accountId, apiKey: this.createApiKey([...ALL_SCOPES], displayName, accountId) };
 	}
 
 	account(id: string): Account {

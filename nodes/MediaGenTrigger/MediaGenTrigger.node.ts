@@ -8,6 +8,7 @@ import {
 } from 'n8n-workflow';
 
 import { authenticationProperty, credentialsOfNodes } from '../../src/node/authentication';
+import { simplifyProperty } from '../../src/node/simplify-option';
 import { EVENT_OPTIONS, eventsSubtitle } from '../../src/webhooks/events';
 import { receiveEvent } from '../../src/webhooks/receive';
 import { endpointExists, registerEndpoint, removeEndpoint } from '../../src/webhooks/registration';
@@ -18,9 +19,10 @@ export class MediaGenTrigger implements INodeType {
 		name: 'mediaGenTrigger',
 		icon: { light: 'file:../../icons/trigger.svg', dark: 'file:../../icons/trigger.dark.svg' },
 		group: ['trigger'],
-		version: 1,
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: eventsSubtitle(),
-		description: 'Starts the workflow when a run or batch of the Media Generation Service completes or fails (signed webhooks)',
+		description: 'Starts the workflow when a MediaGen generation (or a batch) completes or fails, through signed webhooks',
 		documentationUrl: 'https://github.com/n8n-nodes-mediagen/n8n-nodes-mediagen#mediagen-trigger',
 		defaults: { name: 'MediaGen Trigger' },
 		inputs: [],
@@ -48,7 +50,11 @@ export class MediaGenTrigger implements INodeType {
 			},
 			authenticationProperty,
 			{
-				displayName: 'Events',
+				// Not labelled "Events" (nor "Event", "Trigger On"): n8n 2.41's node panel turns such a
+				// list into actions and then shows the trigger without the word "Trigger", as a bare
+				// "MediaGen" among twelve "MediaGen …" nodes. Unlabelled so, the panel lists "MediaGen
+				// Trigger" and adds it with Run Completed chosen (docs/editor.md).
+				displayName: 'Start On',
 				name: 'events',
 				type: 'multiOptions',
 				required: true,
@@ -73,6 +79,7 @@ export class MediaGenTrigger implements INodeType {
 				default: true,
 				description: 'Whether to skip an event whose ID already started this workflow (a retry or replay of the same event)',
 			},
+			simplifyProperty({}),
 			{
 				displayName: 'Options',
 				name: 'options',

@@ -17,6 +17,7 @@ const RESOURCES = { workflow: 'Workflow', preset: 'Preset', userWorkflow: 'User 
 /**
  * Version 1.1 puts Product Name, Product Description and Tone of Product Ad Variants up front and
  * turns One Item per Variant on by default; workflows saved with version 1 keep what they had.
+ * Version 2, like the other nodes' version 2, turns Simplify on (src/node/simplify-option.ts).
  */
 const BEFORE_1_1: EarlierShape = {
 	changedIn: 1.1,
@@ -31,8 +32,8 @@ export class MediaGenWorkflow implements INodeType {
 		name: 'mediaGenWorkflow',
 		icon: { light: 'file:../../icons/workflow.svg', dark: 'file:../../icons/workflow.dark.svg' },
 		group: ['transform'],
-		version: [1, 1.1],
-		defaultVersion: 1.1,
+		version: [1, 1.1, 2],
+		defaultVersion: 2,
 		subtitle: operationSubtitle('MediaGenWorkflow', RESOURCES),
 		description: 'Run workflows, presets and editor workflows, analyze ads and read marketing catalogs with the Media Generation Service',
 		documentationUrl: 'https://github.com/n8n-nodes-mediagen/n8n-nodes-mediagen#mediagen-workflow',

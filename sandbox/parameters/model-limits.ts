@@ -33,12 +33,16 @@ export function listedByModel(...keys: string[]): Check {
 	};
 }
 
+/** Characters as the document counts them (Unicode code points; an emoji is one, not two UTF-16 units). */
+export const characterCount = (text: string): number => [...text].length;
+
 /** A string no longer than the model's `keys` (prompt and text caps). */
 export function lengthWithinModelLimit(...keys: string[]): Check {
 	return (value, env) => {
 		const found = reported(env, keys);
 		if (!found || typeof found[1] !== 'number' || typeof value !== 'string') return undefined;
-		return value.length > found[1] ? `${value.length} characters, at most ${found[1]} allowed (limits.${found[0]} of ${modelName(env)})` : undefined;
+		const length = characterCount(value);
+		return length > found[1] ? `${length} characters, at most ${found[1]} allowed (limits.${found[0]} of ${modelName(env)})` : undefined;
 	};
 }
 
@@ -126,7 +130,7 @@ export const dialogue: Check = all(isArrayOf(isObject({ text: isString, voice_id
 	const lines = value as Array<{ text: string; voice_id: string }>;
 	const voices = new Set(lines.map((l) => l.voice_id)).size;
 	if (voices > limits.max_voices) return `${voices} voices, at most ${limits.max_voices} (limits.max_voices of ${modelName(env)})`;
-	const characters = lines.reduce((n, l) => n + l.text.length, 0);
+	const characters = lines.reduce((n, l) => n + characterCount(l.text), 0);
 	if (typeof limits.max_characters === 'number' && characters > limits.max_characters) {
 		return `${characters} characters, at most ${limits.max_characters} (limits.max_characters of ${modelName(env)})`;
 	}

@@ -2,9 +2,9 @@ import { bodyOf, listReply, principalOf, ProblemError, type Reply, type RouteCon
 import { newId, nowIso } from '../ids';
 import { mp3Seconds, playingSeconds } from '../media-length';
 import { findModel } from '../models';
-import { convertedVoiceOutputs, shapedImageOutputs, speechOutputs, videoOutputs } from '../outputs';
+import { convertedVoiceOutputs, shapedImageOutputs, speechOutputs, videoOutputs, type PictureEdit } from '../outputs';
 import { pictureSize } from '../picture-size';
-import { makePng } from '../png';
+import { makePng, pngText } from '../png';
 import { priceOf } from '../pricing';
 import type { SandboxServices } from '../services';
 import { ASSET_VALIDITY_MS } from '../storage';
@@ -103,12 +103,15 @@ export function mediaHandlers(services: SandboxServices): Record<string, RouteHa
 		const bytes = services.heldBytes(ctx.origin, bodyOf(ctx)[param]);
 		return (bytes && (playingSeconds(bytes) ?? mp3Seconds(bytes))) || undefined;
 	};
-	/** image outputs shaped like the run's input picture, when the sandbox holds it */
-	const imagesShapedLike = (param: string): RouteHandler => (ctx) => {
-		const value = bodyOf(ctx)[param];
-		const bytes = services.heldBytes(ctx.origin, Array.isArray(value) ? value[0] : value);
-		return runHandler(services, shapedImageOutputs(bytes && pictureSize(bytes)))(ctx);
-	};
+	/** image outputs shaped like the run's input picture (and showing its caption), when the sandbox holds it */
+	const imagesShapedLike =
+		(param: string, edit?: PictureEdit): RouteHandler =>
+		(ctx) => {
+			const value = bodyOf(ctx)[param];
+			const bytes = services.heldBytes(ctx.origin, Array.isArray(value) ? value[0] : value);
+			const size = bytes && pictureSize(bytes);
+			return runHandler(services, shapedImageOutputs(size && { ...size, caption: pngText(bytes) }, edit))(ctx);
+		};
 
 	const timelineOf = (ctx: RouteContext) => {
 		const id = String(ctx.req.params.timelineId);
@@ -167,8 +170,8 @@ export function mediaHandlers(services: SandboxServices): Record<string, RouteHa
 			const seconds = lastingAsInput(ctx, 'audio_url');
 			return runHandler(services, (runId, params) => videoOutputs(runId, { ...params, duration: seconds ?? params.duration }))(ctx);
 		},
-		'POST /images/upscale': imagesShapedLike('image_url'),
-		'POST /images/background-remove': imagesShapedLike('image_url'),
+		'POST /images/upscale': imagesShapedLike('image_url', 'Upscaled'),
+		'POST /images/background-remove': imagesShapedLike('image_url', 'Background removed'),
 		// edits: images generated from input images and no asked ratio keep the first input's shape
 		'POST /images/generations': imagesShapedLike('image_urls'),
 		'GET /audio/voices': (ctx) => listReply(ctx.req, SANDBOX_VOICES),

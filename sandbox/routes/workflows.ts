@@ -25,13 +25,31 @@ function pick<T>(list: readonly T[], seed: string, index: number): T {
 	return list[n % list.length];
 }
 
-const OPENERS = ['Stop scrolling if', 'Nobody tells you that', 'I tried', 'Here is why', 'The one thing about', 'POV: you just found'];
+/** The `index`th of a seeded rotation of `list`: different values for consecutive indexes, as a writer varies them. */
+function rotate<T>(list: readonly T[], seed: string, index: number): T {
+	const start = createHash('sha256').update(seed).digest().readUInt32BE(0);
+	return list[(start + index) % list.length];
+}
+
+/** A subject as it reads inside a sentence: "A reusable bottle…" → "a reusable bottle…" (names keep their capitals). */
+const inSentence = (subject: string) => subject.replace(/^(A|An|The)(?= [a-z])/, (article) => article.toLowerCase());
+
+const OPENERS = ['Stop scrolling and meet', 'Nobody tells you about', 'I tried', 'Here is why everyone wants', 'The one thing about', 'POV: you just found'];
+const AD_ANGLES = ['benefit', 'problem-solution', 'social proof', 'urgency', 'story'] as const;
+/** An ad body for each angle, from what the product is (its description, else its name) and who it is for. */
+const AD_BODIES: Record<(typeof AD_ANGLES)[number], (about: string, audience: string) => string> = {
+	benefit: (about, audience) => `${about}. Made for ${audience}.`,
+	'problem-solution': (about) => `The fix you were looking for: ${about}.`,
+	'social proof': (about, audience) => `${audience.charAt(0).toUpperCase()}${audience.slice(1)} love it. ${about}.`,
+	urgency: (about, audience) => `${about}. Only a few left for ${audience}.`,
+	story: (about, audience) => `${about}. Every one made with care for ${audience}.`,
+};
 const CTAS = ['Tap the link to try it today.', 'Order now and see the difference.', 'Follow for part two.', 'Grab yours before it sells out.'];
 
 function scriptFor(params: Record<string, unknown>, seed: string) {
 	const topic = String(params.prompt ?? params.product_name ?? 'this product');
 	const keywords = Array.isArray(params.keywords) ? (params.keywords as string[]) : [];
-	const hooks = [0, 1, 2].map((i) => `${pick(OPENERS, seed, i)} ${topic}${keywords[i] ? ` (${keywords[i]})` : ''}`);
+	const hooks = [0, 1, 2].map((i) => `${rotate(OPENERS, seed, i)} ${inSentence(topic)}${keywords[i] ? ` (${keywords[i]})` : ''}`);
 	const body = `${topic}: made for ${String(params.audience ?? 'people like you')}, in a ${String(params.tone || 'casual')} voice.`;
 	const callToAction = pick(CTAS, seed, 9);
 	return { hooks, body, call_to_action: callToAction, full_script: [hooks[0], body, callToAction].join('\n\n') };
@@ -40,7 +58,8 @@ function scriptFor(params: Record<string, unknown>, seed: string) {
 /** Plausible output of each workflow, in its declared output fields. */
 function workflowOutput(state: SandboxState, principal: Principal, key: WorkflowKey): OutputMaker {
 	return (runId, params) => {
-		const seed = `${runId}|${String(params.prompt ?? '')}`;
+		// the same brief gives the same texts (so a playground example costs the same every time it runs)
+		const seed = JSON.stringify(params);
 		switch (key) {
 			case 'storyboard': {
 				const projectId = newId('proj');
@@ -64,12 +83,12 @@ function workflowOutput(state: SandboxState, principal: Principal, key: Workflow
 			case 'product_ad_variants': {
 				const count = Number(params.variant_count ?? 3) || 3;
 				const name = String(params.product_name || params.prompt || 'the product');
-				const variants = Array.from({ length: count }, (_, i) => ({
-					angle: pick(['benefit', 'problem-solution', 'social proof', 'urgency', 'story'], seed, i),
-					headline: `${pick(OPENERS, seed, i)} ${name}`,
-					body: `Variant ${i + 1} for ${String(params.audience ?? 'everyone')}.`,
-					call_to_action: pick(CTAS, seed, i),
-				}));
+				const about = String(params.product_description || name).replace(/[.!\s]+$/, '');
+				const audience = String(params.audience || 'everyone');
+				const variants = Array.from({ length: count }, (_, i) => {
+					const angle = rotate(AD_ANGLES, seed, i);
+					return { angle, headline: `${rotate(OPENERS, seed, i)} ${inSentence(name)}`, body: AD_BODIES[angle](about, audience), call_to_action: rotate(CTAS, seed, i) };
+				});
 				return { files: [], extra: { variant_count: count, variants } };
 			}
 		}

@@ -122,7 +122,7 @@ export const audioEndpoints: Endpoint[] = [
 		output: 'run',
 		teamBilling: true,
 		projectFiling: true,
-		pricing: { unit: 'per_second' },
+		pricing: { unit: 'per_model_unit' },
 		fields: [audioUrl(true, 'Recording to convert'), voiceId(true), stability],
 	},
 	{

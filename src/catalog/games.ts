@@ -30,7 +30,7 @@ export const gameEndpoints: Endpoint[] = [
 		capability: 'game_generation',
 		output: 'run',
 		teamBilling: true,
-		pricing: { unit: 'per_run' },
+		pricing: { unit: 'per_model_unit' },
 		fields: [prompt(), gameId(false)],
 	},
 	{
@@ -90,7 +90,7 @@ export const gameEndpoints: Endpoint[] = [
 		capability: 'app_generation',
 		output: 'run',
 		teamBilling: true,
-		pricing: { unit: 'per_run' },
+		pricing: { unit: 'per_model_unit' },
 		fields: [
 			prompt(),
 			{

@@ -201,8 +201,11 @@ export interface Endpoint {
 	 * differ from its node's (src/catalog/wait-timeouts.ts: the shared defaults per node).
 	 */
 	pausedWaitTimeout?: number;
-	/** for 'run' outputs: how the service prices it (the sandbox's ledger) */
-	pricing?: { unit: 'per_image' | 'per_second' | 'per_character' | 'per_run'; countField?: string };
+	/**
+	 * for 'run' outputs: how the service prices it (the sandbox's ledger); `per_model_unit` where the
+	 * unit is the model's own (GET /models/pricing) and the document does not tie the operation to one
+	 */
+	pricing?: { unit: 'per_image' | 'per_second' | 'per_character' | 'per_run' | 'per_model_unit'; countField?: string };
 }
 
 /** The catalog's key of an endpoint, e.g. "POST /images/generations". */

@@ -1,18 +1,8 @@
 import type { Endpoint, FieldSpec } from './types';
 import { PAUSED_WAIT_TIMEOUTS } from './wait-timeouts';
+import { WORKFLOW_KEYS, type WorkflowKey } from './workflow-outputs';
 
-/** The five workflows of the API document, with their input and output fields. */
-export const WORKFLOW_KEYS = ['storyboard', 'hook_pack', 'ugc_ad', 'creative_pack', 'product_ad_variants'] as const;
-export type WorkflowKey = (typeof WORKFLOW_KEYS)[number];
-
-/** Output fields each workflow declares (the Workflow table of the API document). */
-export const WORKFLOW_OUTPUT_FIELDS: Record<WorkflowKey, string[]> = {
-	storyboard: ['project_id', 'status', 'current_stage', 'next_action'],
-	hook_pack: ['hooks', 'body', 'call_to_action', 'full_script'],
-	ugc_ad: ['hooks', 'body', 'call_to_action', 'full_script'],
-	creative_pack: ['product', 'analysis', 'hooks', 'body', 'call_to_action', 'full_script'],
-	product_ad_variants: ['variant_count', 'variants'],
-};
+export { WORKFLOW_KEYS, WORKFLOW_OUTPUT_FIELDS, type WorkflowKey } from './workflow-outputs';
 
 export const WORKFLOW_NAMES: Record<WorkflowKey, string> = {
 	storyboard: 'Storyboard',
@@ -108,7 +98,7 @@ export const WORKFLOW_INPUT_FIELDS: Record<WorkflowKey, FieldSpec[]> = {
 			primary: true,
 			default: true,
 			description:
-				'Whether to output each variant as its own item (ready for one image per variant) instead of one item with all variants. Each item carries the run’s cost as "run_credits"; "credits" is on the first item only, so a sum over the items is the real cost.',
+				'Whether to output each variant as its own item (ready for one image per variant) instead of one item with all variants. Each item carries the run’s cost as "run_credits" and, with Simplify, its own share as "credits" (without Simplify, "credits" is on the first item only), so a sum of "credits" over the items is the real cost.',
 		},
 	],
 };

@@ -1,7 +1,8 @@
-import { NodeApiError, NodeOperationError, type IBinaryData, type IExecuteFunctions, type IWebhookFunctions, type JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, type IBinaryData, type IBinaryKeyData, type IExecuteFunctions, type IWebhookFunctions, type JsonObject } from 'n8n-workflow';
 
+import { egressRefusalOf } from '../transport/egress-refusal';
 import { redactUrl } from '../transport/redact';
-import { downloadRefusal } from './download-address';
+import { downloadRefusal, isInternalHost } from './download-address';
 import { baseMimeType, extensionFor, fileNameFromUrl, mimeTypeForExtension, sniffMimeType } from './mime';
 import { peekHead, watchBytes, type ByteStream } from './stream-watch';
 
@@ -83,7 +84,7 @@ interface OpenedOutput {
 async function openOutput(ctx: DownloadContext, address: string, baseUrl: string, limits: DownloadLimits): Promise<OpenedOutput> {
 	let url = address;
 	for (let hop = 0; ; hop++) {
-		const refusal = downloadRefusal(url, baseUrl);
+		const refusal = downloadRefusal(url, baseUrl) ?? (await resolvedAddressRefusal(ctx, url, baseUrl));
 		if (refusal) throw downloadError(ctx, 'download_refused', `The node does not download this output file of run ${limits.runId}: ${refusal}`, url, limits.runId);
 		const connection = new AbortController();
 		const abort = () => connection.abort();
@@ -110,6 +111,10 @@ async function openOutput(ctx: DownloadContext, address: string, baseUrl: string
 		} catch (error) {
 			close();
 			if (limits.signal?.aborted) throw cancelled(ctx, limits, url);
+			const refused = egressRefusalOf(error);
+			if (refused) {
+				throw downloadError(ctx, 'download_refused', `n8n's SSRF protection refused an output file of run ${limits.runId}: ${refused.message}`, url, limits.runId, refused.description);
+			}
 			const code = (error as { code?: unknown }).code;
 			throw downloadError(ctx, 'download_failed', `Could not download an output file of run ${limits.runId} (${typeof code === 'string' ? code : 'no answer'})`, url, limits.runId);
 		}
@@ -128,6 +133,39 @@ async function openOutput(ctx: DownloadContext, address: string, baseUrl: string
 		}
 		return { url, body, headers, close };
 	}
+}
+
+/** Whether the URL's host is written as an IP address (the address table judges those without DNS). */
+const isIpLiteral = (hostname: string) => hostname.startsWith('[') || /^\d+\.\d+\.\d+\.\d+$/.test(hostname);
+
+/** What n8n's egress filter (n8n 2.41.1 has one) says of a URL: refused, allowed, or nothing (no filter, no answer, DNS failed). */
+async function egressVerdict(ctx: DownloadContext, url: string): Promise<'refused' | 'allowed' | undefined> {
+	const helpers = ctx.helpers as Partial<Pick<DownloadContext['helpers'], 'getSecureEgressFilter'>>;
+	if (typeof helpers.getSecureEgressFilter !== 'function') return undefined;
+	try {
+		const result = (await helpers.getSecureEgressFilter('enforced').validateUrl(url)) as { ok?: boolean };
+		return result.ok === false ? 'refused' : 'allowed';
+	} catch {
+		// an unresolvable name is not refused here: the download fails on its own, with its reason
+		return undefined;
+	}
+}
+
+/**
+ * Host names are resolved with n8n's egress filter (its SSRF rules: N8N_SSRF_BLOCKED_IP_RANGES and
+ * the allow lists, applied here whether or not the instance turned N8N_SSRF_PROTECTION_ENABLED on):
+ * a name that resolves to a loopback, private or link-local address is refused like an IP literal
+ * of one, unless the Base URL's host resolves to one too (a service on a private network). A check
+ * before the connection, not at it: only n8n's own protection, turned on, also stops a name whose
+ * answer changes in between (DNS rebinding). n8n versions without the filter: no check here.
+ */
+async function resolvedAddressRefusal(ctx: DownloadContext, url: string, baseUrl: string): Promise<string | undefined> {
+	const target = new URL(url);
+	const base = new URL(baseUrl);
+	if (isIpLiteral(target.hostname) || isInternalHost(base.hostname)) return undefined;
+	if ((await egressVerdict(ctx, url)) !== 'refused') return undefined;
+	if (!isIpLiteral(base.hostname) && (await egressVerdict(ctx, baseUrl)) === 'refused') return undefined;
+	return `its host name resolves to an address n8n's SSRF rules block (loopback, private, link-local, …), and the Base URL's does not (set N8N_SSRF_ALLOWED_HOSTNAMES to allow it)`;
 }
 
 /** The media type the first bytes show, else the server's, else the extension's. */
@@ -163,6 +201,18 @@ export async function downloadOutput(ctx: DownloadContext, file: OutputFile, fal
 	} finally {
 		close();
 	}
+}
+
+/**
+ * Every output file of a run (or batch item) as the item's binaries, one after another: the first
+ * under `field`, the next under `field_1`, `field_2`, … (the order of `output_urls`).
+ */
+export async function downloadOutputs(ctx: DownloadContext, files: OutputFile[], field: string, baseUrl: string, limits: DownloadLimits): Promise<IBinaryKeyData> {
+	const binary: IBinaryKeyData = {};
+	for (const [index, file] of files.entries()) {
+		binary[index === 0 ? field : `${field}_${index}`] = await downloadOutput(ctx, file, `${limits.runId}${index ? `_${index}` : ''}`, baseUrl, limits);
+	}
+	return binary;
 }
 
 /** Why storing a download failed, as the item's error. */

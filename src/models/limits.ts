@@ -39,6 +39,9 @@ function asNumber(value: unknown): number | undefined {
 	return Number.isFinite(n) ? n : undefined;
 }
 
+/** Characters as the API document counts them: Unicode code points (an emoji is one, not two UTF-16 units). */
+const characterCount = (text: string): number => [...text].length;
+
 function objectsOf(value: unknown): Array<Record<string, unknown>> {
 	return Array.isArray(value) ? value.filter((v): v is Record<string, unknown> => typeof v === 'object' && v !== null) : [];
 }
@@ -48,6 +51,56 @@ function reportsAny(rule: LimitRule, limits: IDataObject): boolean {
 	if (rule.kind === 'all') return rule.rules.some((inner) => reportsAny(inner, limits));
 	const keys = rule.kind === 'range' ? [...rule.minKeys, ...rule.maxKeys] : rule.keys;
 	return firstPresent(limits, keys) !== undefined;
+}
+
+/** What a rule lets a number be on this model, or undefined when the model reports none of its keys. */
+function allowedNumber(rule: LimitRule, limits: IDataObject): { lo?: number; hi?: number; choices?: Array<string | number> } | undefined {
+	if (rule.kind === 'all') {
+		for (const inner of rule.rules) {
+			const allowed = allowedNumber(inner, limits);
+			if (allowed) return allowed;
+		}
+		return undefined;
+	}
+	const bounds = (lo: number | undefined, hi: number | undefined) => (lo === undefined && hi === undefined ? undefined : { lo, hi });
+	if (rule.kind === 'range') return bounds(asNumber(firstPresent(limits, rule.minKeys)?.value), asNumber(firstPresent(limits, rule.maxKeys)?.value));
+	const found = firstPresent(limits, rule.keys);
+	if (!found) return undefined;
+	switch (rule.kind) {
+		case 'max':
+			return bounds(undefined, asNumber(found.value));
+		case 'min':
+			return bounds(asNumber(found.value), undefined);
+		case 'between': {
+			const value = found.value as { min?: unknown; max?: unknown };
+			return typeof value === 'object' && !Array.isArray(value) ? bounds(asNumber(value.min), asNumber(value.max)) : undefined;
+		}
+		case 'oneOf': {
+			const choices = (Array.isArray(found.value) ? found.value : [found.value]).filter((v): v is string | number => typeof v === 'number' || typeof v === 'string');
+			return choices.length ? { choices } : undefined;
+		}
+		default:
+			return undefined;
+	}
+}
+
+/**
+ * The chosen model's bounds on an operation's numbers, field by field and short ("Count 1–4",
+ * "Target Polycount 100–50000", "Scale Factor 2 or 4"): n8n shows no model-dependent text in a
+ * number field, so the Model list's line carries them (modelLine). A bound the model leaves open
+ * takes the field's own (Count starts at 1).
+ */
+export function numberBounds(fields: FieldSpec[], limits: IDataObject | undefined): string[] {
+	if (!limits) return [];
+	return fields.flatMap((field) => {
+		const allowed = (field.type === 'number' || field.type === 'integer') && field.limit ? allowedNumber(field.limit, limits) : undefined;
+		if (!allowed) return [];
+		if (allowed.choices) return [`${field.displayName} ${allowed.choices.slice(0, -1).join(', ')}${allowed.choices.length > 1 ? ' or ' : ''}${allowed.choices[allowed.choices.length - 1]}`];
+		const lo = allowed.lo ?? field.min;
+		const hi = allowed.hi ?? field.max;
+		const range = lo !== undefined && hi !== undefined ? (lo === hi ? `${lo}` : `${lo}–${hi}`) : lo !== undefined ? `≥ ${lo}` : `≤ ${hi}`;
+		return [`${field.displayName} ${range}`];
+	});
 }
 
 function checkRule(field: FieldSpec, rule: LimitRule, value: unknown, limits: IDataObject): LimitViolation | undefined {
@@ -109,7 +162,7 @@ function checkRule(field: FieldSpec, rule: LimitRule, value: unknown, limits: ID
 		}
 		case 'maxLength': {
 			const max = Number(found.value);
-			const length = String(value).length;
+			const length = characterCount(String(value));
 			if (!Number.isFinite(max) || length <= max) return undefined;
 			return { field, value: `${length} characters`, allowed: `at most ${max} characters`, modelLimit: found.key };
 		}
@@ -140,7 +193,7 @@ function checkRule(field: FieldSpec, rule: LimitRule, value: unknown, limits: ID
 		}
 		case 'maxTotalLength': {
 			const max = Number(found.value);
-			const length = objectsOf(value).reduce((n, o) => n + String(o[rule.property] ?? '').length, 0);
+			const length = objectsOf(value).reduce((n, o) => n + characterCount(String(o[rule.property] ?? '')), 0);
 			if (!Number.isFinite(max) || length <= max) return undefined;
 			return { field, value: `${length} characters in all`, allowed: `at most ${max} characters`, modelLimit: found.key };
 		}

@@ -140,12 +140,15 @@ function describesMore(model: Model): boolean {
 }
 
 /**
- * One line per model in the Model list (n8n shows a single line per entry): name and alias, what
- * it does, its price, and whether it is the default, a preview or superseded.
+ * One line per model in the Model list (n8n shows a single line per entry): name and alias, its
+ * bounds on the operation's numbers ("Count 1–4", numberBounds), its price, whether it is the
+ * default, a preview or superseded, and what it does.
  */
-export function modelLine(model: Model, price?: ModelPrice): string {
-	// most telling first: n8n cuts a long line at the width of the list
+export function modelLine(model: Model, price?: ModelPrice, bounds: string[] = []): string {
+	// most telling first: n8n cuts a long line at the width of the list; the bounds lead, as no
+	// number field can show them (the price follows, and an Estimate Cost gives it too)
 	const facts = [
+		...bounds,
 		price ? priceLabel(price) : undefined,
 		model.is_default ? 'default' : '',
 		model.status === 'preview' ? 'preview, may change' : '',

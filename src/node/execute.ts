@@ -1,6 +1,6 @@
 import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
 
-import { findOperation, type NodeName } from '../catalog';
+import { estimateOperation, findOperation, type NodeName } from '../catalog';
 import { listModels, type Model } from '../models/model-catalog';
 import { sendRunsAsBatch } from '../runs/batches';
 import type { PreparedCall, WaitHolder } from '../runs/call';
@@ -13,12 +13,17 @@ import { submitRun, uploadPending } from '../runs/submit';
 import { SubmitMemory } from '../runs/submit-memory';
 import { BEARER_CREDENTIAL_TYPE, isCredentialType } from '../transport/credentials';
 import { listAll } from '../transport/paginate';
-import { apiRequest, createClient, unexpectedResponse, type ApiClient } from '../transport/request';
+import { apiRequest, createClient, learnCredentialSecrets, unexpectedResponse, type ApiClient } from '../transport/request';
 import { customOperationFor } from './custom-operations';
 import { errorItem } from './error-item';
+import { settleSharedJobs } from './jobs';
 import { HeldWaits } from './held-waits';
 import { NodeParameters } from './node-parameters';
 import { callScopeOf, prepareCall } from './parameters';
+import { runJson } from './run-outputs';
+import { admitWithinBudgets, sendsInOneRequest } from './spend';
+import { reportSpend } from './spend-report';
+import { estimateOnlyAsked, toolDeadlineOf } from './tool-call';
 import { outputFor, toolAnswersFailures } from './tool-output';
 
 const DEFAULT_SUBMIT_CONCURRENCY = 20;
@@ -28,7 +33,7 @@ async function send(ctx: IExecuteFunctions, client: ApiClient, call: PreparedCal
 	const custom = customOperationFor(call.endpoint);
 	if (!custom?.send && call.endpoint.output === 'run') {
 		const run = await submitRun(ctx, client, call, memory);
-		return call.run!.wait ? run : [{ json: run, pairedItem: { item: call.itemIndex } }];
+		return call.run!.wait ? run : [{ json: runJson(call, run), pairedItem: { item: call.itemIndex } }];
 	}
 	await uploadPending(ctx, client, call);
 	if (custom?.send) return await custom.send(ctx, client, call, waits);
@@ -50,7 +55,7 @@ async function send(ctx: IExecuteFunctions, client: ApiClient, call: PreparedCal
 	});
 	if (endpoint.output === 'run') {
 		if (!isRun(body)) throw unexpectedResponse(client, `${endpoint.method} ${endpoint.path} did not return a run`, body, itemIndex);
-		return call.run!.wait ? body : [{ json: body, pairedItem }];
+		return call.run!.wait ? body : [{ json: runJson(call, body), pairedItem }];
 	}
 	if (endpoint.output === 'empty' || body === undefined || body === null || body === '') {
 		return [{ json: { success: true }, pairedItem }];
@@ -63,23 +68,42 @@ async function send(ctx: IExecuteFunctions, client: ApiClient, call: PreparedCal
  * 1) read and check every item (nothing is sent if an item is invalid, unless Continue On Fail),
  * 2) send with bounded concurrency, 3) wait for all submitted runs and batches together (in the
  * execution, or with it paused: Wait Mode), 4) emit outputs in input order, each with pairedItem.
+ * What fails leaves through the one redaction step (SecretValues): no error, error item or output of
+ * a failure shows a secret of the credential in use.
  */
 export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName): Promise<INodeExecutionData[][]> {
+	const startedAt = Date.now();
+	const auth = ctx.getNodeParameter('authentication', 0, BEARER_CREDENTIAL_TYPE);
+	const client = await createClient(ctx, isCredentialType(auth) ? auth : BEARER_CREDENTIAL_TYPE);
+	try {
+		const { outputs, failed } = await executeItems(ctx, node, client, startedAt);
+		if (failed === 0) return outputs;
+		// the last look at what to redact: an OAuth2 token n8n fetched during the run (json only: binary data is the files)
+		await learnCredentialSecrets(client);
+		for (const item of outputs.flat()) item.json = client.secrets.value(item.json);
+		return outputs;
+	} catch (error) {
+		await learnCredentialSecrets(client);
+		throw client.secrets.value(error);
+	}
+}
+
+async function executeItems(ctx: IExecuteFunctions, node: NodeName, client: ApiClient, startedAt: number): Promise<{ outputs: INodeExecutionData[][]; failed: number }> {
 	const items = ctx.getInputData();
 	const results: INodeExecutionData[][] = items.map(() => []);
+	const failures = new Map<number, unknown>();
 	const fail = (itemIndex: number, error: unknown) => {
 		if (!ctx.continueOnFail() && !toolAnswersFailures(ctx)) throw error;
 		failedItems++;
-		results[itemIndex] = [errorItem(error, itemIndex)];
+		failures.set(itemIndex, error);
+		results[itemIndex] = [errorItem(error, itemIndex, client.secrets)];
 	};
-	const auth = ctx.getNodeParameter('authentication', 0, BEARER_CREDENTIAL_TYPE);
-	const client = await createClient(ctx, isCredentialType(auth) ? auth : BEARER_CREDENTIAL_TYPE);
 	const scope = callScopeOf(ctx);
-	const memory = new SubmitMemory(ctx, scope.runIndex);
+	const memory = new SubmitMemory(ctx, scope.runIndex, scope.edition);
 	const waits = new HeldWaits();
 	let failedItems = 0;
 
-	const calls: PreparedCall[] = [];
+	const prepared: PreparedCall[] = [];
 	const parameters = new NodeParameters(ctx);
 	let models: Promise<Model[]> | undefined;
 	let influencers: Promise<IDataObject[]> | undefined;
@@ -87,26 +111,38 @@ export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName)
 		try {
 			const resource = parameters.get('resource', itemIndex) as string;
 			const operation = parameters.get('operation', itemIndex) as string;
-			const endpoint = findOperation(node, resource, operation);
-			if (!endpoint) throw new NodeOperationError(ctx.getNode(), `Unknown operation "${resource}/${operation}"`, { itemIndex });
+			const chosen = findOperation(node, resource, operation);
+			if (!chosen) throw new NodeOperationError(ctx.getNode(), `Unknown operation "${resource}/${operation}"`, { itemIndex });
+			const endpoint = estimateOnlyAsked(ctx, chosen, itemIndex) ? estimateOperation(chosen) : chosen;
 			const call = await prepareCall(ctx, endpoint, itemIndex, scope, parameters);
 			if (endpoint.capability) models ??= listModels(client);
 			const model = validateCall(ctx, call, endpoint.capability ? await models : undefined);
 			const mentioned = mentionsOf(ctx, call);
 			if (mentioned.length) checkMentionsReady(ctx, call, mentioned, await (influencers ??= listInfluencers(client)));
 			planCost(ctx, call, model, endpoint.estimates !== undefined);
-			calls.push(call);
+			prepared.push(call);
 		} catch (error) {
 			fail(itemIndex, error);
 		}
 	}
+	// Items that name one job share its run; budgets are checked before anything is sent.
+	const jobs = settleSharedJobs(ctx, prepared, fail);
+	const sharing = jobs.filter((call) => call.sharesRunOf !== undefined);
+	const { calls, budgets } = await admitWithinBudgets(
+		ctx,
+		client,
+		jobs.filter((call) => call.sharesRunOf === undefined),
+		memory,
+		fail,
+		scope.runIndex,
+	);
 
 	// Operations that turn all items into one request (a batch) run once, then the rest item by item.
 	const perItem: PreparedCall[] = [];
 	const grouped = new Map<string, PreparedCall[]>();
-	const sendAllOf = (call: PreparedCall) => (call.run?.useBatchApi && call.endpoint.output === 'run' ? sendRunsAsBatch : customOperationFor(call.endpoint)?.sendAll);
+	const sendAllOf = (call: PreparedCall) => (call.endpoint.output === 'run' ? sendRunsAsBatch : customOperationFor(call.endpoint)?.sendAll);
 	for (const call of calls) {
-		if (!sendAllOf(call)) perItem.push(call);
+		if (!sendsInOneRequest(call)) perItem.push(call);
 		else {
 			const group = `${call.endpoint.resource}.${call.endpoint.operation}`;
 			grouped.set(group, [...(grouped.get(group) ?? []), call]);
@@ -128,23 +164,34 @@ export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName)
 		// Execution-wide settings come from the first item (expressions per item make no sense here).
 		const settings = calls.find((c) => c.run)?.run;
 		if (settings) client.requestTimeoutMs = settings.requestTimeoutMs;
+		const sent = new Map<number, { run?: Run; items?: INodeExecutionData[]; error?: unknown }>();
 		await forEachLimited(perItem, settings?.concurrency ?? DEFAULT_SUBMIT_CONCURRENCY, async (call) => {
 			try {
-				const sent = await send(ctx, client, call, memory, waits);
-				if (Array.isArray(sent)) results[call.itemIndex] = sent;
-				else waits.holdRun(call, sent);
+				const outcome = await send(ctx, client, call, memory, waits);
+				if (Array.isArray(outcome)) results[call.itemIndex] = outcome;
+				else waits.holdRun(call, outcome);
+				sent.set(call.itemIndex, Array.isArray(outcome) ? { items: outcome } : { run: outcome });
 			} catch (error) {
+				sent.set(call.itemIndex, { error });
 				fail(call.itemIndex, error);
 			}
 		});
+		for (const call of sharing) {
+			// the item whose run this one shares: sent, or refused before sending (a budget)
+			const leader = sent.get(call.sharesRunOf!) ?? { error: failures.get(call.sharesRunOf!) };
+			if (leader.error !== undefined) fail(call.itemIndex, leader.error);
+			else if (leader.run) waits.holdRun(call, leader.run);
+			else results[call.itemIndex] = (leader.items ?? []).map((item) => ({ ...item, pairedItem: { item: call.itemIndex } }));
+		}
 		allSent = true;
 	} finally {
 		// sending failed and the node stops: the wait that began ends with it
 		if (!allSent) await waits.abandon();
 	}
 
-	const paused = await waits.settle(ctx, client, results, fail);
+	const paused = await waits.settle(ctx, client, results, fail, toolDeadlineOf(ctx, startedAt));
 	// Every item done: a later try of this node run (n8n retries when the first item is an error) has nothing to replay.
 	if (failedItems === 0) memory.clearRun();
-	return [paused ?? outputFor(ctx, results.flat())];
+	reportSpend(ctx, [...calls, ...sharing], paused ? undefined : results, budgets, memory.editedItems);
+	return { outputs: [paused ?? (await outputFor(ctx, client, calls, results.flat()))], failed: failedItems };
 }

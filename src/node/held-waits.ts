@@ -31,10 +31,16 @@ interface EarlyWait {
 	done: Promise<unknown>;
 }
 
-/** Waits here (polling) for everything held, then puts the outputs into `results`. */
-async function waitHere(ctx: IExecuteFunctions, client: ApiClient, held: Held, results: INodeExecutionData[][], fail: FailItem, early?: EarlyWait): Promise<void> {
+/** The earlier of a wait's own deadline and the deadline a tool call must answer by. */
+const deadlineOf = (timeoutMs: number, toolDeadline: number | undefined) => Math.min(Date.now() + timeoutMs, toolDeadline ?? Infinity);
+
+/**
+ * Waits here (polling) for everything held, until `toolDeadline` at the latest, then puts the
+ * outputs into `results`. Runs a wait that began as they were sent (`early`) are waited for there.
+ */
+async function waitHere(ctx: IExecuteFunctions, client: ApiClient, held: Held, results: INodeExecutionData[][], fail: FailItem, toolDeadline: number | undefined, early?: EarlyWait): Promise<void> {
 	if (early) {
-		early.feed.close(Date.now() + early.timeoutMs);
+		early.feed.close(deadlineOf(early.timeoutMs, toolDeadline));
 		await early.done;
 		await early.outputs.drained();
 	} else if (held.runs.length) {
@@ -45,7 +51,7 @@ async function waitHere(ctx: IExecuteFunctions, client: ApiClient, held: Held, r
 		await waitForRuns(
 			client,
 			held.runs.map((r) => r.run),
-			{ deadline: Date.now() + timeout, onSettled: outputs.settled },
+			{ deadline: deadlineOf(timeout, toolDeadline), onSettled: outputs.settled },
 		);
 		await outputs.drained();
 	}
@@ -53,7 +59,7 @@ async function waitHere(ctx: IExecuteFunctions, client: ApiClient, held: Held, r
 		held.batches.map(async (entry) => {
 			const [first] = entry.calls;
 			try {
-				const batch = await waitForBatch(ctx, client, entry.batch, Date.now() + first.run!.waitTimeoutMs, first.itemIndex);
+				const batch = await waitForBatch(ctx, client, entry.batch, deadlineOf(first.run!.waitTimeoutMs, toolDeadline), first.itemIndex);
 				await collectBatchOutputs(ctx, client, { ...entry, batch }, results);
 			} catch (error) {
 				for (const call of entry.calls) fail(call.itemIndex, error);
@@ -112,15 +118,16 @@ export class HeldWaits implements WaitHolder {
 	/**
 	 * Waits for everything held and puts the outputs into `results` (by input item). Returns the
 	 * node's output while paused when the execution paused instead; `results` then stay as they are.
+	 * A tool call stops waiting at `toolDeadline` (its runs still going are answered as such).
 	 */
-	async settle(ctx: IExecuteFunctions, client: ApiClient, results: INodeExecutionData[][], fail: FailItem): Promise<INodeExecutionData[] | undefined> {
+	async settle(ctx: IExecuteFunctions, client: ApiClient, results: INodeExecutionData[][], fail: FailItem, toolDeadline?: number): Promise<INodeExecutionData[] | undefined> {
 		const calls = heldCalls(this.held);
 		if (calls.length === 0) return undefined;
 		if (calls[0].run!.waitMode === 'parked') {
 			const waiting = await pauseExecution(ctx, client, this.held, results);
 			if (waiting) return waiting;
 		}
-		await waitHere(ctx, client, this.held, results, fail, this.early);
+		await waitHere(ctx, client, this.held, results, fail, toolDeadline, this.early);
 		return undefined;
 	}
 }

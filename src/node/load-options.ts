@@ -7,7 +7,7 @@ import { listAll } from '../transport/paginate';
 import { createClient, type ApiClient } from '../transport/request';
 import { choiceLabel } from '../models/choice-labels';
 import { getReadyInfluencers } from './influencers';
-import { checkLimit, limitChoices } from '../models/limits';
+import { checkLimit, limitChoices, numberBounds } from '../models/limits';
 import { defaultModel, listModels, listPrices, modelAlias, modelLine, modelName, modelsForCapability, priceOf, type Model, type ModelPrice } from '../models/model-catalog';
 
 type LoadOptionsMethod = (this: ILoadOptionsFunctions) => Promise<INodePropertyOptions[]>;
@@ -62,7 +62,7 @@ function searchModelsOf(node: NodeName): ListSearchMethod {
 		const [models, prices] = await Promise.all([listModels(client), pricesOrNone(client)]);
 		const results = modelsForCapability(models, endpoint.capability)
 			.filter((m) => matches(filter, m.id, m.name, m.description))
-			.map((m) => ({ name: modelLine(m, priceOf(prices, m)), value: m.id }));
+			.map((m) => ({ name: modelLine(m, priceOf(prices, m), numberBounds(endpoint.fields, m.limits)), value: m.id }));
 		return { results };
 	};
 }

@@ -7,7 +7,9 @@ import { modelAlias } from '../models/model-catalog';
 import type { PendingUpload, PreparedCall, RunSettings } from '../runs/call';
 import { NOTHING_SPENT } from '../runs/nothing-spent';
 import { deriveIdempotencyKey, keyFromUserValue } from '../transport/idempotency';
+import { keyFromToolInputs } from '../transport/tool-call-key';
 import { binaryParam, paramName, sourceParam } from './names';
+import { editionOf } from './node-edition';
 import { NodeParameters } from './node-parameters';
 
 function isEmpty(value: unknown): boolean {
@@ -111,21 +113,28 @@ export interface CallScope {
 	workflowId: string;
 	executionId: string;
 	nodeName: string;
+	/** n8n's node id (kept across renames); the name where a node has none */
+	nodeId: string;
 	runIndex: number;
+	/** the edition of the node's request parameters (node-edition.ts) */
+	edition: string;
 }
 
 export function callScopeOf(ctx: IExecuteFunctions): CallScope {
+	const node = ctx.getNode();
 	return {
 		workflowId: String(ctx.getWorkflow().id ?? ''),
 		executionId: String(ctx.getExecutionId() ?? ''),
-		nodeName: ctx.getNode().name,
+		nodeName: node.name,
+		nodeId: node.id || node.name,
 		// n8n's Retry On Fail re-runs the node with the same run index; a loop gives each pass its own
 		runIndex: Number(ctx.getWorkflowDataProxy(0).$runIndex ?? 0),
+		edition: editionOf(node),
 	};
 }
 
 /** A number option: finite and within bounds, else an error naming the field and the range. */
-function numberOption(ctx: IExecuteFunctions, itemIndex: number, options: IDataObject, name: string, label: string, fallback: number, min: number, max: number): number {
+export function numberOption(ctx: IExecuteFunctions, itemIndex: number, options: IDataObject, name: string, label: string, fallback: number, min: number, max: number): number {
 	const raw = options[name];
 	if (raw === undefined || raw === null || raw === '') return fallback;
 	const value = typeof raw === 'number' ? raw : typeof raw === 'string' ? Number(raw.trim()) : NaN;
@@ -137,6 +146,22 @@ function numberOption(ctx: IExecuteFunctions, itemIndex: number, options: IDataO
 		});
 	}
 	return value;
+}
+
+/**
+ * The job an item names through Options → Idempotency Key: a number from an expression counts as
+ * its text; a blank value means none (the node derives a key); anything else is refused.
+ */
+function jobNameOf(ctx: IExecuteFunctions, itemIndex: number, raw: unknown): string | undefined {
+	if (raw === undefined || raw === null) return undefined;
+	if (typeof raw === 'number' && Number.isFinite(raw)) return String(raw);
+	if (typeof raw !== 'string') {
+		throw new NodeOperationError(ctx.getNode(), `Idempotency Key: ${JSON.stringify(raw) ?? String(raw)} is not allowed; allowed: text that names the job, e.g. {{ $json.sku }}`, {
+			itemIndex,
+			description: NOTHING_SPENT,
+		});
+	}
+	return raw.trim() || undefined;
 }
 
 /** Path ids the service could read as another path (`.`, `..`) or as none at all. */
@@ -181,9 +206,23 @@ function shownUpFront(parameters: NodeParameters, field: FieldSpec): boolean {
 }
 
 /**
+ * The key a call gets when the user set none. A tool call is named by what it asks (see
+ * keyFromToolInputs): a second call of the tool for the same job is the same request. A binary
+ * upload has no content in the body yet (a placeholder), so such a call keys by its execution.
+ */
+function derivedKey(parameters: NodeParameters, call: PreparedCall, scope: CallScope): string {
+	const { itemIndex, route } = call;
+	if (parameters.asTool && call.uploads.length === 0) {
+		return keyFromToolInputs({ workflowId: scope.workflowId, nodeName: scope.nodeName, itemIndex, route }, call);
+	}
+	return deriveIdempotencyKey({ ...scope, itemIndex, route });
+}
+
+/**
  * Reads an item's parameters into the request the endpoint takes. Media placeholders stand for
  * binaries still to upload. The idempotency key depends on where the call happens (execution, node
- * run, item, route), never on the body, so every retry of this item carries the same key.
+ * run, item, route), never on the body, so every retry of this item carries the same key — except
+ * a tool call's, which is named by what it asks (derivedKey).
  */
 export async function prepareCall(ctx: IExecuteFunctions, endpoint: Endpoint, itemIndex: number, scope: CallScope, parameters = new NodeParameters(ctx)): Promise<PreparedCall> {
 	const qs: IDataObject = {};
@@ -236,8 +275,10 @@ export async function prepareCall(ctx: IExecuteFunctions, endpoint: Endpoint, it
 			returnUrlsOnly: Boolean(options.returnUrlsOnly) || parameters.asTool,
 			binaryPropertyName: String(options.binaryPropertyName || 'data'),
 			maxOutputBytes: numberOption(ctx, itemIndex, options, 'maxOutputSize', 'Max Output Size (MB)', DEFAULT_MAX_OUTPUT_MB, 1, MAX_OUTPUT_MB) * BYTES_PER_MB,
+			// absent below node version 2 (the full objects); an agent's tool answers are compact already
+			simplify: !parameters.asTool && parameters.get('simplify', itemIndex, false) === true,
 		};
-		if (typeof options.idempotencyKey === 'string' && options.idempotencyKey.trim()) ownKey = options.idempotencyKey.trim();
+		ownKey = jobNameOf(ctx, itemIndex, options.idempotencyKey);
 	}
 	if (endpoint.output === 'list') {
 		const limits: IDataObject = { limit: parameters.get('limit', itemIndex, 50) as IDataObject[string] };
@@ -247,7 +288,8 @@ export async function prepareCall(ctx: IExecuteFunctions, endpoint: Endpoint, it
 		};
 	}
 	if (endpoint.idempotency !== 'none') {
-		call.idempotencyKey = ownKey ? keyFromUserValue(ownKey, route, itemIndex) : deriveIdempotencyKey({ ...scope, itemIndex, route });
+		if (ownKey) call.job = ownKey;
+		call.idempotencyKey = ownKey ? keyFromUserValue(ownKey, { workflowId: scope.workflowId, nodeId: scope.nodeId, route, edition: scope.edition }) : derivedKey(parameters, call, scope);
 	}
 	return call;
 }

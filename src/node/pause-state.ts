@@ -41,6 +41,8 @@ export interface CallShape {
 	b?: string;
 	/** Max Output Size in bytes, when not the default */
 	m?: number;
+	/** Simplify */
+	f?: true;
 }
 
 /** n8n keeps at most this many characters of a custom data value. */
@@ -59,6 +61,7 @@ export function shapeOf(call: PreparedCall): CallShape {
 	if (call.run!.returnUrlsOnly) shape.u = true;
 	if (call.run!.binaryPropertyName !== 'data') shape.b = call.run!.binaryPropertyName;
 	if (call.run!.maxOutputBytes !== DEFAULT_MAX_OUTPUT_MB * BYTES_PER_MB) shape.m = call.run!.maxOutputBytes;
+	if (call.run!.simplify) shape.f = true;
 	return shape;
 }
 
@@ -125,6 +128,7 @@ function callOf(endpoint: Endpoint, itemIndex: number, shape: CallShape): Prepar
 			returnUrlsOnly: shape.u === true,
 			binaryPropertyName: shape.b ?? 'data',
 			maxOutputBytes: shape.m ?? DEFAULT_MAX_OUTPUT_MB * BYTES_PER_MB,
+			simplify: shape.f === true,
 		},
 	};
 }
@@ -142,6 +146,8 @@ export function heldFromStored(stored: INodeExecutionData[], state: PausedState,
 		const shape = state.shapes[state.shapeOf?.[slot] ?? 0] ?? state.shapes[0];
 		slot++;
 		const call = callOf(endpoint, pairedIndex(item, position), shape);
+		// the price quoted before the pause travels on the stored item (pause.ts, deadlineItems)
+		if (typeof item.json.quoted_credits === 'number') call.quote = { credits: item.json.quoted_credits, bound: false };
 		if (subject.runId) {
 			held.runs.push({ call, run: { id: subject.runId, object: 'run', status: 'queued' } as Run });
 			continue;

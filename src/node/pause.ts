@@ -4,10 +4,11 @@ import { batchWaitError, isBatchFinished, readBatch } from '../runs/batches';
 import { readRunsOnce } from '../runs/read-runs';
 import { isTerminal } from '../runs/run';
 import { problemOf } from '../transport/problem';
+import type { SecretValues } from '../transport/redact';
 import type { ApiClient } from '../transport/request';
 import type { EventType } from '../webhooks/events';
 import { registerPausedEndpoint, removeLeftoverPausedEndpoints, removePausedEndpoint, type PausedExecution } from '../webhooks/paused-endpoint';
-import { sealSecret, type SealKey } from '../webhooks/sealed-secret';
+import { credentialSecretOf, sealSecret, type SealKey } from '../webhooks/sealed-secret';
 import { errorItem } from './error-item';
 import type { Held } from './held';
 import { encodeState, shapeOf, STATE_MAX_LENGTH, stateKey, type CallShape } from './pause-state';
@@ -27,8 +28,8 @@ const BATCH_EVENTS: EventType[] = ['batch.completed', 'batch.failed', ...RUN_EVE
 
 /** The key of the sealed signing secret: the credential's own secret, bound to this execution and node. */
 export function sealKeyOf(credentials: ICredentialDataDecryptedObject, executionId: string, nodeName: string): SealKey | undefined {
-	const secret = credentials.apiKey ?? credentials.clientSecret;
-	return typeof secret === 'string' && secret ? { credentialSecret: secret, context: `${executionId}\u0000${nodeName}` } : undefined;
+	const secret = credentialSecretOf(credentials);
+	return secret ? { credentialSecret: secret, context: `${executionId}\u0000${nodeName}` } : undefined;
 }
 
 function isLoopback(url: string): boolean {
@@ -39,15 +40,17 @@ function isLoopback(url: string): boolean {
 const hasWaitsLeft = (held: Held) => held.runs.some((r) => !isTerminal(r.run)) || held.batches.some((b) => !isBatchFinished(b.batch));
 
 /** A wait's item at the deadline: the in-execution wait's timeout item (what n8n outputs then, unchanged). */
-function deadlineItems(ctx: IExecuteFunctions, held: Held, timeoutMs: number): Map<number, INodeExecutionData> {
+function deadlineItems(ctx: IExecuteFunctions, held: Held, timeoutMs: number, secrets: SecretValues): Map<number, INodeExecutionData> {
 	const items = new Map<number, INodeExecutionData>();
 	for (const { call, run } of held.runs) {
 		// the message names the timeout that ran out: the paused wait's, the longest of its items'
 		const paused = { ...call, run: { ...call.run!, waitTimeoutMs: timeoutMs } };
-		items.set(call.itemIndex, errorItem(outcomeError(ctx, paused, { state: 'timeout', run }), call.itemIndex));
+		const item = errorItem(outcomeError(ctx, paused, { state: 'timeout', run }), call.itemIndex, secrets);
+		if (call.quote) item.json.quoted_credits = call.quote.credits;
+		items.set(call.itemIndex, item);
 	}
 	for (const { calls, batch } of held.batches) {
-		for (const call of calls) items.set(call.itemIndex, errorItem(batchWaitError(ctx, batch, call.itemIndex, false), call.itemIndex));
+		for (const call of calls) items.set(call.itemIndex, errorItem(batchWaitError(ctx, batch, call.itemIndex, false), call.itemIndex, secrets));
 	}
 	return items;
 }
@@ -70,11 +73,27 @@ function whyNotPause(ctx: IExecuteFunctions, client: ApiClient, results: INodeEx
 	return undefined;
 }
 
-function waitHereInstead(ctx: IExecuteFunctions, reason: string): undefined {
+function waitHereInstead(ctx: IExecuteFunctions, client: ApiClient, reason: string): undefined {
 	if (typeof ctx.addExecutionHints === 'function') {
-		ctx.addExecutionHints({ message: `Waited in this execution instead of pausing it: ${reason}.`, type: 'info', location: 'outputPane' });
+		ctx.addExecutionHints({ message: client.secrets.text(`Waited in this execution instead of pausing it: ${reason}.`), type: 'info', location: 'outputPane' });
 	}
 	return undefined;
+}
+
+const counted = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * What the paused node's output pane says while the execution waits (n8n 2.41 shows a waiting node
+ * as "Waiting for input" and nothing about what it waits for).
+ */
+function pausedHint(held: Held, deadline: Date): string {
+	const runs = held.runs.filter((r) => !isTerminal(r.run)).map((r) => r.run.id);
+	const batches = held.batches.filter((b) => !isBatchFinished(b.batch)).map((b) => b.batch.id);
+	const ids = [...runs, ...batches];
+	const what = [runs.length ? counted(runs.length, 'run', 'runs') : '', batches.length ? counted(batches.length, 'batch', 'batches') : ''].filter(Boolean).join(' and ');
+	const listed = `${ids.slice(0, 3).join(', ')}${ids.length > 3 ? ', …' : ''}`;
+	const by = `${deadline.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+	return `Paused until MediaGen finishes ${what} (${listed}): the execution continues by itself when the service reports ${ids.length === 1 ? 'it' : 'them'} finished, at the latest at ${by} (Wait Timeout). Meanwhile it is listed as Waiting under Executions and holds no worker.`;
 }
 
 /** Reads what is held once (the events of runs that finished before the endpoint existed never reach it). */
@@ -106,9 +125,9 @@ export async function pauseExecution(ctx: IExecuteFunctions, client: ApiClient, 
 	const resumeUrl = String(ctx.evaluateExpression('{{ $execution.resumeUrl }}', 0));
 	const estimate = encodeState('x'.repeat(ID_ALLOWANCE), 'x'.repeat(SEALED_ALLOWANCE), deadline.getTime(), shapes).length;
 	const refusal = whyNotPause(ctx, client, results, new Set(calls.keys()), resumeUrl, estimate);
-	if (refusal) return waitHereInstead(ctx, refusal);
+	if (refusal) return waitHereInstead(ctx, client, refusal);
 	const key = sealKeyOf(await ctx.getCredentials(client.credentialType), ctx.getExecutionId(), node.name);
-	if (!key) return waitHereInstead(ctx, 'the credential has no secret to seal the endpoint secret with');
+	if (!key) return waitHereInstead(ctx, client, 'the credential has no secret to seal the endpoint secret with');
 
 	const workflow = ctx.getWorkflow();
 	const paused: PausedExecution = {
@@ -123,10 +142,11 @@ export async function pauseExecution(ctx: IExecuteFunctions, client: ApiClient, 
 	await removeLeftoverPausedEndpoints(client, resumeUrl).catch(() => undefined);
 	const endpoint = await registerPausedEndpoint(client, paused, held.batches.length ? BATCH_EVENTS : RUN_EVENTS).catch((error: unknown) => {
 		const code = problemOf(error)?.code;
-		waitHereInstead(ctx, `registering the webhook endpoint failed (${code ?? (error as Error).message})${code === 'insufficient_scope' ? '; the credential needs the webhooks:write scope' : ''}`);
+		waitHereInstead(ctx, client, `registering the webhook endpoint failed (${code ?? (error as Error).message})${code === 'insufficient_scope' ? '; the credential needs the webhooks:write scope' : ''}`);
 		return undefined;
 	});
 	if (!endpoint) return undefined;
+	client.secrets.add(endpoint.signingSecret);
 	const release = async () => await removePausedEndpoint(client, endpoint.id).catch(() => undefined);
 
 	// a read that fails leaves the runs as they were: the events or the deadline resume the execution
@@ -140,15 +160,16 @@ export async function pauseExecution(ctx: IExecuteFunctions, client: ApiClient, 
 	if (state.length <= STATE_MAX_LENGTH) ctx.customData.set(stateName, state);
 	if (ctx.customData.get(stateName) !== state) {
 		await release();
-		return waitHereInstead(ctx, "n8n did not keep the paused node's state in the execution's custom data");
+		return waitHereInstead(ctx, client, "n8n did not keep the paused node's state in the execution's custom data");
 	}
 
 	// n8n saves this very array as the node's input and outputs it unchanged at the deadline
-	const items = deadlineItems(ctx, held, timeoutMs);
+	const items = deadlineItems(ctx, held, timeoutMs, client.secrets);
 	const stored = results.map((outputs, index) => items.get(index) ?? outputs[0]);
 	const input = ctx.getExecuteData().data.main[0]!;
 	input.splice(0, input.length, ...stored);
 	await ctx.putExecutionToWait(deadline);
+	if (typeof ctx.addExecutionHints === 'function') ctx.addExecutionHints({ message: pausedHint(held, deadline), type: 'info', location: 'outputPane' });
 	const resumesBy = deadline.toISOString();
 	return stored.map((item, index) => {
 		const subject = items.has(index) ? item.json : undefined;

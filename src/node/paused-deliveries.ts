@@ -19,8 +19,6 @@ export class DeliveredRuns {
 	private readonly runs = new Map<string, Run>();
 	private latest?: Run;
 	private readonly wakers = new Set<(woken: boolean) => void>();
-	/** set by the delivery that resumes: no other in this process does */
-	resumed = false;
 
 	constructor(private readonly held: Set<string>) {}
 

@@ -16,6 +16,8 @@ import {
 import { DEFAULT_MAX_OUTPUT_MB } from '../media/download';
 import { binaryParam, choicesMethod, DYNAMIC_CHOICES_DESCRIPTION, listMethod, MODEL_SEARCH_METHOD, paramName, sourceParam } from './names';
 import { authenticationProperty, credentialsOfNodes } from './authentication';
+import { simplifyProperty } from './simplify-option';
+import { toolOnlyProperties } from './tool-call';
 import { estimateToolDescriptionOf, toolDescriptionOf } from './tool-description';
 
 /** The operations that show an endpoint's fields: its own, and its Estimate Cost where offered. */
@@ -46,11 +48,13 @@ function titleCase(value: string): string {
 }
 
 /**
- * A number the chosen model bounds (Count, Duration, Target Polycount…). The panel cannot flag it:
- * n8n loads model-dependent data only for choice lists (loadOptions, list search), a number's
- * bounds, hints and notices are fixed in the description. So its tooltip says what happens instead.
+ * A number the chosen model bounds (Count, Duration, Target Polycount…). The field itself cannot
+ * show the bound: n8n 2.41 loads model-dependent text only for choice lists (loadOptions, list
+ * search); a number's bounds, hints and notices are fixed in the description. The Model list's
+ * lines carry each model's bounds (numberBounds), and the tooltip says where to look.
  */
-const MODEL_BOUND_CHECK = 'The node checks it against the chosen model before sending: a value the model does not allow stops the item, and nothing is charged.';
+const MODEL_BOUND_CHECK =
+	'Each model’s line in the Model list gives its limit for this field where the model reports one (e.g. "Count 1–4"). The node checks the value against the chosen model before sending: a value the model does not allow stops the item, and nothing is charged.';
 
 /** One field as an n8n parameter (without displayOptions). */
 function fieldProperty(field: FieldSpec, inCollection: boolean): INodeProperties {
@@ -266,6 +270,21 @@ function waitModeProperty(e: Endpoint, displayOptions: INodeProperties['displayO
 	};
 }
 
+/**
+ * Shown while Wait Mode is "Pause the Execution": what the user will see before they run it (n8n's
+ * own panel then reads only "Waiting for input"; the node's output pane says what it waits for).
+ */
+function pauseNoticeProperty(displayOptions: INodeProperties['displayOptions']): INodeProperties {
+	return {
+		displayName:
+			'This node pauses the execution until MediaGen has finished: meanwhile the execution is listed as Waiting under Executions, this panel reads "Waiting for input" above a note naming the runs, and no worker is held. It continues by itself when the service reports the runs finished, at the latest at Wait Timeout. Where it cannot pause (for example, the service cannot reach this n8n), it waits in the execution and says why.',
+		name: 'pauseNotice',
+		type: 'notice',
+		default: '',
+		displayOptions,
+	};
+}
+
 /** How long a paused wait lasts: the deadline in a friendly unit for the description. */
 function spelledSeconds(seconds: number): string {
 	if (seconds % 3600 === 0) return `${seconds / 3600} h`;
@@ -371,7 +390,7 @@ function runOptions(e: Endpoint): INodeProperties[] {
 			type: 'string',
 			default: '',
 			description:
-				'Own key for this submit. By default the node derives one from the execution, node, item and parameters, so a retry never pays twice.',
+				'Names the job, e.g. {{ $json.sku }}: a re-run with the same values (in any order) gets the first runs back instead of paying again. One job per value per node of a workflow. Without it the node derives a key per execution and item, so its own retries never pay twice.',
 		});
 	}
 	if (e.teamBilling) {
@@ -387,12 +406,21 @@ function runOptions(e: Endpoint): INodeProperties[] {
 			description:
 				'Estimate first and refuse (no run is created) when the price is higher; otherwise submit bound to the quote. A fresh quote, after the service finds the quote expired or no longer matching, is accepted once if it still fits.',
 		});
+		options.push({
+			displayName: 'Max Credits per Execution',
+			name: 'maxCreditsPerExecution',
+			type: 'number',
+			default: 100,
+			typeOptions: { minValue: 0, numberPrecision: 2 },
+			description:
+				"Most credits this node may submit in one execution, all items together: every item is estimated first, and an item whose price would pass this is refused before anything of it is sent (error code \"budget_exceeded\"). The first item's value counts.",
+		});
 	}
 	if (e.projectFiling) {
 		options.push({ displayName: 'Project ID', name: 'projectId', type: 'string', default: '', description: 'File the output in this project; the key also needs projects:read' });
 	}
 	const wait: INodeProperties[] = e.alwaysWaits
-		? [waitModeProperty(e, showOwn(e))]
+		? [waitModeProperty(e, showOwn(e)), pauseNoticeProperty(showOwn(e, { waitMode: ['parked'] }))]
 		: [
 				{
 					displayName: 'Wait for Completion',
@@ -403,9 +431,11 @@ function runOptions(e: Endpoint): INodeProperties[] {
 					displayOptions: showOwn(e),
 				},
 				waitModeProperty(e, showOwn(e, { waitForCompletion: [true] })),
+				pauseNoticeProperty(showOwn(e, { waitForCompletion: [true], waitMode: ['parked'] })),
 			];
 	return [
 		...wait,
+		simplifyProperty(showOwn(e).show),
 		{
 			displayName: 'Options',
 			name: 'options',
@@ -539,16 +569,22 @@ export interface EarlierShape {
 	fields: Record<string, Pick<FieldSpec, 'primary' | 'default'>>;
 }
 
-/** The same properties, shown only from (or only below) a node version. */
-function forVersions(props: INodeProperties[], versions: DisplayCondition): INodeProperties[] {
-	return props.map((p) => ({ ...p, displayOptions: { ...p.displayOptions, show: { ...p.displayOptions?.show, '@version': [versions] } } }));
+/**
+ * The same properties, shown only from (or only below) a node version. A property that names its
+ * own versions (Simplify, from SIMPLIFY_SINCE) keeps them above the change, and is left out below
+ * it: every shape change so far (1.1) comes before SIMPLIFY_SINCE.
+ */
+function forVersions(props: INodeProperties[], versions: DisplayCondition, below: boolean): INodeProperties[] {
+	return props
+		.filter((p) => !(below && p.displayOptions?.show?.['@version']))
+		.map((p) => ({ ...p, displayOptions: { ...p.displayOptions, show: { ...p.displayOptions?.show, '@version': p.displayOptions?.show?.['@version'] ?? [versions] } } }));
 }
 
 function versionedEndpointProperties(e: Endpoint, earlier: EarlierShape[]): INodeProperties[] {
 	const shape = earlier.find((s) => s.resource === e.resource && s.operation === e.operation);
 	if (!shape) return endpointProperties(e);
 	const before: Endpoint = { ...e, fields: e.fields.map((f) => ({ ...f, ...shape.fields[f.name] })) };
-	return [...forVersions(endpointProperties(before), { _cnd: { lt: shape.changedIn } }), ...forVersions(endpointProperties(e), { _cnd: { gte: shape.changedIn } })];
+	return [...forVersions(endpointProperties(before), { _cnd: { lt: shape.changedIn } }, true), ...forVersions(endpointProperties(e), { _cnd: { gte: shape.changedIn } }, false)];
 }
 
 /** All parameters of a node, derived from its catalog entries (and the shapes older versions keep). */
@@ -560,7 +596,9 @@ export function nodeProperties(node: NodeName, resourceNames: Record<string, str
 		{
 			displayName: 'Resource',
 			name: 'resource',
-			type: 'options',
+			// one resource: nothing to choose, so not shown; it still holds the value that routes the
+			// operations, and its option names the panel's "<Resource> Actions" group
+			type: resources.length === 1 ? 'hidden' : 'options',
 			noDataExpression: true,
 			options: resources.map((r) => ({ name: resourceNames[r] ?? titleCase(r), value: r })),
 			default: resources[0],
@@ -581,7 +619,7 @@ export function nodeProperties(node: NodeName, resourceNames: Record<string, str
 	}
 	for (const e of endpoints) props.push(toolDescriptionProperty(e));
 	// an Estimate Cost shows the fields of the operation it prices (operationsOf), not fields of its own
-	for (const e of endpoints) if (!e.estimates) props.push(...versionedEndpointProperties(e, earlier));
+	for (const e of endpoints) if (!e.estimates) props.push(...versionedEndpointProperties(e, earlier), ...toolOnlyProperties(e));
 	return props;
 }
 

@@ -8,10 +8,11 @@ import { isRun, isTerminal } from '../runs/run';
 import type { WaitOutcome } from '../runs/wait';
 import { BEARER_CREDENTIAL_TYPE, isCredentialType, type CredentialType } from '../transport/credentials';
 import { pause } from '../transport/pause';
-import { createClient, type ApiClient } from '../transport/request';
+import { problemOf } from '../transport/problem';
+import { SecretValues } from '../transport/redact';
+import { apiRequest, createClient, type ApiClient } from '../transport/request';
 import { SIGNATURE_HEADER, subjectKind, type WebhookEvent } from '../webhooks/events';
-import { removePausedEndpoint } from '../webhooks/paused-endpoint';
-import { openSecret } from '../webhooks/sealed-secret';
+import { OpenedSecrets, openSecret } from '../webhooks/sealed-secret';
 import { verifyDelivery } from '../webhooks/signature';
 import { errorItem } from './error-item';
 import type { Held } from './held';
@@ -36,7 +37,7 @@ function answer(ctx: IWebhookFunctions, status: number, body: IDataObject): Answ
 }
 
 /** The id of the subject that finished last (ties: the greatest id), so that one delivery resumes, not each of a burst. */
-function lastToFinish(subjects: IDataObject[]): string | undefined {
+export function lastToFinish(subjects: IDataObject[]): string | undefined {
 	let last: IDataObject | undefined;
 	for (const subject of subjects) if (!last || finishedAfter(subject, last)) last = subject;
 	return last ? String(last.id) : undefined;
@@ -216,7 +217,7 @@ async function resumedItems(ctx: IWebhookFunctions, client: ApiClient, held: Hel
 	const results: INodeExecutionData[][] = stored.map((item) => [item]);
 	// A resumed node cannot stop the workflow (n8n runs no node code then, it passes the returned
 	// items on), so every failure is an error item, as with Continue On Fail.
-	const fail = (itemIndex: number, error: unknown) => (results[itemIndex] = [errorItem(error, itemIndex)]);
+	const fail = (itemIndex: number, error: unknown) => (results[itemIndex] = [errorItem(error, itemIndex, client.secrets)]);
 	const outcomes = new Map<string, WaitOutcome>(held.runs.map(({ run }) => [run.id, { state: run.status === 'completed' ? 'completed' : 'failed', run }]));
 	await collectRunOutputs(ctx, client, held.runs, outcomes, results, fail);
 	for (const entry of held.batches) {
@@ -228,33 +229,48 @@ async function resumedItems(ctx: IWebhookFunctions, client: ApiClient, held: Hel
 }
 
 /**
- * Signing secrets opened in this process, by execution, node and sealed value (unique per pause),
- * with the credential they were opened with (the client's base URL and, for an API key, its header). A burst of deliveries to one paused execution then reads the
- * credential once: n8n resolves a credential in an expression isolate each time, which costs
- * 0.1–1 s of CPU on a busy 2-core machine. The opening is kept while it is under way, so that the
- * deliveries of a burst that arrive together wait for one read instead of each making its own.
+ * Signing secrets opened in this process, with the credential they were opened with (the client's
+ * base URL and, for an API key, its header): a burst of deliveries to one paused execution reads the
+ * credential once.
  */
-const openedSecrets = new Map<string, Promise<{ secret: string; credentials: ICredentialDataDecryptedObject } | undefined>>();
-const OPENED_SECRETS_KEPT = 100;
-
-async function openSecretOf(ctx: IWebhookFunctions, credentialType: CredentialType, sealed: string): Promise<{ secret: string; credentials: ICredentialDataDecryptedObject } | undefined> {
-	const credentials = await ctx.getCredentials<ICredentialDataDecryptedObject>(credentialType);
-	const key = sealKeyOf(credentials, ctx.getExecutionId(), ctx.getNode().name);
-	const secret = key && openSecret(sealed, key);
-	return secret ? { secret, credentials } : undefined;
-}
+const openedSecrets = new OpenedSecrets<{ secret: string; credentials: ICredentialDataDecryptedObject }>();
 
 async function openedSecret(ctx: IWebhookFunctions, credentialType: CredentialType, sealed: string): Promise<{ secret: string; credentials: ICredentialDataDecryptedObject } | undefined> {
-	const place = `${ctx.getExecutionId()}\u0000${ctx.getNode().name}\u0000${sealed}`;
-	const known = openedSecrets.get(place);
-	if (known) return await known;
-	if (openedSecrets.size >= OPENED_SECRETS_KEPT) openedSecrets.delete(openedSecrets.keys().next().value!);
-	const opening = openSecretOf(ctx, credentialType, sealed);
-	openedSecrets.set(place, opening);
-	// what did not open (a changed credential, a failed read) is tried again by the next delivery
-	const forget = () => openedSecrets.get(place) === opening && openedSecrets.delete(place);
-	opening.then((opened) => opened ?? forget(), forget);
-	return await opening;
+	return await openedSecrets.open(`${ctx.getExecutionId()}\u0000${ctx.getNode().name}`, sealed, async () => {
+		const credentials = await ctx.getCredentials<ICredentialDataDecryptedObject>(credentialType);
+		const key = sealKeyOf(credentials, ctx.getExecutionId(), ctx.getNode().name);
+		const secret = key && openSecret(sealed, key);
+		return secret ? { secret, credentials } : undefined;
+	});
+}
+
+/**
+ * Paused executions (by execution and node) a delivery in this process is resuming or has resumed:
+ * the one delivery that claims it resumes, copies answer 200 and do nothing. At most 1000 kept
+ * (n8n itself refuses deliveries to an execution that runs or finished).
+ */
+const resumingHere = new Set<string>();
+const RESUMES_KEPT = 1000;
+
+function claimResume(place: string): void {
+	if (resumingHere.size >= RESUMES_KEPT) resumingHere.delete(resumingHere.values().next().value!);
+	resumingHere.add(place);
+}
+
+/**
+ * The claim between processes (queue mode: main and webhook processes each answer deliveries): the
+ * service deletes an endpoint once, so of the deliveries that get this far in different processes
+ * only the one whose delete succeeds resumes; `gone` (code not_found) means another one did. A
+ * delete whose outcome is unknown (no answer, an outage) resumes anyway: a paused execution waiting
+ * for an event that was answered would wait until its deadline.
+ */
+async function deleteEndpointToResume(client: ApiClient, endpointId: string): Promise<'deleted' | 'gone' | 'unknown'> {
+	try {
+		await apiRequest(client, { method: 'DELETE', path: `/webhooks/${encodeURIComponent(endpointId)}` });
+		return 'deleted';
+	} catch (error) {
+		return problemOf(error)?.code === 'not_found' ? 'gone' : 'unknown';
+	}
 }
 
 function header(ctx: IWebhookFunctions, name: string): string | undefined {
@@ -268,13 +284,17 @@ function header(ctx: IWebhookFunctions, name: string): string | undefined {
  * person resumes an execution whose events were lost, and an event only makes the node read the
  * runs from the service). An event about other runs is answered 200 and changes nothing. Once
  * every held run or batch finished (one read of the runs list), the delivery of the one that
- * finished last deletes the endpoint and resumes the execution with the outputs the in-execution
- * wait gives; the others are answered 200 and wait for it.
+ * finished last (by completed_at: not the order they were made in) claims the execution — in this
+ * process, then at the service by deleting the endpoint — and resumes it with the outputs the
+ * in-execution wait gives, downloading each once; the others, and copies of it, are answered 200.
  */
 export async function resumePausedExecution(ctx: IWebhookFunctions, node: NodeName): Promise<IWebhookResponseData> {
 	const reject = (reason: string) => answer(ctx, 401, { error: 'unauthorized', reason });
 	const arrivedAt = Date.now();
 	let answered = false;
+	let claimed: string | undefined;
+	// what the answers and items may not show; the credential's values join once it is read
+	let secrets = new SecretValues();
 	let stored: INodeExecutionData[] = [];
 	try {
 		const nodeName = ctx.getNode().name;
@@ -305,24 +325,34 @@ export async function resumePausedExecution(ctx: IWebhookFunctions, node: NodeNa
 		const delivered = subjectKind(event.type) === 'run' && isRun(subject) && isTerminal(subject) && !held.batches.length ? subject : undefined;
 		if (delivered) wait.delivered.add(delivered);
 		const known = delivered ? await progressFromDeliveries(wait, delivered) : undefined;
-		if (known === 'waiting' || wait.delivered.resumed) return answer(ctx, 200, { received: true, waiting_for: wait.delivered.missing });
+		if (known === 'waiting') return answer(ctx, 200, { received: true, waiting_for: wait.delivered.missing });
 		const client = await createClient(ctx, credentialType, opened.credentials);
+		secrets = client.secrets.add(secret);
 		const progress = known ?? (await sharedProgress(place, arrivedAt, event, async () => deliveredProgress(wait) ?? (await readProgress(client, held, wait.delivered.known()))));
 		const { ready, waitingFor } = readyToResume(held, progress, event);
-		if (!ready || wait.delivered.resumed) return answer(ctx, 200, { received: true, waiting_for: waitingFor });
-		wait.delivered.resumed = true;
+		if (!ready) return answer(ctx, 200, { received: true, waiting_for: waitingFor });
+		// claimed before anything is awaited: a copy of this delivery (a burst, a retry) that got here
+		// too is answered 200 and does nothing
+		if (resumingHere.has(place)) return answer(ctx, 200, { received: true, ignored: 'resuming' });
+		claimResume(place);
+		claimed = place;
 		pausedWaits.delete(place);
 		latestReads.delete(place);
+		if ((await deleteEndpointToResume(client, state.endpointId)) === 'gone') {
+			return answer(ctx, 200, { received: true, ignored: 'resumed_elsewhere' });
+		}
 
 		// answered before the outputs are downloaded: the service waits 10 s at most
 		answer(ctx, 200, { received: true, resumed: true });
 		answered = true;
-		const [, items] = await Promise.all([removePausedEndpoint(client, state.endpointId).catch(() => undefined), resumedItems(ctx, client, held, stored)]);
-		return { noWebhookResponse: true, workflowData: [items] };
+		return { noWebhookResponse: true, workflowData: [await resumedItems(ctx, client, held, stored)] };
 	} catch (error) {
 		// Before answering: the service retries the delivery later and the execution stays paused.
 		// After: resume with the error on every item that waited (the endpoint is gone already).
-		if (!answered) return answer(ctx, 500, { error: 'not_resumed', message: error instanceof Error ? error.message : String(error) });
-		return { noWebhookResponse: true, workflowData: [stored.map((item, index) => (item.json?.code === 'wait_timeout' ? errorItem(error, index) : item))] };
+		if (!answered) {
+			if (claimed) resumingHere.delete(claimed);
+			return answer(ctx, 500, { error: 'not_resumed', message: secrets.text(error instanceof Error ? error.message : String(error)) });
+		}
+		return { noWebhookResponse: true, workflowData: [stored.map((item, index) => (item.json?.code === 'wait_timeout' ? errorItem(error, index, secrets) : item))] };
 	}
 }

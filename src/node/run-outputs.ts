@@ -1,6 +1,5 @@
 import {
 	NodeOperationError,
-	type IBinaryKeyData,
 	type IDataObject,
 	type IExecuteFunctions,
 	type INodeExecutionData,
@@ -8,7 +7,8 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
-import { downloadOutput } from '../media/download';
+import { downloadOutputs } from '../media/download';
+import { simplifiedRun } from '../media/simplify';
 import type { PreparedCall } from '../runs/call';
 import { TaskPool } from '../runs/pool';
 import { outputFiles } from '../media/output-files';
@@ -18,6 +18,8 @@ import { problemError } from '../transport/problem';
 import type { ApiClient } from '../transport/request';
 import { customOperationFor } from './custom-operations';
 import type { FailItem, HeldRun } from './held';
+import { quoteFields } from './spend-report';
+import { runsAsTool } from './tool-output';
 
 /**
  * Turning finished runs into output items, shared by the two ways of waiting: in the execution
@@ -28,22 +30,26 @@ export type OutputContext = IExecuteFunctions | IWebhookFunctions;
 
 const DOWNLOAD_CONCURRENCY = 32;
 
-/** Builds the output item of a completed run: the run as JSON, its files as binary (or URLs). */
+/**
+ * Builds the output item of a completed run: the run as JSON (simplified, or the service's object
+ * with `output_urls`), its files as binary (or URLs only).
+ */
 async function completedRunItem(ctx: OutputContext, client: ApiClient, call: PreparedCall, run: Run): Promise<INodeExecutionData> {
 	const files = outputFiles(run.output);
 	const settings = call.run!;
-	const json: IDataObject = { ...run, output_urls: files.map((f) => f.url) };
-	if (settings.returnUrlsOnly || files.length === 0) return { json, pairedItem: { item: call.itemIndex } };
-	const binary: IBinaryKeyData = {};
-	for (const [index, file] of files.entries()) {
-		const key = index === 0 ? settings.binaryPropertyName : `${settings.binaryPropertyName}_${index}`;
-		binary[key] = await downloadOutput(ctx, file, `${run.id}${index ? `_${index}` : ''}`, client.baseUrl, {
-			runId: run.id,
-			maxBytes: settings.maxOutputBytes,
-			signal: client.signal,
-		});
-	}
-	return { json, binary, pairedItem: { item: call.itemIndex } };
+	const json = runJson(call, run);
+	const pairedItem = { item: call.itemIndex };
+	if (settings.returnUrlsOnly || files.length === 0) return { json, pairedItem };
+	const binary = await downloadOutputs(ctx, files, settings.binaryPropertyName, client.baseUrl, { runId: run.id, maxBytes: settings.maxOutputBytes, signal: client.signal });
+	return { json, binary, pairedItem };
+}
+
+/** A run as its item's JSON: simplified (the kind by the call's path, the prompt from what it sent) or as the service gave it. */
+export function runJson(call: PreparedCall, run: Run): IDataObject {
+	// the price the node quoted before sending, where it did (Max Credits, budgets): src/node/spend-report.ts
+	const quoted = quoteFields(call);
+	if (call.run?.simplify) return { ...simplifiedRun(run, { operation: call.path, sent: call.body }), ...quoted };
+	return call.run?.wait === false ? { ...run, ...quoted } : { ...run, output_urls: outputFiles(run.output).map((f) => f.url), ...quoted };
 }
 
 /** The error of a run that did not complete: failed at the service, still running at the deadline, or the wait was cancelled. */
@@ -82,6 +88,8 @@ export function outcomeError(ctx: OutputContext, call: PreparedCall, outcome: Wa
 
 /** The output items of one finished run (its operation's own items where it has them), or the error to report for it. */
 export async function runOutputs(ctx: OutputContext, client: ApiClient, call: PreparedCall, outcome: WaitOutcome): Promise<INodeExecutionData[]> {
+	// a tool answers in time: a run still going is its answer (with its id, to check later), not a failure
+	if (outcome.state === 'timeout' && runsAsTool(ctx)) return [{ json: outcome.run, pairedItem: { item: call.itemIndex } }];
 	if (outcome.state !== 'completed') throw outcomeError(ctx, call, outcome);
 	const custom = customOperationFor(call.endpoint);
 	return custom?.completedRun ? await custom.completedRun(ctx, client, call, outcome.run) : [await completedRunItem(ctx, client, call, outcome.run)];
@@ -96,6 +104,8 @@ export async function runOutputs(ctx: OutputContext, client: ApiClient, call: Pr
 export class RunOutputCollector {
 	private readonly downloads = new TaskPool(DOWNLOAD_CONCURRENCY);
 	private readonly byRun = new Map<string, HeldRun[]>();
+	/** what the wait reported of each run: an entry held after its run was reported gets its outputs at once */
+	private readonly reported = new Map<string, WaitOutcome>();
 
 	constructor(
 		private readonly ctx: OutputContext,
@@ -107,24 +117,32 @@ export class RunOutputCollector {
 		for (const entry of [...held].sort((a, b) => a.call.itemIndex - b.call.itemIndex)) this.hold(entry);
 	}
 
-	/** One more run whose outputs go into `results` once it is reported (a wait that began while the rest were sent). */
+	/**
+	 * One more run whose outputs go into `results` once it is reported (a wait that began while the
+	 * rest were sent; an item that shares a run already reported).
+	 */
 	hold(entry: HeldRun): void {
 		const same = this.byRun.get(entry.run.id);
 		if (same) same.push(entry);
 		else this.byRun.set(entry.run.id, [entry]);
+		const outcome = this.reported.get(entry.run.id);
+		if (outcome) this.output(entry.call, outcome);
 	}
 
 	readonly settled = (outcome: WaitOutcome): void => {
-		for (const { call } of this.byRun.get(outcome.run.id) ?? []) {
-			this.downloads.add(async () => {
-				try {
-					this.results[call.itemIndex] = await runOutputs(this.ctx, this.client, call, outcome);
-				} catch (error) {
-					this.fail(call.itemIndex, error);
-				}
-			});
-		}
+		this.reported.set(outcome.run.id, outcome);
+		for (const { call } of this.byRun.get(outcome.run.id) ?? []) this.output(call, outcome);
 	};
+
+	private output(call: PreparedCall, outcome: WaitOutcome): void {
+		this.downloads.add(async () => {
+			try {
+				this.results[call.itemIndex] = await runOutputs(this.ctx, this.client, call, outcome);
+			} catch (error) {
+				this.fail(call.itemIndex, error);
+			}
+		});
+	}
 
 	/** Reports every held run at once, in input order (runs that finished before anyone waited). */
 	settleAll(outcomes: Map<string, WaitOutcome>): void {

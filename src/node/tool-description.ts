@@ -1,4 +1,5 @@
-import type { Endpoint, FieldSpec, LimitRule } from '../catalog';
+import { offersEstimate, type Endpoint, type FieldSpec, type LimitRule } from '../catalog';
+import { TOOL_TIME_BUDGET_SECONDS } from './tool-call';
 import { TOOL_ANSWER_LIMITS } from './tool-output';
 
 /**
@@ -7,11 +8,13 @@ import { TOOL_ANSWER_LIMITS } from './tool-output';
  * entry, so every operation gets one and none drifts from what the node does.
  */
 
-const PRICE_UNITS: Record<NonNullable<Endpoint['pricing']>['unit'], string> = {
-	per_image: 'credits per image',
-	per_second: 'credits per second of output',
-	per_character: 'credits per character of text',
-	per_run: 'a set number of credits per run',
+/** The unit a price is counted in, as GET /models/pricing names it (`unit`) and in words. */
+const PRICE_BASIS: Record<NonNullable<Endpoint['pricing']>['unit'], { per: string; credits: string; units?: string }> = {
+	per_image: { per: 'per image', credits: 'credits per image', units: 'images made' },
+	per_second: { per: 'per second of output', credits: 'credits per second', units: 'seconds of output' },
+	per_character: { per: 'per character of text', credits: 'credits per character', units: 'characters' },
+	per_run: { per: 'per run', credits: 'set number of credits per run' },
+	per_model_unit: { per: "in the model's unit", credits: 'credits per image, second or character (whichever its price names)' },
 };
 
 const words = (key: string) => key.replace(/_/g, ' ');
@@ -21,17 +24,26 @@ function sentence(text: string): string {
 	return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
 }
 
+/**
+ * The price basis of an operation: the unit it is charged in and what multiplies it. The credits
+ * per unit belong to the model and change: the description names where they are (GET
+ * /models/pricing), and a call with estimate_only gives the exact price of the call it describes.
+ */
 function costOf(e: Endpoint): string {
-	const price = e.pricing
-		? `${e.capability ? "the model's " : ''}${PRICE_UNITS[e.pricing.unit]}${e.pricing.countField ? ` × ${e.pricing.countField}` : ''}`
+	const basis = e.pricing ? PRICE_BASIS[e.pricing.unit] : undefined;
+	const rate = basis
+		? `${basis.per}: ${e.capability ? "the model's" : 'the'} ${basis.credits}${basis.units ? ` × ${e.pricing!.countField ?? basis.units}` : ''}`
 		: 'the service price of the run';
-	return `Cost: ${price} (MediaGen Account → List Pricing); the answer reports credits_spent, and a refused or failed run costs nothing.`;
+	const where = e.capability ? "each model's rate: GET /models/pricing, MediaGen Account → List Pricing" : 'MediaGen Account → List Pricing';
+	const first = offersEstimate(e) ? ' Price first: estimate_only true (where this tool takes it) answers with credits and a quote_token, making and charging nothing.' : '';
+	return `Cost: ${rate} (${where}).${first} The answer reports credits_spent; a refused or failed run costs nothing.`;
 }
 
 function durationOf(e: Endpoint): string {
-	const still = 'the answer has still_running: true with run_id and status, to check later with the MediaGen Run tool (Get).';
-	if (e.output === 'batch') return `Takes as long as its slowest item: the tool waits up to its Wait Timeout; if the batch is still going then, ${still.replace('run_id', 'batch_id')}`;
-	return `Runs asynchronously, from seconds to minutes (the service states no duration): the tool waits up to its Wait Timeout; if the run is still going then, ${still}`;
+	const id = e.output === 'batch' ? 'batch_id' : 'run_id';
+	const checkWith = e.output === 'batch' ? 'the MediaGen Batch tool (Wait for Completion)' : 'the MediaGen Run tool (Wait for Completion, or Get)';
+	const takes = e.output === 'batch' ? 'Takes as long as its slowest item' : 'Runs asynchronously, seconds to minutes';
+	return `${takes}; the tool answers within its Tool Time Budget (${TOOL_TIME_BUDGET_SECONDS} s unless set). A job still going then is answered with still_running: true, ${id}, status and price; it goes on, is charged once, and ${checkWith} gets its result. The same inputs again return the same job, never a second charge.`;
 }
 
 function limitText(rule: LimitRule): string | undefined {
@@ -87,11 +99,17 @@ function answerOf(e: Endpoint): string {
 	return 'Answer: compact JSON (long texts and lists shortened); on failure error, code and hint.';
 }
 
+/**
+ * The node's name as n8n shows it ("MediaGen Lip Sync"): a model (or an MCP client listing tools
+ * named after workflow nodes) then knows which tool another tool's answer points it to.
+ */
+const nodeLabel = (e: Endpoint) => (e.node === 'MediaGenModel3D' ? 'MediaGen 3D' : `MediaGen ${e.node.replace(/^MediaGen/, '').replace(/([a-z])([A-Z])/g, '$1 $2')}`);
+
 /** The tool description of an operation. */
 export function toolDescriptionOf(e: Endpoint): string {
 	const waits = e.output === 'run' || e.output === 'batch';
 	return [
-		sentence(e.action),
+		`${nodeLabel(e)}: ${sentence(e.action)}`,
 		sentence(e.description),
 		waits && e.method === 'POST' ? costOf(e) : '',
 		waits ? durationOf(e) : '',
@@ -105,7 +123,7 @@ export function toolDescriptionOf(e: Endpoint): string {
 /** The tool description of an operation's Estimate Cost companion. */
 export function estimateToolDescriptionOf(e: Endpoint, estimate: { action: string; description: string }): string {
 	return [
-		sentence(estimate.action),
+		`${nodeLabel(e)}: ${sentence(estimate.action)}`,
 		sentence(estimate.description),
 		'Nothing is charged.',
 		inputsOf(e) ?? '',

@@ -1,6 +1,5 @@
 import {
 	NodeOperationError,
-	type IBinaryKeyData,
 	type IDataObject,
 	type IExecuteFunctions,
 	type INodeExecutionData,
@@ -10,13 +9,15 @@ import {
 
 import { catalog, endpointKey } from '../catalog';
 import { WORKFLOW_KEYS } from '../catalog/workflows';
-import { downloadOutput } from '../media/download';
+import { downloadOutputs } from '../media/download';
+import { simplifiedBatchItem } from '../media/simplify';
 import { listAll } from '../transport/paginate';
 import { pause } from '../transport/pause';
 import { isOutage } from '../transport/problem';
 import { apiRequest, unexpectedResponse, type ApiClient } from '../transport/request';
 import type { BatchPairing, PreparedCall, WaitHolder } from './call';
-import type { Batch, BatchItem } from './run';
+import { readRunsOnce } from './read-runs';
+import type { Batch, BatchItem, Run } from './run';
 import { outputFiles } from '../media/output-files';
 import { refusedOutright, uploadPending } from './submit';
 import type { SubmitMemory } from './submit-memory';
@@ -91,21 +92,32 @@ export async function listBatchItems(client: ApiClient, batchId: string, itemInd
 	return (rows as BatchItem[]).sort((a, b) => a.index - b.index);
 }
 
-/** One output item per batch item: the item as JSON (with output_urls), its files as binary when asked. */
-async function batchItemOutput(ctx: IExecuteFunctions | IWebhookFunctions, client: ApiClient, call: PreparedCall, batch: Batch, item: BatchItem, pairedTo: number): Promise<INodeExecutionData> {
+/** What the node sent for a batch item: its Item Body (Create From Items), or the item's own request (Use Batch API). */
+function sentOf(call: PreparedCall | undefined): IDataObject | undefined {
+	const item = call?.body.item;
+	return typeof item === 'object' && item !== null && !Array.isArray(item) ? (item as IDataObject) : call?.body;
+}
+
+/**
+ * One output item per batch item: simplified as the run of its target (src/media/simplify.ts), or
+ * the item as JSON (with output_urls); its files as binary when asked. `sent` is the call it came from, where known.
+ */
+async function batchItemOutput(
+	ctx: IExecuteFunctions | IWebhookFunctions,
+	client: ApiClient,
+	call: PreparedCall,
+	batch: Batch,
+	item: BatchItem,
+	pairedTo: number,
+	sent: PreparedCall | undefined,
+): Promise<INodeExecutionData> {
 	const settings = call.run!;
 	const files = item.status === 'completed' ? outputFiles(item.output) : [];
-	const json: IDataObject = { ...item, batch_id: item.batch_id ?? batch.id, batch_status: batch.status, output_urls: files.map((f) => f.url) };
+	const json: IDataObject = settings.simplify
+		? simplifiedBatchItem(item, batch, { sent: sentOf(sent) })
+		: { ...item, batch_id: item.batch_id ?? batch.id, batch_status: batch.status, output_urls: files.map((f) => f.url) };
 	if (settings.returnUrlsOnly || !settings.wait || files.length === 0) return { json, pairedItem: { item: pairedTo } };
-	const binary: IBinaryKeyData = {};
-	for (const [index, file] of files.entries()) {
-		const key = index === 0 ? settings.binaryPropertyName : `${settings.binaryPropertyName}_${index}`;
-		binary[key] = await downloadOutput(ctx, file, `${item.id}${index ? `_${index}` : ''}`, client.baseUrl, {
-			runId: item.id,
-			maxBytes: settings.maxOutputBytes,
-			signal: client.signal,
-		});
-	}
+	const binary = await downloadOutputs(ctx, files, settings.binaryPropertyName, client.baseUrl, { runId: item.id, maxBytes: settings.maxOutputBytes, signal: client.signal });
 	return { json, binary, pairedItem: { item: pairedTo } };
 }
 
@@ -122,23 +134,42 @@ export async function batchOutputs(
 ): Promise<Map<number, INodeExecutionData[]>> {
 	const [first] = calls;
 	const items = await listBatchItems(client, batch.id, first.itemIndex);
-	return await outputsOf(ctx, client, first, batch, items, pairing === 'byIndex' ? (item) => calls[item.index]?.itemIndex ?? first.itemIndex : () => first.itemIndex);
+	await addCharges(client, items);
+	return await outputsOf(ctx, client, calls, batch, items, pairing);
 }
 
+/**
+ * A batch item does not say what its run was charged (the BatchItem of the document has no usage):
+ * the completed items' runs are read once (GET /runs pages) and their `usage` put on the items, so
+ * each output item shows its charge as a single run's does. A read that fails leaves them as they are.
+ */
+async function addCharges(client: ApiClient, items: BatchItem[]): Promise<void> {
+	const runIds = items.filter((item) => item.status === 'completed' && typeof item.run_id === 'string' && item.usage === undefined).map((item) => item.run_id as string);
+	if (runIds.length === 0) return;
+	const runs = await readRunsOnce(client, runIds).catch(() => new Map<string, Run>());
+	for (const item of items) {
+		const usage = typeof item.run_id === 'string' ? runs.get(item.run_id)?.usage : undefined;
+		if (usage) item.usage = usage;
+	}
+}
+
+/** The output items by input item: batch item i from (and paired to) `calls[i]` ('byIndex'), or all to `calls[0]`'s ('one'). */
 async function outputsOf(
 	ctx: IExecuteFunctions | IWebhookFunctions,
 	client: ApiClient,
-	call: PreparedCall,
+	calls: PreparedCall[],
 	batch: Batch,
 	items: BatchItem[],
-	pairing: (item: BatchItem) => number,
+	pairing: BatchPairing,
 ): Promise<Map<number, INodeExecutionData[]>> {
-	const onlyFailed = call.settings.only_failed === true;
+	const [first] = calls;
+	const onlyFailed = first.settings.only_failed === true;
 	const outputs = new Map<number, INodeExecutionData[]>();
 	for (const item of items) {
 		if (onlyFailed && item.status !== 'failed') continue;
-		const pairedTo = pairing(item);
-		outputs.set(pairedTo, [...(outputs.get(pairedTo) ?? []), await batchItemOutput(ctx, client, call, batch, item, pairedTo)]);
+		const from = pairing === 'byIndex' ? calls[item.index] : undefined;
+		const pairedTo = from?.itemIndex ?? first.itemIndex;
+		outputs.set(pairedTo, [...(outputs.get(pairedTo) ?? []), await batchItemOutput(ctx, client, first, batch, item, pairedTo, from)]);
 	}
 	return outputs;
 }
@@ -194,9 +225,8 @@ async function submitBatch(
 		memory.created(route, first.itemIndex, created.id);
 	}
 	if (!first.run!.wait) {
-		const byIndex = (item: BatchItem) => calls[item.index]?.itemIndex ?? first.itemIndex;
 		const items = Array.isArray(created.items) ? (created.items as BatchItem[]) : await listBatchItems(client, created.id, first.itemIndex);
-		return await outputsOf(ctx, client, first, created, items, byIndex);
+		return await outputsOf(ctx, client, calls, created, items, 'byIndex');
 	}
 	waits.holdBatch(calls, created, 'byIndex');
 	return new Map();

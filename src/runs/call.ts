@@ -28,13 +28,27 @@ export interface RunSettings {
 	binaryPropertyName: string;
 	/** largest output file downloaded (Max Output Size) */
 	maxOutputBytes: number;
+	/** Simplify: flat items of what a user chains on (src/media/simplify.ts) instead of the service's objects */
+	simplify: boolean;
 }
 
-/** Max Credits of a submit: estimate first, refuse above it, submit bound to the quote. */
+/** How a submit is priced before it is sent: its model, and Max Credits (refuse above it, submit bound to the quote). */
 export interface CostLimit {
-	maxCredits: number;
+	maxCredits?: number;
 	/** the model the estimate prices (the one the checks resolved) */
 	model?: string;
+}
+
+/** The price the node read for a call before sending it (POST /models/estimate-cost). */
+export interface QuotedPrice {
+	credits: number;
+	model?: string | null;
+	currency?: string;
+	expires_at?: string;
+	/** the quote's token (not kept across a pause: the submit is made by then) */
+	token?: string;
+	/** the submit carries this quote's token, so the run is charged exactly this price */
+	bound: boolean;
 }
 
 /** Everything needed to send one item's request, read and checked before anything is sent. */
@@ -53,6 +67,12 @@ export interface PreparedCall {
 	run?: RunSettings;
 	list?: { returnAll: boolean; limit: number };
 	cost?: CostLimit;
+	/** the job named by Options → Idempotency Key (the user's value), when set */
+	job?: string;
+	/** what the node quoted before sending (Max Credits, budgets) */
+	quote?: QuotedPrice;
+	/** another item of this execution names the same job with the same request: this item shares its run */
+	sharesRunOf?: number;
 }
 
 /** How a batch's items map to input items: item i to `calls[i]` (a batch made from the items), or all to `calls[0]`. */

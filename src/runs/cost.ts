@@ -2,7 +2,7 @@ import { NodeOperationError, type IDataObject, type IExecuteFunctions, type Json
 
 import { offersEstimate } from '../catalog';
 import type { Model } from '../models/model-catalog';
-import type { PreparedCall } from './call';
+import type { PreparedCall, QuotedPrice } from './call';
 import { NOTHING_SPENT } from './nothing-spent';
 import { problemOf } from '../transport/problem';
 import { apiRequest, unexpectedResponse, type ApiClient } from '../transport/request';
@@ -13,7 +13,7 @@ import { apiRequest, unexpectedResponse, type ApiClient } from '../transport/req
  *   `catalog/estimates.ts`): the same parameters and the resolved model go to
  *   POST /models/estimate-cost, and the quote is the output;
  * - option Max Credits: estimate first, refuse (no run) when the price is higher, else submit bound
- *   to the quote;
+ *   to the quote — also when a Quote Token is set (it is then re-estimated, and sent when it fits);
  * - a submit answered 409 quote_expired / quote_mismatch is sent once more with the fresh quote of
  *   the answer when that quote still fits Max Credits; otherwise the item fails with the code.
  */
@@ -33,8 +33,32 @@ function isQuote(value: unknown): value is Quote {
 const NOT_PRICED = ['quote_token', 'team_id', 'project_id'];
 
 /**
+ * A money limit as the user wrote it; undefined when it is not set at all (an option not added, a
+ * credential field left empty: `blankIsUnset`). A limit that is set must be a number of 0 or more.
+ */
+export function creditsOption(ctx: IExecuteFunctions, itemIndex: number, raw: unknown, label: string, blankIsUnset = false): number | undefined {
+	if (raw === undefined || (blankIsUnset && (raw === null || (typeof raw === 'string' && raw.trim() === '')))) return undefined;
+	const value = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw.trim()) : NaN;
+	if (Number.isFinite(value) && value >= 0) return value;
+	// a cap that is set but blank (an expression that resolved to nothing) must not silently lift the cap
+	const empty = raw === null || (typeof raw === 'string' && raw.trim() === '');
+	const shown = typeof raw === 'number' ? String(raw) : empty ? 'an empty value' : (JSON.stringify(raw) ?? String(raw));
+	throw new NodeOperationError(ctx.getNode(), `${label}: ${shown} is not allowed; allowed: a number of credits of 0 or more`, {
+		itemIndex,
+		description: `${NOTHING_SPENT} ${blankIsUnset ? 'Leave the field empty' : 'Remove the option'} for no limit.`,
+	});
+}
+
+/** Max Credits per Execution of a node (its first item's value: the budget covers all items). */
+export function executionBudgetOf(ctx: IExecuteFunctions, itemIndex: number): number | undefined {
+	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	return creditsOption(ctx, itemIndex, options.maxCreditsPerExecution, 'Max Credits per Execution');
+}
+
+/**
  * Called once per item after its parameters are read and checked against the model: turns an
- * Estimate Cost operation into its POST /models/estimate-cost, and notes Max Credits of a submit.
+ * Estimate Cost operation into its POST /models/estimate-cost, and notes what prices a submit
+ * (its model) and Max Credits.
  */
 export function planCost(ctx: IExecuteFunctions, call: PreparedCall, model: Model | undefined, estimate: boolean): void {
 	const { endpoint, itemIndex } = call;
@@ -46,16 +70,8 @@ export function planCost(ctx: IExecuteFunctions, call: PreparedCall, model: Mode
 	}
 	if (endpoint.output !== 'run' || !offersEstimate(endpoint)) return;
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const raw = options.maxCredits;
-	if (raw === undefined || raw === null || raw === '') return;
-	const maxCredits = typeof raw === 'number' ? raw : Number(String(raw).trim());
-	if (!Number.isFinite(maxCredits) || maxCredits < 0) {
-		throw new NodeOperationError(ctx.getNode(), `Max Credits: ${JSON.stringify(raw)} is not allowed; allowed: a number of credits of 0 or more`, {
-			itemIndex,
-			description: NOTHING_SPENT,
-		});
-	}
-	if (options.useBatchApi === true) {
+	const maxCredits = creditsOption(ctx, itemIndex, options.maxCredits, 'Max Credits');
+	if (maxCredits !== undefined && options.useBatchApi === true) {
 		throw new NodeOperationError(ctx.getNode(), 'Max Credits cannot be combined with Use Batch API: a batch is not quoted; allowed: one of the two', {
 			itemIndex,
 			description: 'Turn off Use Batch API to keep the per-item price check, or remove Max Credits. Nothing was sent.',
@@ -73,7 +89,7 @@ async function estimateOf(client: ApiClient, call: PreparedCall, model: string |
 	return quote;
 }
 
-function overBudget(ctx: IExecuteFunctions, call: PreparedCall, quote: Quote, maxCredits: number): NodeOperationError {
+function overBudget(ctx: IExecuteFunctions, call: PreparedCall, quote: QuotedPrice, maxCredits: number): NodeOperationError {
 	const error = new NodeOperationError(
 		ctx.getNode(),
 		`Max Credits: ${call.endpoint.name} costs ${quote.credits} credits${quote.model ? ` on model ${String(quote.model)}` : ''}, above the maximum of ${maxCredits}`,
@@ -86,15 +102,47 @@ function overBudget(ctx: IExecuteFunctions, call: PreparedCall, quote: Quote, ma
 	return error;
 }
 
+function priceOfQuote(quote: Quote, bound: boolean): QuotedPrice {
+	return {
+		credits: quote.credits,
+		model: typeof quote.model === 'string' ? quote.model : null,
+		...(typeof quote.currency === 'string' ? { currency: quote.currency } : {}),
+		...(typeof quote.expires_at === 'string' ? { expires_at: quote.expires_at } : {}),
+		token: quote.quote_token,
+		bound,
+	};
+}
+
+/** Whether a submit can be priced before it is sent (a model-aware generating operation). */
+export function isPriceable(call: PreparedCall): boolean {
+	return call.cost !== undefined;
+}
+
 /**
- * With Max Credits: estimates the call as it will be sent (binaries already uploaded: the quote
- * binds their URLs), refuses above the maximum, and binds the submit to the quote.
+ * The price of a call as it will be sent (binaries already uploaded: the quote binds their URLs),
+ * estimated once per call: Max Credits and the budgets read the same figure.
+ */
+export async function quoteCall(client: ApiClient, call: PreparedCall): Promise<QuotedPrice> {
+	call.quote ??= priceOfQuote(await estimateOf(client, call, call.cost?.model), false);
+	return call.quote;
+}
+
+/**
+ * With Max Credits: refuses a call priced above the maximum, and binds the submit to the quote the
+ * node read. A Quote Token the user set is re-estimated too and, when it fits, sent as it is: the
+ * service binds the run to the token's price only while the inputs and the price still match the
+ * quote (else 409 quote_mismatch, whose fresh quote is accepted only within Max Credits), so the
+ * run is charged the price just checked.
  */
 export async function bindQuote(ctx: IExecuteFunctions, client: ApiClient, call: PreparedCall): Promise<void> {
-	if (!call.cost || call.body.quote_token) return;
-	const quote = await estimateOf(client, call, call.cost.model);
-	if (quote.credits > call.cost.maxCredits) throw overBudget(ctx, call, quote, call.cost.maxCredits);
-	call.body.quote_token = quote.quote_token;
+	const maxCredits = call.cost?.maxCredits;
+	if (maxCredits === undefined) return;
+	const quote = await quoteCall(client, call);
+	if (quote.credits > maxCredits) throw overBudget(ctx, call, quote, maxCredits);
+	if (!call.body.quote_token) {
+		call.body.quote_token = quote.token;
+		quote.bound = true;
+	}
 }
 
 /**
@@ -106,7 +154,10 @@ export function acceptableFreshQuote(call: PreparedCall, error: unknown): Quote 
 	if (!problem?.code || !QUOTE_CODES.has(problem.code)) return undefined;
 	const fresh = problem.quote;
 	const maxCredits = call.cost?.maxCredits;
-	if (maxCredits !== undefined && isQuote(fresh) && fresh.credits <= maxCredits) return fresh;
+	if (maxCredits !== undefined && isQuote(fresh) && fresh.credits <= maxCredits) {
+		call.quote = priceOfQuote(fresh, true);
+		return fresh;
+	}
 	const why =
 		maxCredits === undefined
 			? 'Set Max Credits to let the node accept a fresh quote within that price.'

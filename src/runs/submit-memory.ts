@@ -1,5 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import type { QuotedPrice } from './call';
+
 /**
  * What earlier tries of this node run sent, kept in the node's execution context
  * (`getContext('node')`, part of the execution's data): n8n's Retry On Fail runs the node again with
@@ -7,6 +9,11 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
  * asset URLs, its quote token, its expressions as they resolved then) under the same key — and the
  * service replays the original run instead of refusing the key or charging again. Once the service
  * accepted a submit, the retry does not send it at all but waits for the run it created.
+ *
+ * n8n's "Retry" of a failed execution copies this context into the new execution, and — when told
+ * to use the saved workflow — runs the node with its current parameters. Each request remembers
+ * the edition of the parameters it was made from (node-edition.ts): when the node was edited since,
+ * the earlier request is not replayed and the item is sent as a new job.
  */
 export interface SentRequest extends IDataObject {
 	key: string;
@@ -15,16 +22,23 @@ export interface SentRequest extends IDataObject {
 	body: IDataObject;
 	/** set once the service answered with the run (or batch) it created */
 	createdId?: string;
+	/** the edition of the node's parameters the request was made from */
+	edition?: string;
+	/** the price the node quoted for it (counts toward Max Credits per Execution on a retry) */
+	quote?: QuotedPrice;
 }
 
 const CONTEXT_KEY = 'mediaGenSentRequests';
 
 export class SubmitMemory {
 	private readonly store: Record<string, SentRequest>;
+	/** items whose earlier request was made before the node was edited (sent again as new jobs) */
+	readonly editedItems = new Set<number>();
 
 	constructor(
 		ctx: Pick<IExecuteFunctions, 'getContext'>,
 		private readonly runIndex: number,
+		private readonly edition?: string,
 	) {
 		const context = ctx.getContext('node');
 		// assigned once and then mutated: the context object is what n8n keeps between tries
@@ -36,13 +50,22 @@ export class SubmitMemory {
 		return `${this.runIndex}|${route}|${itemIndex}`;
 	}
 
+	/** The earlier request of this item, unless the node's parameters were edited since it was made. */
 	recall(route: string, itemIndex: number): SentRequest | undefined {
-		return this.store[this.slot(route, itemIndex)];
+		const slot = this.slot(route, itemIndex);
+		const earlier = this.store[slot];
+		// requests remembered by a version of the package that kept no edition count as unedited
+		if (earlier?.edition !== undefined && this.edition !== undefined && earlier.edition !== this.edition) {
+			delete this.store[slot];
+			this.editedItems.add(itemIndex);
+			return undefined;
+		}
+		return earlier;
 	}
 
 	/** Called just before the request leaves, so that a reply lost on the way still finds it. */
-	remember(route: string, itemIndex: number, request: Omit<SentRequest, 'createdId'>): void {
-		this.store[this.slot(route, itemIndex)] = JSON.parse(JSON.stringify(request)) as SentRequest;
+	remember(route: string, itemIndex: number, request: Omit<SentRequest, 'createdId' | 'edition'>): void {
+		this.store[this.slot(route, itemIndex)] = JSON.parse(JSON.stringify({ ...request, edition: this.edition })) as SentRequest;
 	}
 
 	created(route: string, itemIndex: number, id: string): void {

@@ -22,15 +22,13 @@ export function refusedOutright(error: unknown): boolean {
 	return Number.isInteger(status) && status >= 400 && status < 500 && status !== 408 && status !== 429 && problem?.code !== 'idempotency_key_reused';
 }
 
-function withReuseHint(error: unknown): unknown {
+function withReuseHint(error: unknown, call: PreparedCall): unknown {
 	if (problemOf(error)?.code === 'idempotency_key_reused') {
 		const described = error as { description?: string };
-		described.description = [
-			described.description,
-			'An earlier try of this item was accepted with other parameters; that run goes on and is charged once (MediaGen Run → List shows it).',
-		]
-			.filter(Boolean)
-			.join(' · ');
+		const why = call.job
+			? `Job "${call.job}" (Options → Idempotency Key) was submitted before with other parameters${call.quote?.bound ? ' or another quote (Max Credits binds a fresh quote on each execution)' : ''}: no new run was created and nothing more is charged; its run is in MediaGen Run → List. To make it again, give it another Idempotency Key.`
+			: 'An earlier try of this item was accepted with other parameters; that run goes on and is charged once (MediaGen Run → List shows it).';
+		described.description = [described.description, why].filter(Boolean).join(' · ');
 	}
 	return error;
 }
@@ -62,16 +60,19 @@ export async function submitRun(ctx: IExecuteFunctions, client: ApiClient, call:
 	const { route, itemIndex } = call;
 	const resendable = call.endpoint.idempotency === 'required' || call.endpoint.idempotency === 'sent';
 	const earlier = memory.recall(route, itemIndex);
-	if (earlier?.createdId) return await readRun(client, earlier.createdId, itemIndex);
+	if (earlier?.createdId) {
+		call.quote = earlier.quote;
+		return await readRun(client, earlier.createdId, itemIndex);
+	}
 	if (earlier) {
 		if (!resendable) throw outcomeUnknown(ctx, call);
-		Object.assign(call, { path: earlier.path, qs: earlier.qs, body: earlier.body, idempotencyKey: earlier.key, uploads: [] });
+		Object.assign(call, { path: earlier.path, qs: earlier.qs, body: earlier.body, idempotencyKey: earlier.key, uploads: [], quote: earlier.quote });
 	} else {
 		await uploadPending(ctx, client, call);
 		await bindQuote(ctx, client, call);
 	}
 	for (let attempt = 1; ; attempt++) {
-		memory.remember(route, itemIndex, { key: call.idempotencyKey ?? '', path: call.path, qs: call.qs, body: call.body });
+		memory.remember(route, itemIndex, { key: call.idempotencyKey ?? '', path: call.path, qs: call.qs, body: call.body, ...(call.quote ? { quote: call.quote } : {}) });
 		try {
 			const { body } = await apiRequest<unknown>(client, {
 				method: call.endpoint.method,
@@ -88,7 +89,7 @@ export async function submitRun(ctx: IExecuteFunctions, client: ApiClient, call:
 		} catch (error) {
 			if (refusedOutright(error)) memory.forget(route, itemIndex);
 			const fresh = attempt === 1 ? acceptableFreshQuote(call, error) : undefined;
-			if (!fresh) throw withReuseHint(error);
+			if (!fresh) throw withReuseHint(error, call);
 			call.body.quote_token = fresh.quote_token;
 			if (call.idempotencyKey) call.idempotencyKey = successorKey(call.idempotencyKey, attempt);
 		}

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { pause } from '../transport/pause';
 import { isOutage, problemError } from '../transport/problem';
-import { apiRequest, type ApiClient } from '../transport/request';
+import { apiRequest, unexpectedResponse, type ApiClient } from '../transport/request';
 import { isKnownStatus, isRun, isTerminal, type Run } from './run';
 import { flowGap, MAX_GAP_MS, nextReadAt, RunDurations } from './wait-pace';
 
@@ -299,7 +299,9 @@ export async function waitForRuns(client: ApiClient, runs: Run[] | RunFeed, opti
 	const pollOne = async (p: Pending): Promise<void> => {
 		try {
 			const { body, headers } = await apiRequest<Run>(client, { method: 'GET', path: `/runs/${encodeURIComponent(p.run.id)}`, retryLimits: POLL_RETRY_LIMITS });
-			const run = isRun(body) ? body : p.run;
+			// an answer that is not a run (a proxy's page, a broken service) will not turn into one: fail now
+			if (!isRun(body)) throw unexpectedResponse(client, `GET /runs/${p.run.id} did not return a run`, body);
+			const run = body;
 			p.outagePauseMs = 0;
 			seen(p, run, clock.now());
 			p.notBefore = p.checkedAt + (retryAfterMs(headers) ?? 0);

@@ -20,6 +20,10 @@ const HINTS: Record<string, string> = {
 	model_not_found: 'The service does not know this model alias. Pick a model from the list; a superseded alias works only while the service still keeps it.',
 	rate_limited: 'Too many requests: the node already waited and retried. Lower Max Parallel Submits or run fewer items at once.',
 	idempotency_key_reused: 'This Idempotency-Key was used with other parameters; no new run was created.',
+	budget_exceeded:
+		'A spending limit would be passed (the error names it, with spent, in_flight, admitted, quoted and limit): raise Max Credits per Execution (node option) or the credential\'s Credit Limit per Day / per Month, or wait for the next period. Nothing was sent for this item.',
+	max_credits_exceeded: 'The price is above Max Credits: raise it, or choose cheaper parameters. Nothing was sent for this item.',
+	job_named_twice: 'Two items name the same job (Options → Idempotency Key) with different requests: give each its own value. Nothing was sent for them.',
 	invalid_prompt: 'The prompt is missing or was refused: check Prompt.',
 	invalid_client: 'The service does not accept the OAuth2 credential: check its Client ID and Client Secret. Nothing was spent.',
 	invalid_scope: "The OAuth2 client is not granted every scope in the credential's Scope: remove the ones named, or leave Scope empty for the client's default scopes. Nothing was spent.",

@@ -25,13 +25,27 @@ export function deriveIdempotencyKey(scope: IdempotencyScope): string {
 	return hashed(['scope', scope.workflowId, scope.executionId, scope.nodeName, scope.runIndex, scope.itemIndex, scope.route]);
 }
 
+/** Where a job named by the "Idempotency Key" option lives: one operation of one node of one workflow. */
+export interface JobScope {
+	workflowId: string;
+	/** the node's id: it stays when the node is renamed; a copied node or workflow gets a new one */
+	nodeId: string;
+	route: string;
+	/**
+	 * The node's request parameters as saved (unresolved): an edit of what the node sends makes
+	 * every item a new job; resolved values ($now, uploads, quotes) do not enter it.
+	 */
+	edition: string;
+}
+
 /**
- * The key sent for the "Idempotency Key" option: the user's value, made distinct per item and
- * operation (one fixed value must never make several items share one run), and the same in any
- * execution — so a re-run of a failed execution with the same value replays instead of paying.
+ * The key sent for the "Idempotency Key" option: the user's value names one job of one node of one
+ * workflow. It does not depend on the item's position or the execution, so a re-run with the same
+ * values (in any order) replays instead of paying; two nodes, two workflows or two operations with
+ * the same value never share a key; an edit of the node's parameters starts new jobs.
  */
-export function keyFromUserValue(value: string, route: string, itemIndex: number): string {
-	return hashed(['user', value, route, itemIndex]);
+export function keyFromUserValue(value: string, job: JobScope): string {
+	return hashed(['job', job.workflowId, job.nodeId, job.route, job.edition, value]);
 }
 
 /**

@@ -27,3 +27,91 @@ export function redactForDisplay(value: unknown, depth = 0): unknown {
 	}
 	return value;
 }
+
+/** Values shorter than this are not treated as secrets (they would shred every message they occur in). */
+const MIN_SECRET_LENGTH = 4;
+const REDACTED = '[redacted]';
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const base64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
+
+/** The forms a service or proxy could echo a value in: raw, inside a JSON string, percent- or form-encoded (either hex case), base64. */
+function encodingsOf(value: string): string[] {
+	const url = encodeURIComponent(value);
+	const forms = [value, JSON.stringify(value).slice(1, -1), url, url.replace(/%20/g, '+'), url.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()), base64(value), base64(value).replace(/=+$/, '')];
+	return [...new Set(forms)].filter((form) => form.length >= MIN_SECRET_LENGTH);
+}
+
+/**
+ * The secrets of the credential in use (API key; OAuth2 client id, client secret and access token)
+ * and those met on the way (webhook signing secrets), which no error, error item or execution hint
+ * may show. The one redaction step: every error the node emits, every error item and hint passes
+ * through `value` or `text`, which replace each secret in every form a service could echo it in
+ * (raw, JSON string-escaped, URL-encoded, base64, and the HTTP Basic `id:secret` pair as sent).
+ */
+export class SecretValues {
+	private readonly values = new Set<string>();
+	private pattern: RegExp | undefined;
+
+	/** Adds secrets (non-strings and values shorter than 4 characters are ignored). */
+	add(...values: unknown[]): this {
+		for (const value of values) {
+			if (typeof value !== 'string' || value.length < MIN_SECRET_LENGTH || this.values.has(value)) continue;
+			this.values.add(value);
+			this.pattern = undefined;
+		}
+		return this;
+	}
+
+	/** Adds every secret value of a credential, and the Basic pair its client would send. */
+	addCredential(credentials: Record<string, unknown> | undefined): this {
+		if (!credentials) return this;
+		const { apiKey, clientId, clientSecret, accessToken } = credentials;
+		this.add(apiKey, clientId, clientSecret, accessToken);
+		if (typeof clientId === 'string' && typeof clientSecret === 'string' && clientSecret) {
+			for (const pair of [`${clientId}:${clientSecret}`, `${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`]) this.add(pair);
+		}
+		return this;
+	}
+
+	private regex(): RegExp | undefined {
+		if (this.values.size === 0) return undefined;
+		if (!this.pattern) {
+			const forms = [...new Set([...this.values].flatMap(encodingsOf))].sort((a, b) => b.length - a.length);
+			this.pattern = new RegExp(forms.map(escapeRegExp).join('|'), 'g');
+		}
+		return this.pattern;
+	}
+
+	text(text: string): string {
+		const pattern = this.regex();
+		return pattern ? text.replace(pattern, REDACTED) : text;
+	}
+
+	/** Redacts every string inside a value: in place in arrays, plain objects and errors (their message, stack, description, context, cause, …). */
+	value<T>(value: T): T {
+		return this.scrub(value, new WeakSet(), 0) as T;
+	}
+
+	private scrub(value: unknown, seen: WeakSet<object>, depth: number): unknown {
+		if (typeof value === 'string') return this.text(value);
+		if (typeof value !== 'object' || value === null || depth > 12 || seen.has(value) || this.values.size === 0) return value;
+		seen.add(value);
+		if (Array.isArray(value)) {
+			for (let i = 0; i < value.length; i++) value[i] = this.scrub(value[i], seen, depth + 1);
+			return value;
+		}
+		const prototype = Object.getPrototypeOf(value) as unknown;
+		const isError = value instanceof Error;
+		if (!isError && prototype !== Object.prototype && prototype !== null) return value;
+		const record = value as Record<string, unknown>;
+		// an error's message and stack are not enumerable; its node is the workflow's, never a secret holder
+		for (const key of isError ? Object.getOwnPropertyNames(value) : Object.keys(value)) {
+			if (key === 'node') continue;
+			const inner = record[key];
+			const scrubbed = this.scrub(inner, seen, depth + 1);
+			if (scrubbed !== inner) Reflect.set(record, key, scrubbed);
+		}
+		return value;
+	}
+}

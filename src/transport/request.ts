@@ -13,9 +13,10 @@ import {
 } from 'n8n-workflow';
 
 import { BEARER_CREDENTIAL_TYPE, normalizeBaseUrl, type CredentialType } from './credentials';
+import { egressRefusalOf, type EgressRefusal } from './egress-refusal';
 import { pause } from './pause';
 import { isProblem, problemError, type Problem } from './problem';
-import { redactForDisplay, redactUrl } from './redact';
+import { redactForDisplay, redactUrl, SecretValues } from './redact';
 import { decideRetry, DEFAULT_RETRY_LIMITS, parseRetryAfter, type RetryLimits } from './retry-policy';
 
 export type RequestContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions;
@@ -37,6 +38,12 @@ export interface ApiClient {
 	authorization?: string;
 	/** called once per HTTP attempt (tests and the benchmark count requests) */
 	onAttempt?: (method: string, path: string) => void;
+	/** what no error, error item or hint may show (the credential's values, signing secrets met on the way) */
+	secrets: SecretValues;
+	/** when the current OAuth2 access token was last read from the credential (it changes when n8n fetches another) */
+	tokenReadAt?: number;
+	/** the credential's Credit Limit per Day / per Month, as the user wrote them (read by src/runs/budget.ts) */
+	creditLimits?: { per_day?: unknown; per_month?: unknown };
 }
 
 /**
@@ -63,7 +70,25 @@ export async function createClient(ctx: RequestContext, credentialType: Credenti
 		requestTimeoutMs: 30_000,
 		signal,
 		authorization: credentialType === BEARER_CREDENTIAL_TYPE ? `Bearer ${String(credentials.apiKey ?? '')}` : undefined,
+		secrets: new SecretValues().addCredential(credentials),
+		creditLimits: { per_day: credentials.creditLimitPerDay, per_month: credentials.creditLimitPerMonth },
 	};
+}
+
+/**
+ * Learns the access token n8n fetched for an OAuth2 credential (n8n keeps it with the credential and
+ * adds it to requests itself, so the node never sees it): read again after a 401 (n8n fetched
+ * another) and at most once a minute otherwise, so that an error echoing it can be redacted.
+ */
+export async function learnCredentialSecrets(client: ApiClient, status?: number): Promise<void> {
+	if (client.credentialType === BEARER_CREDENTIAL_TYPE) return;
+	if (status !== 401 && client.tokenReadAt !== undefined && Date.now() - client.tokenReadAt < 60_000) return;
+	client.tokenReadAt = Date.now();
+	try {
+		client.secrets.addCredential(await client.ctx.getCredentials<ICredentialDataDecryptedObject>(client.credentialType));
+	} catch {
+		// the error being reported matters more; what is known is redacted all the same
+	}
 }
 
 export interface ApiRequest {
@@ -148,9 +173,11 @@ function parseBody(data: unknown): unknown {
 	return data;
 }
 
-function toError(client: ApiClient, request: ApiRequest, failure: HttpFailure): NodeApiError {
+async function toError(client: ApiClient, request: ApiRequest, failure: HttpFailure): Promise<NodeApiError> {
+	await learnCredentialSecrets(client, failure.status);
 	const node = client.ctx.getNode();
-	const body = parseBody(failure.data);
+	// redacted before anything is cut short: half a secret must not survive a truncation
+	const body = client.secrets.value(parseBody(failure.data));
 	if (failure.status !== undefined && failure.status >= 300 && failure.status < 400) {
 		const location = failure.headers.location ?? failure.headers.Location;
 		return problemError(
@@ -183,6 +210,20 @@ function toError(client: ApiClient, request: ApiRequest, failure: HttpFailure): 
 	};
 	const error = problemError(node, problem, undefined, request.itemIndex);
 	return error;
+}
+
+/** n8n's SSRF protection refused the request: its words, not an outage (no retry). */
+function blockedByN8n(client: ApiClient, request: ApiRequest, refused: EgressRefusal): NodeApiError {
+	return problemError(
+		client.ctx.getNode(),
+		{
+			code: 'blocked_by_n8n',
+			title: `n8n's SSRF protection refused ${request.method} ${request.path}: ${refused.message}`,
+			detail: `${refused.description ?? ''} The service's address is the credential's Base URL (${redactUrl(client.baseUrl)}): an n8n administrator allows it with N8N_SSRF_ALLOWED_HOSTNAMES or N8N_SSRF_ALLOWED_IP_RANGES.`.trim(),
+		},
+		undefined,
+		request.itemIndex,
+	);
 }
 
 function lowerCaseHeaders(headers: unknown): Record<string, string> {
@@ -229,6 +270,8 @@ export async function apiRequest<T = IDataObject>(client: ApiClient, request: Ap
 		try {
 			return (await sendOnce(client, request)) as ApiResponse<T>;
 		} catch (error) {
+			const refused = egressRefusalOf(error);
+			if (refused) throw blockedByN8n(client, request, refused);
 			const failure = failureOf(error);
 			const decision = decideRetry(
 				{
@@ -241,14 +284,23 @@ export async function apiRequest<T = IDataObject>(client: ApiClient, request: Ap
 				},
 				request.retryLimits ? { ...client.retryLimits, ...request.retryLimits } : client.retryLimits,
 			);
-			if (!decision.retry || client.signal?.aborted) throw toError(client, request, failure);
-			if (!(await pause(decision.delayMs, client.signal))) throw toError(client, request, failure);
+			if (!decision.retry || client.signal?.aborted) throw await toError(client, request, failure);
+			if (!(await pause(decision.delayMs, client.signal))) throw await toError(client, request, failure);
 		}
+	}
+}
+
+/** A copy of a parsed JSON body (redaction works in place; the caller may still use the original). */
+function structuredCloneOf(body: unknown): unknown {
+	try {
+		return JSON.parse(JSON.stringify(body ?? null)) as unknown;
+	} catch {
+		return String(body);
 	}
 }
 
 /** Error for a value the service returned that the node cannot use. */
 export function unexpectedResponse(client: ApiClient, what: string, body: unknown, itemIndex?: number): NodeApiError {
-	const shown = JSON.stringify(redactForDisplay(body) as JsonObject)?.slice(0, 300);
+	const shown = JSON.stringify(redactForDisplay(client.secrets.value(structuredCloneOf(body))) as JsonObject)?.slice(0, 300);
 	return problemError(client.ctx.getNode(), { code: 'unexpected_response', title: what, detail: shown }, undefined, itemIndex);
 }

@@ -1,15 +1,15 @@
-import type { IBinaryKeyData, IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { BYTES_PER_MB, DEFAULT_MAX_OUTPUT_MB, downloadOutput } from '../media/download';
+import { BYTES_PER_MB, DEFAULT_MAX_OUTPUT_MB, downloadOutputs } from '../media/download';
 import { outputFiles } from '../media/output-files';
-import { BEARER_CREDENTIAL_TYPE, isCredentialType, normalizeBaseUrl } from '../transport/credentials';
+import { simplifiedBatch, simplifiedRun } from '../media/simplify';
+import { normalizeBaseUrl } from '../transport/credentials';
 import { problemOf } from '../transport/problem';
+import { SecretValues } from '../transport/redact';
 import { DELIVERY_HEADER, SIGNATURE_HEADER, subjectKind, type WebhookEvent } from './events';
-import { triggerStaticData } from './registration';
+import { claimEvent, saveSeenEvents, type SeenWindow } from './seen-events';
 import { verifyDelivery } from './signature';
-
-/** How many event ids "Ignore Repeated Events" remembers. */
-export const REMEMBERED_EVENT_IDS = 200;
+import { deliverySigningSecret, triggerCredentialType, triggerPlace, triggerStaticData } from './trigger-secret';
 
 /** Replay protection that applies when the node stores no value (a node added before the fields existed). */
 export const DEFAULT_MAX_EVENT_AGE_MINUTES = 5;
@@ -43,19 +43,6 @@ function ignoredBecause(ctx: IWebhookFunctions, event: WebhookEvent, options: Tr
 	return undefined;
 }
 
-function seenBefore(ctx: IWebhookFunctions, eventId: string): boolean {
-	const seen = triggerStaticData(ctx).recentEventIds;
-	return Array.isArray(seen) && seen.includes(eventId);
-}
-
-/** Remembers a started event's id (the last step before the workflow starts: nothing after it can fail). */
-function rememberEvent(ctx: IWebhookFunctions, eventId: string): void {
-	const data = triggerStaticData(ctx);
-	const seen = Array.isArray(data.recentEventIds) ? data.recentEventIds : [];
-	// assigned anew (not pushed) so that n8n notices the change and saves the static data
-	data.recentEventIds = [...seen, eventId].slice(-REMEMBERED_EVENT_IDS);
-}
-
 /**
  * The replay protection that applies: a value saved in Options by an older version of the node,
  * else the top-level parameter (whose default n8n fills in when the node stores none).
@@ -71,41 +58,44 @@ export function replayProtection(ctx: IWebhookFunctions, options: TriggerOptions
 	};
 }
 
-async function baseUrlOf(ctx: IWebhookFunctions): Promise<string> {
-	const auth = ctx.getNodeParameter('authentication', BEARER_CREDENTIAL_TYPE);
-	const credentials = await ctx.getCredentials(isCredentialType(auth) ? auth : BEARER_CREDENTIAL_TYPE);
-	return normalizeBaseUrl(credentials.baseUrl);
-}
-
-async function eventItem(ctx: IWebhookFunctions, event: WebhookEvent, deliveryId: string | undefined, options: TriggerOptions): Promise<INodeExecutionData> {
-	const subject = event.data.object;
-	const json: IDataObject = {
+/** The event as the service sent it (below node version 2, or Simplify off): its envelope with the run or batch inside. */
+function fullEventJson(event: WebhookEvent, deliveryId: string | undefined): IDataObject {
+	return {
 		type: event.type,
 		event_id: event.id,
 		created_at: event.created_at,
 		delivery_id: deliveryId ?? null,
-		[subjectKind(event.type)]: subject,
+		[subjectKind(event.type)]: event.data.object,
 	};
+}
+
+/** Simplify: the run or batch flat (src/media/simplify.ts), then which event it was. */
+function simplifiedEventJson(event: WebhookEvent): IDataObject {
+	const subject = event.data.object;
+	const json = subjectKind(event.type) === 'batch' ? simplifiedBatch(subject) : simplifiedRun(subject);
+	return { ...json, event: event.type, event_id: event.id };
+}
+
+async function eventItem(ctx: IWebhookFunctions, event: WebhookEvent, deliveryId: string | undefined, options: TriggerOptions, signingSecret: string): Promise<INodeExecutionData> {
+	const subject = event.data.object;
+	const simplify = ctx.getNodeParameter('simplify', false) === true;
+	const json = simplify ? simplifiedEventJson(event) : fullEventJson(event, deliveryId);
 	if (!options.downloadOutputs || event.type !== 'run.completed' || typeof subject.id !== 'string') return { json };
 	const files = outputFiles(subject.output as IDataObject | null | undefined);
-	json.output_urls = files.map((f) => f.url);
+	if (!simplify) json.output_urls = files.map((f) => f.url);
 	if (files.length === 0) return { json };
-	const field = options.binaryPropertyName || 'data';
-	const binary: IBinaryKeyData = {};
+	const secrets = new SecretValues().add(signingSecret);
 	try {
-		const baseUrl = await baseUrlOf(ctx);
-		for (const [index, file] of files.entries()) {
-			binary[index === 0 ? field : `${field}_${index}`] = await downloadOutput(ctx, file, `${subject.id}${index ? `_${index}` : ''}`, baseUrl, {
-				runId: subject.id,
-				maxBytes: DEFAULT_MAX_OUTPUT_MB * BYTES_PER_MB,
-			});
-		}
+		const credentials = await ctx.getCredentials<ICredentialDataDecryptedObject>(triggerCredentialType(ctx));
+		secrets.addCredential(credentials);
+		const baseUrl = normalizeBaseUrl(credentials.baseUrl);
+		const binary = await downloadOutputs(ctx, files, options.binaryPropertyName || 'data', baseUrl, { runId: subject.id, maxBytes: DEFAULT_MAX_OUTPUT_MB * BYTES_PER_MB });
+		return { json, binary };
 	} catch (error) {
 		// The delivery is already answered: the workflow still starts, with the URLs and the reason.
-		json.download_error = { code: problemOf(error)?.code ?? 'download_failed', message: error instanceof Error ? error.message : String(error) };
+		json.download_error = secrets.value({ code: problemOf(error)?.code ?? 'download_failed', message: error instanceof Error ? error.message : String(error) });
 		return { json };
 	}
-	return { json, binary };
 }
 
 function header(ctx: IWebhookFunctions, name: string): string | undefined {
@@ -114,7 +104,7 @@ function header(ctx: IWebhookFunctions, name: string): string | undefined {
 }
 
 /**
- * The trigger's webhook: verifies the signature over the exact raw body with the secret stored at
+ * The trigger's webhook: verifies the signature over the exact raw body with the secret sealed at
  * registration. Missing, malformed or wrong signatures, and events older than the allowed age, get
  * 401 and start nothing. A verified event is passed on as one item unless a filter or the
  * repeated-event check drops it (answered 200, so the service does not retry it).
@@ -126,25 +116,32 @@ export async function receiveEvent(ctx: IWebhookFunctions): Promise<IWebhookResp
 		ctx.getResponseObject().status(401).json({ error: 'unauthorized', reason });
 		return { noWebhookResponse: true };
 	};
-	const secret = triggerStaticData(ctx).signingSecret;
-	if (!secret) return reject('no_signing_secret');
+	const opened = await deliverySigningSecret(ctx);
+	if (!('secret' in opened)) return reject(opened.reason);
 	if (!req.rawBody && typeof req.readRawBody === 'function') await req.readRawBody();
 	const protection = replayProtection(ctx, options);
 	const verification = verifyDelivery({
-		secret,
+		secret: opened.secret,
 		rawBody: req.rawBody,
 		signatureHeader: header(ctx, SIGNATURE_HEADER),
 		maxAgeMinutes: protection.maxAgeMinutes,
 	});
 	if (!verification.ok) return reject(verification.reason);
 	const { event } = verification;
-	const ignored = ignoredBecause(ctx, event, options) ?? (protection.ignoreRepeated && seenBefore(ctx, event.id) ? 'repeated_event' : undefined);
-	if (ignored) return { webhookResponse: { received: true, ignored } };
-	// Answered here, before the files are fetched (the service waits at most 10 s) and before n8n
-	// starts the execution: n8n saves the static data (the remembered id) when it answers, and in
-	// n8n 2.41 an execution that starts first clears the "changed" mark, so the id would be lost.
+	const filtered = ignoredBecause(ctx, event, options);
+	if (filtered) return { webhookResponse: { received: true, ignored: filtered } };
+	const data = triggerStaticData(ctx);
+	const place = triggerPlace(ctx);
+	const window = (): SeenWindow => ({ maxAgeMinutes: protection.maxAgeMinutes, now: Date.now() });
+	// claimed before anything is awaited: a copy arriving while this one downloads is a repeat
+	if (protection.ignoreRepeated && !claimEvent(data, place, event.id, event.created_at, window())) {
+		return { webhookResponse: { received: true, ignored: 'repeated_event' } };
+	}
+	// Answered here, before the files are fetched (the service waits at most 10 s). n8n saves the
+	// static data after the node returns, before it starts the execution.
 	ctx.getResponseObject().status(200).json({ received: true, event_id: event.id });
-	const item = await eventItem(ctx, event, header(ctx, DELIVERY_HEADER), options);
-	if (protection.ignoreRepeated) rememberEvent(ctx, event.id);
+	const item = await eventItem(ctx, event, header(ctx, DELIVERY_HEADER), options, opened.secret);
+	// again: the static data n8n saves now also holds the ids this process claimed meanwhile
+	if (protection.ignoreRepeated) saveSeenEvents(data, place, window());
 	return { noWebhookResponse: true, workflowData: [[item]] };
 }

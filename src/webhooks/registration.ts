@@ -1,38 +1,25 @@
-import { NodeOperationError, type IDataObject, type IHookFunctions } from 'n8n-workflow';
+import { NodeOperationError, type ICredentialDataDecryptedObject, type IDataObject, type IHookFunctions } from 'n8n-workflow';
 
-import { BEARER_CREDENTIAL_TYPE, isCredentialType } from '../transport/credentials';
 import { listAll } from '../transport/paginate';
 import { problemOf } from '../transport/problem';
 import { apiRequest, createClient, unexpectedResponse, type ApiClient } from '../transport/request';
 import { EVENT_OPTIONS, EVENT_TYPES, isEventType, type EventType } from './events';
-
-/**
- * What the trigger keeps in its node static data (per workflow, so it survives restarts and is
- * shared by every process in queue mode): the endpoint it registered and that endpoint's secret.
- */
-export interface TriggerStaticData extends IDataObject {
-	endpointId?: string;
-	signingSecret?: string;
-	/** the n8n URL the endpoint was registered for (test and production URLs differ) */
-	webhookUrl?: string;
-	/** ids of the last events received, newest last (for "Ignore Repeated Events") */
-	recentEventIds?: string[];
-}
-
-export function triggerStaticData(ctx: Pick<IHookFunctions, 'getWorkflowStaticData'>): TriggerStaticData {
-	return ctx.getWorkflowStaticData('node') as TriggerStaticData;
-}
+import type { SealKey } from './sealed-secret';
+import { keepSigningSecret, signingSecretOf, triggerCredentialType, triggerSealKey, triggerStaticData, type TriggerStaticData } from './trigger-secret';
 
 /** Forgets the endpoint, not the events: an event id is the account's, whatever endpoint delivers it. */
 function forgetEndpoint(data: TriggerStaticData): void {
 	delete data.endpointId;
+	delete data.sealedSigningSecret;
 	delete data.signingSecret;
 	delete data.webhookUrl;
 }
 
-async function clientOf(ctx: IHookFunctions): Promise<ApiClient> {
-	const auth = ctx.getNodeParameter('authentication', BEARER_CREDENTIAL_TYPE);
-	return await createClient(ctx, isCredentialType(auth) ? auth : BEARER_CREDENTIAL_TYPE);
+/** The client of the credential the trigger uses, and the key its signing secret is sealed with. */
+async function clientOf(ctx: IHookFunctions): Promise<{ client: ApiClient; key?: SealKey }> {
+	const type = triggerCredentialType(ctx);
+	const credentials = await ctx.getCredentials<ICredentialDataDecryptedObject>(type);
+	return { client: await createClient(ctx, type, credentials), key: triggerSealKey(ctx, credentials) };
 }
 
 function webhookUrlOf(ctx: IHookFunctions): string {
@@ -45,7 +32,7 @@ function selectedEvents(ctx: IHookFunctions): EventType[] {
 	const value = ctx.getNodeParameter('events', []) as unknown;
 	const events = (Array.isArray(value) ? value : []).filter(isEventType);
 	if (events.length === 0) {
-		throw new NodeOperationError(ctx.getNode(), `Events: choose at least one event; allowed: ${EVENT_OPTIONS.map((o) => o.name).join(', ')}`, {
+		throw new NodeOperationError(ctx.getNode(), `Start On: choose at least one event; allowed: ${EVENT_OPTIONS.map((o) => o.name).join(', ')}`, {
 			description: `API field events (${EVENT_TYPES.join(', ')}). No endpoint was registered or changed, and no credits were spent.`,
 		});
 	}
@@ -57,19 +44,25 @@ const sameEvents = (a: unknown, b: EventType[]) => Array.isArray(a) && a.length 
 /**
  * checkExists: whether the endpoint this node registered still exists at the service for the
  * current URL. A vanished endpoint is forgotten (so create registers a new one); an endpoint whose
- * events no longer match the node's is updated in place.
+ * events no longer match the node's is updated in place. A secret an earlier version kept in clear
+ * is sealed here. A secret sealed with another credential (its API key or client secret changed)
+ * cannot verify deliveries any more: that endpoint is deleted when it is this node's (same URL) and
+ * a new one registered.
  */
 export async function endpointExists(ctx: IHookFunctions): Promise<boolean> {
 	const data = triggerStaticData(ctx);
-	if (!data.endpointId || !data.signingSecret) return false;
+	if (!data.endpointId || !(data.sealedSigningSecret || data.signingSecret)) return false;
 	const url = webhookUrlOf(ctx);
-	const client = await clientOf(ctx);
+	const { client, key } = await clientOf(ctx);
+	const opened = signingSecretOf(data, key);
 	const endpoints = await listAll(client, { path: '/webhooks' }, { returnAll: true, limit: 0 });
 	const endpoint = endpoints.find((e) => e.id === data.endpointId);
-	if (!endpoint) {
+	if (!endpoint || !('secret' in opened)) {
+		if (endpoint && endpoint.url === url) await deleteEndpoint(client, data.endpointId);
 		forgetEndpoint(data);
 		return false;
 	}
+	client.secrets.add(opened.secret);
 	// registered for the other URL (test vs production): this activation needs its own endpoint
 	if (endpoint.url !== url) return false;
 	const events = selectedEvents(ctx);
@@ -94,13 +87,18 @@ export async function endpointExists(ctx: IHookFunctions): Promise<boolean> {
 	return true;
 }
 
-/** create: registers the n8n webhook URL and keeps the endpoint id and its signing secret. */
+/** create: registers the n8n webhook URL and keeps the endpoint id and its signing secret, sealed. */
 export async function registerEndpoint(ctx: IHookFunctions): Promise<boolean> {
 	const url = webhookUrlOf(ctx);
 	const events = selectedEvents(ctx);
 	const workflow = ctx.getWorkflow();
 	const description = `n8n workflow "${workflow.name ?? ''}" (${String(workflow.id ?? '')}), node "${ctx.getNode().name}"`;
-	const client = await clientOf(ctx);
+	const { client, key } = await clientOf(ctx);
+	if (!key) {
+		throw new NodeOperationError(ctx.getNode(), 'The MediaGen credential has no API key or client secret', {
+			description: 'The trigger seals the endpoint’s signing secret with it. Open the credential and fill it in. Nothing was registered.',
+		});
+	}
 	const { body } = await apiRequest<IDataObject>(client, { method: 'POST', path: '/webhooks', body: { url, events, description } });
 	if (typeof body?.id !== 'string' || typeof body.signing_secret !== 'string' || !body.signing_secret) {
 		throw unexpectedResponse(client, 'POST /webhooks did not return an endpoint with its signing_secret', body);
@@ -108,7 +106,7 @@ export async function registerEndpoint(ctx: IHookFunctions): Promise<boolean> {
 	const data = triggerStaticData(ctx);
 	forgetEndpoint(data);
 	data.endpointId = body.id;
-	data.signingSecret = body.signing_secret;
+	keepSigningSecret(data, body.signing_secret, key);
 	data.webhookUrl = url;
 	return true;
 }
@@ -140,7 +138,7 @@ export async function deleteEndpoint(client: ApiClient, endpointId: string): Pro
 export async function removeEndpoint(ctx: IHookFunctions): Promise<boolean> {
 	const data = triggerStaticData(ctx);
 	if (!data.endpointId) return true;
-	await deleteEndpoint(await clientOf(ctx), data.endpointId);
+	await deleteEndpoint((await clientOf(ctx)).client, data.endpointId);
 	forgetEndpoint(data);
 	return true;
 }

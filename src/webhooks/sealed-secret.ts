@@ -1,24 +1,37 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
-const INFO = 'n8n-nodes-mediagen paused wait v1';
+/** HKDF info of the paused wait's seal (kept: executions paused by an earlier version open with it). */
+const PAUSED_WAIT_INFO = 'n8n-nodes-mediagen paused wait v1';
+/** HKDF info of the trigger's seal: a value sealed for one use never opens for the other. */
+export const TRIGGER_SEAL_INFO = 'n8n-nodes-mediagen trigger v1';
 
 /** What the key of a sealed secret is made from: a secret n8n keeps encrypted, and where the sealed value lives. */
 export interface SealKey {
 	/** the credential's own secret (API key, OAuth2 client secret) */
 	credentialSecret: string;
-	/** binds the value to one place (execution and node): copied elsewhere, it does not open */
+	/** binds the value to one place (execution and node, or workflow and node): copied elsewhere, it does not open */
 	context: string;
+	/** what the seal is for (HKDF info); the paused wait's when absent */
+	info?: string;
+}
+
+/** The secret of a credential a seal key is made from (API key, else OAuth2 client secret), if it has one. */
+export function credentialSecretOf(credentials: ICredentialDataDecryptedObject): string | undefined {
+	const secret = credentials.apiKey ?? credentials.clientSecret;
+	return typeof secret === 'string' && secret ? secret : undefined;
 }
 
 function keyOf(key: SealKey): Buffer {
-	return Buffer.from(hkdfSync('sha256', key.credentialSecret, key.context, INFO, 32));
+	return Buffer.from(hkdfSync('sha256', key.credentialSecret, key.context, key.info ?? PAUSED_WAIT_INFO, 32));
 }
 
 /**
- * Encrypts a secret (AES-256-GCM) for a place every viewer of an execution can read: only who holds
- * the credential can open it, and only for the same execution and node.
+ * Encrypts a secret (AES-256-GCM) for a place others can read (an execution, a workflow's static
+ * data): only who holds the credential can open it, and only for the same place.
  */
 export function sealSecret(secret: string, key: SealKey): string {
 	const iv = randomBytes(IV_BYTES);
@@ -27,7 +40,7 @@ export function sealSecret(secret: string, key: SealKey): string {
 	return Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64url');
 }
 
-/** The secret, or undefined when the value was not sealed with this key (another credential, execution or node) or was changed. */
+/** The secret, or undefined when the value was not sealed with this key (another credential or place) or was changed. */
 export function openSecret(sealed: string, key: SealKey): string | undefined {
 	const bytes = Buffer.from(sealed, 'base64url');
 	if (bytes.length <= IV_BYTES + TAG_BYTES) return undefined;
@@ -37,5 +50,30 @@ export function openSecret(sealed: string, key: SealKey): string | undefined {
 		return Buffer.concat([decipher.update(bytes.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
 	} catch {
 		return undefined;
+	}
+}
+
+/**
+ * Sealed secrets opened in this process, by place and sealed value (unique per seal), so that a
+ * burst of deliveries reads the credential once: n8n resolves a credential in an expression isolate
+ * each time, 0.1–1 s of CPU on a busy 2-core machine. An opening is kept while it is under way (the
+ * deliveries that arrive together wait for it); one that gave nothing (another credential, a failed
+ * read) is tried again by the next delivery. At most `kept` places, the oldest dropped first.
+ */
+export class OpenedSecrets<T> {
+	private readonly openings = new Map<string, Promise<T | undefined>>();
+
+	constructor(private readonly kept = 100) {}
+
+	async open(place: string, sealed: string, opener: () => Promise<T | undefined>): Promise<T | undefined> {
+		const key = `${place}\u0000${sealed}`;
+		const known = this.openings.get(key);
+		if (known) return await known;
+		if (this.openings.size >= this.kept) this.openings.delete(this.openings.keys().next().value!);
+		const opening = opener();
+		this.openings.set(key, opening);
+		const forget = () => this.openings.get(key) === opening && this.openings.delete(key);
+		opening.then((opened) => opened ?? forget(), forget);
+		return await opening;
 	}
 }

@@ -21,7 +21,9 @@ export type RejectReason =
 	/** signed, but not an event body */
 	| 'invalid_event'
 	/** signed, but `created_at` is older than the allowed age (or unreadable) */
-	| 'stale_event';
+	| 'stale_event'
+	/** signed, but `created_at` is further in the future than clocks differ (it would never go stale) */
+	| 'future_event';
 
 export type Verification = { ok: true; event: WebhookEvent } | { ok: false; reason: RejectReason };
 
@@ -45,6 +47,18 @@ export function isStale(createdAt: string, maxAgeMinutes: number, now: number = 
 	return now - at > maxAgeMinutes * 60_000;
 }
 
+/**
+ * How far ahead of n8n's clock a signed `created_at` may be: the service's and n8n's clocks differ a
+ * little. An event from further ahead is refused while an age limit is on, since it would stay
+ * "fresh" for as long as it is ahead and could be replayed all that time.
+ */
+export const MAX_CLOCK_SKEW_MINUTES = 5;
+
+/** Whether an event created at `createdAt` is more than MAX_CLOCK_SKEW_MINUTES ahead of `now`. */
+export function isFromTheFuture(createdAt: string, now: number = Date.now()): boolean {
+	return Date.parse(createdAt) - now > MAX_CLOCK_SKEW_MINUTES * 60_000;
+}
+
 export interface VerifyOptions {
 	secret: string;
 	rawBody: Buffer | string | undefined;
@@ -56,7 +70,7 @@ export interface VerifyOptions {
 
 /**
  * Verifies a delivery: signature first (over the exact raw bytes), then the body's shape, then
- * the age of the signed `created_at`. Nothing in the body is trusted before the signature holds.
+ * the age of the signed `created_at` (not older than the limit, not further ahead than clocks differ). Nothing in the body is trusted before the signature holds.
  */
 export function verifyDelivery(options: VerifyOptions): Verification {
 	const header = Array.isArray(options.signatureHeader) ? options.signatureHeader[0] : options.signatureHeader;
@@ -70,8 +84,9 @@ export function verifyDelivery(options: VerifyOptions): Verification {
 		return { ok: false, reason: 'invalid_event' };
 	}
 	if (!isWebhookEvent(event)) return { ok: false, reason: 'invalid_event' };
-	if (options.maxAgeMinutes && options.maxAgeMinutes > 0 && isStale(event.created_at, options.maxAgeMinutes, options.now)) {
-		return { ok: false, reason: 'stale_event' };
+	if (options.maxAgeMinutes && options.maxAgeMinutes > 0) {
+		if (isStale(event.created_at, options.maxAgeMinutes, options.now)) return { ok: false, reason: 'stale_event' };
+		if (isFromTheFuture(event.created_at, options.now)) return { ok: false, reason: 'future_event' };
 	}
 	return { ok: true, event };
 }

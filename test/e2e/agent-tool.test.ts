@@ -1,8 +1,7 @@
 import { findModel } from '../../sandbox/models';
 import { SANDBOX_API_KEY } from '../../sandbox/options';
-import type { LedgerEntry, RequestLogEntry } from '../../sandbox/state';
-import { toolResults, type ChatRequest, type RecordedRequest, type Turn } from '../helpers/fake-openai-chat';
-import { describeWithN8n, executeWorkflow, outputOf, readE2eState, sandboxAdmin, type E2eState, type N8nRun } from './state';
+import { toolResults } from '../helpers/fake-openai-chat';
+import { chatRequests, describeWithN8n, executeWorkflow, ledger, outputOf, readE2eState, sandboxRequests, scriptChat, type N8nRun } from './state';
 
 /**
  * examples/07: Manual Trigger → AI Agent (v3.1) with n8n's OpenAI Chat Model pointed at the fake
@@ -12,19 +11,6 @@ import { describeWithN8n, executeWorkflow, outputOf, readE2eState, sandboxAdmin,
 const EXAMPLE = '07-ai-agent-image-tool';
 const TOOL_NODE = 'Generate Image';
 const MODEL = 'image.aurora-2';
-
-const ledger = async (state: E2eState) => (await sandboxAdmin<{ data: LedgerEntry[] }>(state, '/ledger')).data;
-const sandboxRequests = async (state: E2eState) => (await sandboxAdmin<{ data: RequestLogEntry[] }>(state, '/requests')).data;
-
-async function script(state: E2eState, turns: Turn[]): Promise<void> {
-	const res = await fetch(`${state.fakeOpenAi.origin}/_fake/script`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ turns }) });
-	if (!res.ok) throw new Error(`scripting the fake: HTTP ${res.status}`);
-}
-
-async function chatRequests(state: E2eState): Promise<ChatRequest[]> {
-	const { data } = (await (await fetch(`${state.fakeOpenAi.origin}/_fake/requests`)).json()) as { data: RecordedRequest[] };
-	return data.filter((r) => r.method === 'POST' && r.path === '/v1/chat/completions').map((r) => r.body as ChatRequest);
-}
 
 /** What the tool node handed the agent (n8n logs it as the node's ai_tool output). */
 function toolAnswers(run: N8nRun): Array<Record<string, unknown>> {
@@ -40,7 +26,7 @@ describeWithN8n('MediaGen Image as an AI Agent tool in real n8n (OpenAI Chat Mod
 
 	it('turn 1 the model calls the tool with a prompt and aspect ratio, turn 2 it gets the output URL: one run, charged once', async () => {
 		const before = { charges: (await ledger(state)).length, chats: (await chatRequests(state)).length };
-		await script(state, [
+		await scriptChat(state, [
 			{ callTool: { arguments: { prompt: 'a lighthouse at dusk, warm light, wide shot', aspect_ratio: '16:9', count: 1 } } },
 			{ answer: 'Here is your picture: {tool_results}' },
 		]);
@@ -52,7 +38,7 @@ describeWithN8n('MediaGen Image as an AI Agent tool in real n8n (OpenAI Chat Mod
 		expect(chats).toHaveLength(2);
 		// what the model was offered: our tool description and the parameters $fromAI() declares
 		const tool = chats[0].tools?.find((t) => t.function.name === 'Generate_Image');
-		expect(tool?.function.description).toContain("Cost: the model's credits per image × count");
+		expect(tool?.function.description).toContain("Cost: per image: the model's credits per image × count");
 		expect(tool?.function.description).toContain('still_running');
 		expect(Object.keys((tool?.function.parameters as { properties: object }).properties).sort()).toEqual(['aspect_ratio', 'count', 'prompt']);
 
@@ -82,7 +68,7 @@ describeWithN8n('MediaGen Image as an AI Agent tool in real n8n (OpenAI Chat Mod
 
 	it('a bad aspect ratio reaches the model as a readable error naming the allowed values, and nothing is charged', async () => {
 		const before = { charges: (await ledger(state)).length, chats: (await chatRequests(state)).length, requests: (await sandboxRequests(state)).length };
-		await script(state, [
+		await scriptChat(state, [
 			{ callTool: { arguments: { prompt: 'a lighthouse at dusk', aspect_ratio: '7:3', count: 1 } } },
 			{ answer: 'The tool said: {tool_results}' },
 		]);

@@ -54,7 +54,8 @@ export default async function globalSetup(): Promise<void> {
 	execFileSync('npm', ['run', 'build', '--silent'], { cwd: REPO, stdio: 'pipe' });
 	const extensionsDir = join(REPO, 'dist');
 
-	const sandbox = await startSandbox({ latencyMs: 300 });
+	// pictures show their prompt, as in the playground: the examples test reads which text made which picture
+	const sandbox = await startSandbox({ latencyMs: 300, captionPictures: true });
 	// the agent example's chat model: scripted by the tests (PUT /_fake/script)
 	const fakeOpenAi = await startFakeOpenAiChat();
 	const examples = await hostModule('examples.mjs');

@@ -18,8 +18,15 @@ export interface OwnN8n {
  * Starts n8n on `userFolder` (`setup`: owner and public API key, on the first start; `port`: the same
  * port again); `extensionsDir` undefined: only what the user folder holds (an installed package).
  */
-export async function startOwnN8n(userFolder: string, extensionsDir: string | undefined, options: { setup?: boolean; port?: number }): Promise<OwnN8n> {
-	const args = ['--user-folder', userFolder, ...(extensionsDir ? ['--extensions', extensionsDir] : []), ...(options.setup ? ['--setup'] : []), ...(options.port ? ['--port', String(options.port)] : [])];
+export async function startOwnN8n(userFolder: string, extensionsDir: string | undefined, options: { setup?: boolean; port?: number; env?: Record<string, string> }): Promise<OwnN8n> {
+	const args = [
+		'--user-folder',
+		userFolder,
+		...(extensionsDir ? ['--extensions', extensionsDir] : []),
+		...(options.setup ? ['--setup'] : []),
+		...(options.port ? ['--port', String(options.port)] : []),
+		...envArgs(options.env),
+	];
 	const child = spawn(process.execPath, [join(__dirname, 'own-n8n.mjs'), ...args], {
 		stdio: ['ignore', 'pipe', 'inherit'],
 	});
@@ -36,6 +43,20 @@ export async function startOwnN8n(userFolder: string, extensionsDir: string | un
 			await exited;
 		},
 	};
+}
+
+const envArgs = (env: Record<string, string> = {}) => Object.entries(env).flatMap(([key, value]) => ['--env', `${key}=${value}`]);
+
+/** Runs an n8n command (import:workflow, publish:workflow, …) on a user folder while no n8n of it runs. */
+export async function runOwnN8nCli(userFolder: string, extensionsDir: string | undefined, args: string[], env?: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+	const child = spawn(process.execPath, [join(__dirname, 'own-n8n.mjs'), '--user-folder', userFolder, ...(extensionsDir ? ['--extensions', extensionsDir] : []), ...envArgs(env), ...args.flatMap((arg) => [`--cli=${arg}`])], {
+		stdio: ['ignore', 'pipe', 'inherit'],
+	});
+	return await new Promise((resolve, reject) => {
+		const lines = createInterface({ input: child.stdout! });
+		lines.on('line', (line) => line.startsWith('{') && resolve(JSON.parse(line)));
+		child.once('exit', (code) => reject(new Error(`n8n ${args.join(' ')} exited with code ${code} without a result`)));
+	});
 }
 
 export async function publicApi<T>(n8n: Pick<OwnN8n, 'url'>, apiKey: string, path: string, method = 'GET', body?: unknown): Promise<T> {

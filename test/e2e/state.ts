@@ -3,6 +3,9 @@ import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import type { LedgerEntry, RequestLogEntry } from '../../sandbox/state';
+import type { ChatRequest, RecordedRequest, Turn } from '../helpers/fake-openai-chat';
+
 export const REPO = join(__dirname, '..', '..');
 export const HOST_DIR = join(REPO, 'test', 'n8n-host');
 export const ARTIFACTS = join(REPO, 'test', 'artifacts');
@@ -101,6 +104,24 @@ export async function sandboxAdmin<T = { data: unknown[] }>(state: E2eState, pat
 	const res = await fetch(`${state.sandbox.origin}/_sandbox${path}`);
 	if (!res.ok) throw new Error(`GET /_sandbox${path}: HTTP ${res.status}`);
 	return (await res.json()) as T;
+}
+
+/** The sandbox's charges so far, oldest first. */
+export const ledger = async (state: E2eState) => (await sandboxAdmin<{ data: LedgerEntry[] }>(state, '/ledger')).data;
+
+/** Every request the sandbox received so far, oldest first. */
+export const sandboxRequests = async (state: E2eState) => (await sandboxAdmin<{ data: RequestLogEntry[] }>(state, '/requests')).data;
+
+/** The next chat requests of the suite's fake OpenAI-compatible API are answered by these turns. */
+export async function scriptChat(state: E2eState, turns: Turn[]): Promise<void> {
+	const res = await fetch(`${state.fakeOpenAi.origin}/_fake/script`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ turns }) });
+	if (!res.ok) throw new Error(`scripting the fake: HTTP ${res.status}`);
+}
+
+/** The chat completion requests the fake received so far (what the model was asked). */
+export async function chatRequests(state: E2eState): Promise<ChatRequest[]> {
+	const { data } = (await (await fetch(`${state.fakeOpenAi.origin}/_fake/requests`)).json()) as { data: RecordedRequest[] };
+	return data.filter((r) => r.method === 'POST' && r.path === '/v1/chat/completions').map((r) => r.body as ChatRequest);
 }
 
 /** A webhook endpoint at the service. */

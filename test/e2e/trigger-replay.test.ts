@@ -1,8 +1,8 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
-// Replay protection of the MediaGen Trigger in real n8n, on an n8n of this test's own (it is
-// stopped and started again). Deliveries are signed here with node:crypto from the secret n8n keeps
-// in the workflow's static data — an implementation of the signature that shares no code with the
-// package.
+// Replay protection of the MediaGen Trigger in real n8n, on an n8n and a sandbox of this test's own
+// (n8n is stopped and started again). Deliveries are signed here with node:crypto from the secret the
+// service issued (the node keeps it only sealed) — an implementation of the signature that shares no
+// code with the package.
 import { createHmac } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -12,6 +12,7 @@ import { join } from 'node:path';
 
 import { SANDBOX_API_KEY } from '../../sandbox/options';
 import { makePng } from '../../sandbox/png';
+import { startSandbox, type Sandbox } from '../../sandbox/server';
 import { eventually, publicApi, startOwnN8n, type OwnN8n } from './own-n8n-client';
 import { describeWithN8n, readE2eState } from './state';
 
@@ -61,8 +62,10 @@ describeWithN8n('MediaGen Trigger replay protection in real n8n (defaults, repea
 	const afterAllCleanups: Array<() => void> = [];
 	let slowFiles: Server;
 	let slowFilesUrl = '';
+	let sandbox: Sandbox;
 
 	beforeAll(async () => {
+		sandbox = await startSandbox({ latencyMs: 300 });
 		const png = makePng(4, 4, 9);
 		slowFiles = createServer((_req, res) => {
 			setTimeout(() => res.writeHead(200, { 'content-type': 'image/png' }).end(png), 4000);
@@ -74,6 +77,7 @@ describeWithN8n('MediaGen Trigger replay protection in real n8n (defaults, repea
 	afterAll(async () => {
 		await n8n?.stop();
 		await new Promise((r) => slowFiles.close(r));
+		await sandbox.close();
 		for (const cleanup of afterAllCleanups) cleanup();
 	});
 
@@ -88,16 +92,22 @@ describeWithN8n('MediaGen Trigger replay protection in real n8n (defaults, repea
 		const credential = await api<{ id: string; name: string }>('/credentials', 'POST', {
 			name: 'MediaGen sandbox',
 			type: 'mediaGenApi',
-			data: { baseUrl: state.sandbox.baseUrl, apiKey: SANDBOX_API_KEY, allowedHttpRequestDomains: 'all' },
+			data: { baseUrl: sandbox.baseUrl, apiKey: SANDBOX_API_KEY, allowedHttpRequestDomains: 'all' },
 		});
 		const created = await api<{ id: string }>('/workflows', 'POST', triggerWorkflow(credential));
 		await api(`/workflows/${created.id}/activate`, 'POST');
 
-		const secretOf = async (id = created.id) => {
-			const workflow = await api<{ staticData?: Record<string, { signingSecret?: string; recentEventIds?: string[] }> }>(`/workflows/${id}`);
+		const staticDataOf = async (id = created.id) => {
+			const workflow = await api<{ staticData?: Record<string, { endpointId?: string; seenEvents?: Record<string, number> }> }>(`/workflows/${id}`);
 			return workflow.staticData?.[`node:${TRIGGER}`];
 		};
-		const secret = (await eventually('the trigger to register its endpoint', async () => (await secretOf())?.signingSecret))!;
+		const endpointSecrets = (sandbox.services.webhooks as unknown as { endpoints: Map<string, { secret: string }> }).endpoints;
+		/** the signing secret the service issued for the endpoint the node keeps */
+		const secretOf = async (id = created.id) => {
+			const endpointId = (await staticDataOf(id))?.endpointId;
+			return endpointId ? endpointSecrets.get(endpointId)?.secret : undefined;
+		};
+		const secret = (await eventually('the trigger to register its endpoint', async () => await secretOf()))!;
 		const webhookUrl = `${n8n!.url}/webhook/replay-protection/webhook`;
 		const executions = async () => (await api<{ data: unknown[] }>(`/executions?workflowId=${created.id}&limit=100`)).data.length;
 		const deliver = async (event: Record<string, unknown>) => {
@@ -118,11 +128,11 @@ describeWithN8n('MediaGen Trigger replay protection in real n8n (defaults, repea
 		const again = await deliver(fresh);
 		expect(again.status).toBe(200);
 		expect(again.body).toContain('repeated_event');
-		expect((await secretOf())?.recentEventIds).toContain('evt_once');
+		expect(Object.keys((await staticDataOf())?.seenEvents ?? {})).toContain('evt_once');
 
 		await n8n!.stop();
 		await start();
-		await eventually('the trigger to be active again', async () => ((await secretOf())?.signingSecret === secret ? true : undefined));
+		await eventually('the trigger to be active again', async () => ((await secretOf()) === secret ? true : undefined));
 		const afterRestart = await deliver(fresh);
 		expect(afterRestart.status).toBe(200);
 		expect(afterRestart.body).toContain('repeated_event');
@@ -132,7 +142,7 @@ describeWithN8n('MediaGen Trigger replay protection in real n8n (defaults, repea
 		// with Download Outputs, the delivery is answered before the 4 s download finishes
 		const downloading = await api<{ id: string }>('/workflows', 'POST', triggerWorkflow(credential, { options: { downloadOutputs: true } }, 'download-outputs'));
 		await api(`/workflows/${downloading.id}/activate`, 'POST');
-		const secret2 = (await eventually('the second endpoint', async () => (await secretOf(downloading.id))?.signingSecret))!;
+		const secret2 = (await eventually('the second endpoint', async () => await secretOf(downloading.id)))!;
 		const slow = signed(secret2, runCompleted('evt_slow', new Date(), slowFilesUrl));
 		const t0 = Date.now();
 		const answer = await fetch(`${n8n!.url}/webhook/download-outputs/webhook`, { method: 'POST', headers: slow.headers, body: slow.body });

@@ -3,7 +3,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 
 /**
- * A small stand-in for an OpenAI-compatible Chat Completions API, scripted turn by turn, for n8n's
+ * A small stand-in for an OpenAI-compatible Chat Completions API, scripted turn by turn (tests) or
+ * acting as a plain image-making agent when nothing is scripted (the playground), for n8n's
  * "OpenAI Chat Model" node (`@n8n/n8n-nodes-langchain.lmChatOpenAi`, Responses API off). That node
  * builds LangChain's ChatOpenAI with the credential's Base URL, which calls
  * `POST {baseURL}/chat/completions` with `{model, messages, tools: [{type: 'function', function:
@@ -55,7 +56,7 @@ export interface FakeOpenAiChat {
 	requests: RecordedRequest[];
 	/** the bodies of the chat completion requests, in order */
 	chatRequests(): ChatRequest[];
-	/** the next chat requests are answered by these turns, in order */
+	/** the next chat requests are answered by these turns, in order (then the fake acts as a plain image-making agent again) */
 	script(turns: Turn[]): void;
 	close(): Promise<void>;
 }
@@ -86,6 +87,67 @@ function completion(request: ChatRequest, reply: Reply, turn: number) {
 		finish_reason: toolCalls ? 'tool_calls' : 'stop',
 		usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
 	};
+}
+
+/** Aspect ratios a request's wording asks for, most specific first. */
+const SHAPE_WORDS: Array<[RegExp, string]> = [
+	[/\b(wide|landscape|banner|header|cover|widescreen)\b/i, '16:9'],
+	[/\b(tall|vertical|story|stories|reel|portrait)\b/i, '9:16'],
+	[/\b(square|profile|avatar)\b/i, '1:1'],
+];
+const NUMBER_WORDS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4 };
+
+/** The last thing the user asked for in words. */
+function userRequest(request: ChatRequest): string {
+	return textOf([...request.messages].reverse().find((m) => m.role === 'user') ?? { role: 'user', content: '' });
+}
+
+/**
+ * The tool call a plain image-making agent makes for a request: what to picture (the words after
+ * "picture of", without "and give me its link"), the aspect ratio its wording asks for among the
+ * values the tool's parameter names, and how many — only the arguments the tool declares.
+ */
+export function agentToolCall(request: ChatRequest): { name: string; arguments: Record<string, unknown> } | undefined {
+	const tool = request.tools?.find((t) => 'prompt' in ((t.function.parameters?.properties as object | undefined) ?? {})) ?? request.tools?.[0];
+	if (!tool) return undefined;
+	const properties = (tool.function.parameters?.properties ?? {}) as Record<string, { description?: string }>;
+	const asked = userRequest(request).trim();
+	const subject = asked
+		.replace(/[,;]?\s*and (give|send|show|share) me (its|the|their) links?[.!]?$/i, '')
+		.replace(/^.*?\b(?:pictures?|images?|photos?|illustrations?|drawings?|posters?)\s+(?:of|showing)\s+/i, '')
+		.replace(/[.!?]+$/, '');
+	const args: Record<string, unknown> = {};
+	if ('prompt' in properties) args.prompt = subject || asked;
+	if ('aspect_ratio' in properties) {
+		const offered: string[] = properties.aspect_ratio.description?.match(/\b\d+:\d+\b/g) ?? [];
+		const wanted = SHAPE_WORDS.find(([words]) => words.test(asked))?.[1] ?? '1:1';
+		args.aspect_ratio = offered.length && !offered.includes(wanted) ? offered[0] : wanted;
+	}
+	if ('count' in properties) {
+		const said = /\b(one|two|three|four|\d)\s+(?:pictures|images|photos|versions|variants)\b/i.exec(asked)?.[1]?.toLowerCase();
+		args.count = said ? (NUMBER_WORDS[said] ?? Number(said)) : 1;
+	}
+	return { name: tool.function.name, arguments: args };
+}
+
+/** The agent's answer once the tool answered: the links it returned, the run still going, or what went wrong. */
+export function agentAnswer(request: ChatRequest): string {
+	const results = toolResults(request).join('\n');
+	const links = [...new Set(results.match(/https?:\/\/[^\s"'\\)]+/g) ?? [])];
+	if (links.length === 1) return `Here is your picture: ${links[0]}`;
+	if (links.length > 1) return `Here are your pictures:\n${links.map((l) => `- ${l}`).join('\n')}`;
+	const runId = /"run_id"\s*:\s*"([^"]+)"/.exec(results)?.[1];
+	if (/still_running/.test(results) && runId) return `The picture is still being made; its run ID is ${runId}.`;
+	const error = /"error"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(results)?.[1];
+	return error ? `The image tool could not make it: ${error}` : 'The image tool returned no link.';
+}
+
+/** What the unscripted fake does: call the image tool once for the request, then answer with what it returned. */
+function agentTurn(request: ChatRequest): Reply {
+	const lastUser = request.messages.map((m) => m.role).lastIndexOf('user');
+	const answered = request.messages.slice(lastUser + 1).some((m) => m.role === 'tool');
+	const call = answered ? undefined : agentToolCall(request);
+	return call ? { toolCall: call } : { content: agentAnswer(request) };
 }
 
 function replyTo(request: ChatRequest, turn: Turn): Reply {
@@ -123,7 +185,7 @@ async function readBody(req: IncomingMessage): Promise<string> {
 	return Buffer.concat(chunks).toString('utf8');
 }
 
-/** Starts the fake on 127.0.0.1 (`port` 0: any free port). */
+/** Starts the fake on 127.0.0.1 (`port` 0: any free port). Requests nothing scripted answers get the agent's turn (agentTurn). */
 export async function startFakeOpenAiChat(options: { port?: number } = {}): Promise<FakeOpenAiChat> {
 	const requests: RecordedRequest[] = [];
 	let turns: Turn[] = [];
@@ -153,9 +215,8 @@ export async function startFakeOpenAiChat(options: { port?: number } = {}): Prom
 			}
 			const turn = turns.shift();
 			const number = chatRequests().length;
-			if (!turn) return send(res, 500, { error: { message: `The fake has no scripted turn ${number}`, type: 'server_error' } });
 			const request = body as ChatRequest;
-			answer(res, request, replyTo(request, turn), number);
+			answer(res, request, turn ? replyTo(request, turn) : agentTurn(request), number);
 		})().catch((error: Error) => send(res, 500, { error: { message: error.message, type: 'server_error' } }));
 	});
 	await new Promise<void>((resolve, reject) => {

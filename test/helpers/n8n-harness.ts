@@ -175,6 +175,8 @@ export interface RunNodeOptions {
 	executionId?: string;
 	workflowId?: string;
 	nodeName?: string;
+	/** the node's id in the workflow (default node-1); n8n keeps it when a node is renamed */
+	nodeId?: string;
 	/** the node's version as saved in the workflow (default 1) */
 	typeVersion?: number;
 	/** receives a function that cancels the execution, as the editor's Stop button does */
@@ -192,7 +194,7 @@ export function buildWorkflow(options: RunNodeOptions) {
 	const typeName = `CUSTOM.${options.nodeType.description.name}`;
 	const credentialType = options.credentialType ?? 'mediaGenApi';
 	const node: INode = {
-		id: 'node-1',
+		id: options.nodeId ?? 'node-1',
 		name,
 		type: typeName,
 		typeVersion: options.typeVersion ?? 1,
@@ -272,6 +274,30 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 	options.onStarted?.(() => running.cancel());
 	const run = await running;
 	const taskData = run.data.resultData.runData[name]?.[0];
+	const items = taskData?.data?.main?.[0] ?? [];
+	return { items, error: (taskData?.error ?? run.data.resultData.error) as NodeRun['error'], run };
+}
+
+/**
+ * n8n's "Retry" of a failed execution, as packages/cli's ExecutionService.retry does it (n8n
+ * 2.41.1): a new execution (new id, mode `retry`) of a copy of the failed one's data — node
+ * contexts included — without its error and without the failed node's errored run, so the node runs
+ * again from the execution stack. With `loadWorkflow` (the editor's "Retry with currently saved
+ * workflow", the public API's `loadWorkflow: true`) the stack's node is the saved workflow's node:
+ * pass its current parameters in `options`; without it the stack keeps the node as it ran.
+ */
+export async function retryExecution(failed: NodeRun, options: RunNodeOptions & { loadWorkflow: boolean }): Promise<NodeRun> {
+	await ensureBinaryData();
+	// what n8n keeps in its database and reads back
+	const data = JSON.parse(JSON.stringify(failed.run.data)) as IRunExecutionData;
+	delete data.resultData.error;
+	const last = data.resultData.lastNodeExecuted;
+	const runs = last ? data.resultData.runData[last] : undefined;
+	if (runs?.length && runs[runs.length - 1].error !== undefined) runs.pop();
+	const { workflow, node, additionalData, name } = buildWorkflow(options);
+	if (options.loadWorkflow) for (const entry of data.executionData!.nodeExecutionStack) if (entry.node.name === node.name) entry.node = node;
+	const run = await new WorkflowExecute(additionalData, 'retry', data).processRunExecutionData(workflow);
+	const taskData = run.data.resultData.runData[name]?.at(-1);
 	const items = taskData?.data?.main?.[0] ?? [];
 	return { items, error: (taskData?.error ?? run.data.resultData.error) as NodeRun['error'], run };
 }

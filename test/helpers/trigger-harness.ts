@@ -31,8 +31,16 @@ export interface WebhookCall {
 }
 
 export interface TriggerHarness {
-	workflow: Workflow;
 	node: INode;
+	/**
+	 * The node's static data as n8n's database holds it (a copy): what the last activation or delivery
+	 * saved. n8n loads it for every webhook request and saves it whole when the node changed it.
+	 */
+	staticData(): IDataObject;
+	/** Replaces what the database holds for the node (e.g. the layout of an earlier version). */
+	setStaticData(data: IDataObject): void;
+	/** How many times static data was saved (activations and deliveries that changed it). */
+	staticDataSaves: number;
 	/** the trigger's production and test URLs, served by this harness */
 	productionUrl: string;
 	testUrl: string;
@@ -46,11 +54,16 @@ export interface TriggerHarness {
 }
 
 
+let harnesses = 0;
+
 /**
  * Runs a webhook trigger node the way n8n does, without n8n's server: its webhookMethods get
  * n8n-core's real HookContext, and a local HTTP server plays n8n's webhook endpoint — it reads the
  * raw body (as n8n's body parser does: `req.rawBody` Buffer, `req.body` parsed JSON), calls the
- * node's webhook() with n8n-core's real WebhookContext, and answers the way n8n would.
+ * node's webhook() with n8n-core's real WebhookContext, and answers the way n8n would. Static data
+ * is kept as n8n 2.41.1 keeps it: each request and activation builds the workflow from a database
+ * read of it (I/O: other requests run meanwhile) and, when the node changed it, saves it whole
+ * after the node returned (LiveWebhooks.executeWebhook, WorkflowStaticDataService.saveStaticData).
  */
 export async function startTriggerHarness(options: {
 	nodeType: INodeType;
@@ -59,6 +72,8 @@ export async function startTriggerHarness(options: {
 	credentialType?: 'mediaGenApi' | 'mediaGenOAuth2Api';
 	workflowName?: string;
 	workflowId?: string;
+	/** the node's version as saved in the workflow (default 1) */
+	typeVersion?: number;
 }): Promise<TriggerHarness> {
 	await ensureBinaryData();
 	const app = express();
@@ -72,21 +87,40 @@ export async function startTriggerHarness(options: {
 		id: 'trigger-1',
 		name: 'MediaGen Trigger',
 		type: typeName,
-		typeVersion: 1,
+		typeVersion: options.typeVersion ?? 1,
 		position: [0, 0],
 		webhookId: randomUUID(),
 		parameters: { authentication: credentialType, ...options.parameters } as INode['parameters'],
 		credentials: { [credentialType]: { id: `cred-${credentialType}`, name: 'MediaGen test credential' } },
 	};
-	const workflow = new Workflow({
-		id: options.workflowId ?? 'wf-trigger',
-		name: options.workflowName ?? 'Render notifications',
-		nodes: [node],
-		connections: {},
-		active: true,
-		nodeTypes: new TestNodeTypes({ [typeName]: options.nodeType }),
-		settings: { executionOrder: 'v1' },
-	});
+	const nodeTypes = new TestNodeTypes({ [typeName]: options.nodeType });
+	// a workflow of its own per harness: the trigger remembers event ids per workflow in the process too
+	const workflowId = options.workflowId ?? `wf-trigger-${++harnesses}`;
+	/** the workflow row's staticData column (JSON) */
+	let storedStaticData = '{}';
+	/**
+	 * The workflow as n8n 2.41.1 builds it for each webhook request and activation (LiveWebhooks.executeWebhook:
+	 * `new Workflow({ staticData: workflowData.staticData })` from a fresh database read).
+	 */
+	const loadWorkflow = () =>
+		new Workflow({
+			id: workflowId,
+			name: options.workflowName ?? 'Render notifications',
+			nodes: [node],
+			connections: {},
+			active: true,
+			nodeTypes,
+			staticData: JSON.parse(storedStaticData) as IDataObject,
+			settings: { executionOrder: 'v1' },
+		});
+	/** WorkflowStaticDataService.saveStaticData: the whole static data, when the node changed it. */
+	const saveStaticData = (workflow: Workflow) => {
+		if ((workflow.staticData as { __dataChanged?: boolean }).__dataChanged !== true) return;
+		storedStaticData = JSON.stringify(workflow.staticData);
+		harness.staticDataSaves++;
+	};
+	const staticDataKey = `node:${node.name}`;
+	const databaseRoundTrip = () => new Promise((resolve) => setTimeout(resolve, 5));
 	const additionalData = {
 		credentialsHelper: options.credentials,
 		executionId: 'exec-trigger',
@@ -110,7 +144,7 @@ export async function startTriggerHarness(options: {
 		node: node.name,
 		path: `${node.webhookId}/${String(description.path)}`,
 		webhookDescription: description,
-		workflowId: workflow.id,
+		workflowId,
 		workflowExecuteAdditionalData: additionalData,
 		isTest,
 		webhookId: node.webhookId,
@@ -122,12 +156,18 @@ export async function startTriggerHarness(options: {
 		const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
 		Object.assign(req, { rawBody, body: rawBody.length ? JSON.parse(rawBody.toString('utf8')) : {} });
 		const mode: WorkflowExecuteMode = isTest ? 'manual' : 'webhook';
+		const workflow = loadWorkflow();
+		// n8n's database read of the workflow (and its static data) is I/O: other requests go on meanwhile
+		await databaseRoundTrip();
 		const context = new WebhookContext(workflow, node, { ...additionalData, httpRequest: req, httpResponse: res }, mode, webhookData(isTest), [], null);
 		const call: WebhookCall = { path: req.path, headers: req.headers, rawBody, status: 0 };
 		try {
 			const result = await options.nodeType.webhook!.call(context);
-			if (result.workflowData) call.emitted = result.workflowData[0];
+			// n8n answers (when the node did not), then saves the static data, then starts the execution
 			if (!result.noWebhookResponse) res.status(200).json(result.webhookResponse ?? { message: 'Workflow was started' });
+			await databaseRoundTrip();
+			saveStaticData(workflow);
+			if (result.workflowData) call.emitted = result.workflowData[0];
 		} catch (error) {
 			res.status(500).json({ message: (error as Error).message });
 		}
@@ -140,16 +180,23 @@ export async function startTriggerHarness(options: {
 
 	const productionUrl = `${origin}/webhook/${node.webhookId}/${String(description.path)}`;
 	const testUrl = `${origin}/webhook-test/${node.webhookId}/${String(description.path)}`;
-	return {
-		workflow,
+	const harness: TriggerHarness = {
 		node,
 		productionUrl,
 		testUrl,
 		calls,
+		staticDataSaves: 0,
+		staticData: () => ((JSON.parse(storedStaticData) as IDataObject)[staticDataKey] ?? {}) as IDataObject,
+		setStaticData(data) {
+			storedStaticData = JSON.stringify({ ...(JSON.parse(storedStaticData) as IDataObject), [staticDataKey]: data });
+		},
 		async hook(method, { test = false } = {}) {
 			const activation: WorkflowActivateMode = test ? 'manual' : 'activate';
+			const workflow = loadWorkflow();
 			const context = new HookContext(workflow, node, additionalData, test ? 'manual' : 'trigger', activation, webhookData(test));
-			return await options.nodeType.webhookMethods!.default![method].call(context);
+			const result = await options.nodeType.webhookMethods!.default![method].call(context);
+			saveStaticData(workflow);
+			return result;
 		},
 		async waitForCalls(count, timeoutMs = 10_000) {
 			const end = Date.now() + timeoutMs;
@@ -167,4 +214,5 @@ export async function startTriggerHarness(options: {
 			await new Promise<void>((resolve) => server.close(() => resolve()));
 		},
 	};
+	return harness;
 }

@@ -1,46 +1,51 @@
 // `npm start`: the playground. A real n8n with this repo's built nodes, a local MediaGen sandbox,
-// a `MediaGen API` credential pointing at it and the example workflows, ready to click through.
-//   node test/n8n-host/playground.mjs [--port 5678] [--sandbox-port 4010] [--fresh] [--verbose]
+// a `MediaGen API` credential pointing at it, a local scripted chat model for the AI agent example
+// and the example workflows, ready to click through.
+//   node test/n8n-host/playground.mjs [--port 5678] [--sandbox-port 4010] [--chat-port 4011] [--fresh] [--verbose]
 // Expects the package built (`npm start` does `npm run build && npm run build:dev` first).
 // n8n's data lives in .n8n-playground/ (git-ignored) and survives restarts; --fresh starts empty.
 // Ctrl-C stops n8n and the sandbox.
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { HOST_DIR, N8N_UNAVAILABLE, ensureN8nInstalled, isN8nInstalled } from './install.mjs';
-import { OWNER_EMAIL, OWNER_PASSWORD, createApiKey, freePort, publicApi, setupOwner, startN8n } from './n8n.mjs';
-import { builtNodeNames, createMediaGenCredential, createOpenAiCredential, forExtensions, loadExamples, missingNodes } from './examples.mjs';
+import { OWNER_EMAIL, OWNER_PASSWORD, freePort, setupOwner, startN8n } from './n8n.mjs';
+import { CREDENTIAL_NAME, OPENAI_CREDENTIAL_NAME, SANDBOX_API_KEY, playgroundPaths, seedPlayground } from './playground-seed.mjs';
 
 const REPO = resolve(HOST_DIR, '..', '..');
 const DIST = join(REPO, 'dist');
 const SANDBOX_CLI = join(REPO, 'build', 'sandbox', 'cli.js');
+// test/helpers/fake-openai-chat.ts, bundled by `npm run build:dev`
+const CHAT_MODEL = join(REPO, 'build', 'playground', 'chat-model.js');
 const PLAYGROUND = join(REPO, '.n8n-playground');
 const USER_FOLDER = join(PLAYGROUND, 'n8n');
 const STATE_FILE = join(PLAYGROUND, 'playground.json');
 const N8N_LOG = join(PLAYGROUND, 'n8n.log');
-// The sandbox's ready-made full-access key (sandbox/options.ts SANDBOX_API_KEY).
-const SANDBOX_API_KEY = 'mg_sandbox_full_access_key';
-const CREDENTIAL_NAME = 'MediaGen API (sandbox)';
-// The AI agent example's chat model. No model runs here, so its credential takes OPENAI_API_KEY (and
-// OPENAI_BASE_URL for any OpenAI-compatible server) when set, otherwise a placeholder to replace in n8n.
-const OPENAI_CREDENTIAL_NAME = 'OpenAI';
-const OPENAI_PLACEHOLDER_KEY = 'sk-replace-with-your-key';
-const openAiSettings = { key: process.env.OPENAI_API_KEY ?? '', baseUrl: process.env.OPENAI_BASE_URL || 'https://api.openai.com/v1' };
+// The AI agent example's chat model: with OPENAI_API_KEY (and OPENAI_BASE_URL for any
+// OpenAI-compatible server) the real one; otherwise a local scripted model that calls the MediaGen
+// tool once and answers with the link, so the example runs without a key.
+const OPENAI_KEY = process.env.OPENAI_API_KEY ?? '';
+const OPENAI_BASE_URL = process.env.OPENAI_BASE_URL || 'https://api.openai.com/v1';
+const LOCAL_CHAT_KEY = 'sk-playground-local-model';
+// How long video, lip sync, 3D and producer runs take in the playground: long enough that a paused
+// Wait Mode shows ("Waiting" in the executions list) and resumes; images and audio stay at 1.5 s.
+const LONG_RUN_MS = 25_000;
 
 const { values } = parseArgs({
   options: {
     port: { type: 'string', default: '5678' },
     'sandbox-port': { type: 'string', default: '4010' },
+    'chat-port': { type: 'string', default: '4011' },
     fresh: { type: 'boolean', default: false },
     verbose: { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
 });
 if (values.help) {
-  console.log('npm start -- [--port 5678] [--sandbox-port 4010] [--fresh] [--verbose]');
+  console.log('npm start -- [--port 5678] [--sandbox-port 4010] [--chat-port 4011] [--fresh] [--verbose]');
   process.exit(0);
 }
 
@@ -73,11 +78,17 @@ async function startSandbox(port) {
   if (!(await portIsFree(port))) {
     if (await isSandbox(origin)) {
       say(`Using the MediaGen sandbox already running on ${origin}.`);
+      await fetch(`${origin}/_sandbox/options`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ longRunLatencyMs: LONG_RUN_MS, captionPictures: true }),
+      });
       return { origin, stop: async () => {} };
     }
     fail(`Port ${port} is taken by something that is not the MediaGen sandbox: stop it, or pass --sandbox-port <n>.`);
   }
-  const child = spawn(process.execPath, [SANDBOX_CLI, '--port', String(port)], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+  const args = [SANDBOX_CLI, '--port', String(port), '--long-latency', String(LONG_RUN_MS), '--caption-pictures'];
+  const child = spawn(process.execPath, args, { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (d) => (output += d));
   child.stderr.on('data', (d) => (output += d));
@@ -105,101 +116,18 @@ function readState() {
   }
 }
 
-const hash = (value) => createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 16);
-
-/** A public-API key that still works (kept in the state file), or a new one. */
-async function apiKeyFor(url, state) {
-  if (state.apiKey) {
-    try {
-      await publicApi(url, state.apiKey, '/workflows?limit=1');
-      return state.apiKey;
-    } catch {}
-  }
-  return createApiKey(url, { label: 'mediagen playground' });
-}
-
-/** Whether the sandbox lists a webhook endpoint pointing at this n8n (activation is asynchronous). */
-async function endpointRegistered(sandboxBaseUrl, n8nUrl) {
-  for (const deadline = Date.now() + 15_000; Date.now() < deadline; ) {
-    try {
-      const res = await fetch(`${sandboxBaseUrl}/webhooks?limit=100`, { headers: { authorization: `Bearer ${SANDBOX_API_KEY}` } });
-      if (res.ok && (await res.json()).data.some((e) => e.url.startsWith(n8nUrl))) return true;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  return false;
-}
-
-/** Credential and example workflows, created once and updated when an example file changes. */
-async function seed(url, state, sandboxBaseUrl) {
-  state.apiKey = await apiKeyFor(url, state);
-  if (!state.credential || state.credential.baseUrl !== sandboxBaseUrl) {
-    const created = await createMediaGenCredential(url, state.apiKey, { name: CREDENTIAL_NAME, baseUrl: sandboxBaseUrl, key: SANDBOX_API_KEY });
-    state.credential = { ...created, baseUrl: sandboxBaseUrl };
-    state.workflows = {}; // point every example at the new credential
-  }
-  const openAiKeyHash = openAiSettings.key ? hash(openAiSettings.key) : null;
-  const openAiStale = !state.openAi || state.openAi.baseUrl !== openAiSettings.baseUrl || (openAiKeyHash && state.openAi.keyHash !== openAiKeyHash);
-  if (openAiStale) {
-    const created = await createOpenAiCredential(url, state.apiKey, {
-      name: OPENAI_CREDENTIAL_NAME,
-      baseUrl: openAiSettings.baseUrl,
-      key: openAiSettings.key || OPENAI_PLACEHOLDER_KEY,
-    });
-    state.openAi = { ...created, baseUrl: openAiSettings.baseUrl, keyHash: openAiKeyHash };
-  }
-  const built = builtNodeNames(DIST);
-  const report = [];
-  for (const { file, slug, workflow } of loadExamples(join(REPO, 'examples'))) {
-    const missing = missingNodes(workflow, built);
-    if (missing.length) {
-      report.push({ file, skipped: `needs ${missing.join(', ')} (not in this build)` });
-      continue;
-    }
-    const body = forExtensions(workflow, state.credential, { openAiCredential: state.openAi });
-    const digest = hash(body);
-    const known = state.workflows[slug];
-    if (known?.hash === digest) {
-      report.push({ file, id: known.id, name: body.name });
-      continue;
-    }
-    let id;
-    if (known) {
-      try {
-        await publicApi(url, state.apiKey, `/workflows/${known.id}`, { method: 'PUT', body });
-        id = known.id;
-      } catch {}
-    }
-    id ??= (await publicApi(url, state.apiKey, '/workflows', { method: 'POST', body })).id;
-    state.workflows[slug] = { id, hash: digest };
-    report.push({ file, id, name: body.name, fresh: !known, updated: !!known });
-  }
-  // Trigger examples are activated: activation registers n8n's webhook URL with the sandbox, so every
-  // completed run (e.g. from the other examples) starts them.
-  for (const r of report) {
-    if (r.skipped) continue;
-    const { workflow } = loadExamples(join(REPO, 'examples')).find((e) => e.file === r.file);
-    if (!workflow.nodes.some((n) => /^n8n-nodes-mediagen\..*Trigger$/.test(n.type))) continue;
-    r.trigger = true;
-    try {
-      // The sandbox starts empty every time: activate afresh so the trigger registers with this one.
-      const current = await publicApi(url, state.apiKey, `/workflows/${r.id}`);
-      if (current.active) await publicApi(url, state.apiKey, `/workflows/${r.id}/deactivate`, { method: 'POST' });
-      await publicApi(url, state.apiKey, `/workflows/${r.id}/activate`, { method: 'POST' });
-      r.active = await endpointRegistered(sandboxBaseUrl, url);
-      if (!r.active) r.activationError = 'no webhook endpoint was registered with the sandbox (see the n8n log)';
-    } catch (e) {
-      r.activationError = e.message.split('\n')[0];
-    }
-  }
-  writeFileSync(STATE_FILE, JSON.stringify(state, null, 2));
-  return report;
+/** The agent example's chat model: OpenAI with the user's key, or the local scripted one on `port`. */
+async function startChatModel(port) {
+  if (OPENAI_KEY) return { baseUrl: OPENAI_BASE_URL, key: OPENAI_KEY, local: false, stop: async () => {} };
+  const { startFakeOpenAiChat } = createRequire(import.meta.url)(CHAT_MODEL);
+  const model = await startFakeOpenAiChat({ port: (await portIsFree(port)) ? port : 0 });
+  return { baseUrl: model.baseUrl, key: LOCAL_CHAT_KEY, local: true, stop: () => model.close() };
 }
 
 async function main() {
   const started = Date.now();
   const elapsed = (since) => `${Math.round((Date.now() - since) / 1000)} s`;
-  if (!existsSync(join(DIST, 'credentials', 'MediaGenApi.credentials.js')) || !existsSync(SANDBOX_CLI)) {
+  if (!existsSync(join(DIST, 'credentials', 'MediaGenApi.credentials.js')) || !existsSync(SANDBOX_CLI) || !existsSync(CHAT_MODEL)) {
     fail('The package is not built: run `npm start` (it builds first), or `npm run build && npm run build:dev`.');
   }
   if (values.fresh) rmSync(PLAYGROUND, { recursive: true, force: true });
@@ -219,6 +147,7 @@ async function main() {
   const sandbox = await startSandbox(Number(values['sandbox-port']));
   const sandboxBaseUrl = `${sandbox.origin}/v1`;
   say(`MediaGen sandbox: ${sandboxBaseUrl}`);
+  const chatModel = await startChatModel(Number(values['chat-port']));
 
   let port = Number(values.port);
   if (!(await portIsFree(port))) {
@@ -241,7 +170,7 @@ async function main() {
       },
     });
   } catch (e) {
-    await sandbox.stop();
+    await Promise.all([sandbox.stop(), chatModel.stop()]);
     fail(`n8n did not start [${e.code ?? 'ERROR'}]: ${e.message}\n(full log: ${N8N_LOG})`, e.code === N8N_UNAVAILABLE ? 2 : 1);
   }
 
@@ -250,7 +179,7 @@ async function main() {
     if (stopping) return;
     stopping = true;
     say('\nStopping n8n and the sandbox ...');
-    await Promise.all([n8n.stop(), sandbox.stop()]);
+    await Promise.all([n8n.stop(), sandbox.stop(), chatModel.stop()]);
     say('Stopped.');
     process.exit(0);
   };
@@ -260,11 +189,12 @@ async function main() {
   let report;
   try {
     await setupOwner(n8n.url);
-    report = await seed(n8n.url, readState(), sandboxBaseUrl);
+    const state = readState();
+    report = await seedPlayground({ url: n8n.url, state, sandboxBaseUrl, openAi: chatModel, ...playgroundPaths(REPO) });
+    writeFileSync(STATE_FILE, JSON.stringify(state, null, 2));
   } catch (e) {
     console.error(`Setting up the playground failed: ${e.message}\n(n8n log: ${N8N_LOG})`);
-    await n8n.stop();
-    await sandbox.stop();
+    await Promise.all([n8n.stop(), sandbox.stop(), chatModel.stop()]);
     process.exit(1);
   }
 
@@ -275,8 +205,8 @@ async function main() {
     `  Open      ${n8n.url}`,
     `  Log in    ${OWNER_EMAIL} / ${OWNER_PASSWORD}`,
     `  Credential "${CREDENTIAL_NAME}" → ${sandboxBaseUrl} (key ${SANDBOX_API_KEY})`,
-    `  Credential "${OPENAI_CREDENTIAL_NAME}" → ${openAiSettings.baseUrl} (${
-      openAiSettings.key ? 'key from OPENAI_API_KEY' : 'placeholder key: put your key in it, or start with OPENAI_API_KEY=…'
+    `  Credential "${OPENAI_CREDENTIAL_NAME}" → ${chatModel.baseUrl} (${
+      chatModel.local ? 'a local scripted chat model; start with OPENAI_API_KEY=… for OpenAI' : 'key from OPENAI_API_KEY'
     }), for the AI agent example`,
     '  Example workflows (open one, then "Execute workflow"):',
   ];
@@ -285,13 +215,15 @@ async function main() {
       lines.push(`    - ${r.file}: skipped, ${r.skipped}`);
       continue;
     }
-    const note = r.trigger ? (r.active ? ' (active: starts on every completed run)' : ` (could not activate: ${r.activationError})`) : '';
+    const note = r.trigger ? ' (not published: publish it to download every completed run)' : '';
     lines.push(`    - ${r.name}${r.updated ? ' (updated)' : ''}${note}\n      ${n8n.url}/workflow/${r.id}`);
   }
   lines.push(
     '',
-    '  In the node panel search "MediaGen". The sandbox is a local stand-in for the service: runs take',
-    '  ~1.5 s, images are real PNGs, credits come from a 100 000-credit sandbox account.',
+    '  In the node panel search "MediaGen". The sandbox is a local stand-in for the service: images,',
+    `  audio and texts take ~1.5 s, video, lip sync, 3D and producers ${LONG_RUN_MS / 1000} s (long enough to see a paused`,
+    '  execution wait and resume); pictures are real PNGs that show the prompt they were made from;',
+    '  credits come from a 100 000-credit sandbox account.',
     `  Data is kept in ${PLAYGROUND} (\`npm start -- --fresh\` starts empty); n8n log: ${N8N_LOG}`,
     '',
     'Ctrl-C stops n8n and the sandbox.',

@@ -1,5 +1,3 @@
-import type { IExecuteFunctions, INodeType } from 'n8n-workflow';
-
 import { MediaGenAccount } from '../../nodes/MediaGenAccount/MediaGenAccount.node';
 import { MediaGenImage } from '../../nodes/MediaGenImage/MediaGenImage.node';
 import { MediaGenVideo } from '../../nodes/MediaGenVideo/MediaGenVideo.node';
@@ -8,21 +6,7 @@ import { TOOL_ANSWER_LIMITS } from '../../src/node/tool-output';
 import { runNode } from '../helpers/n8n-harness';
 import { PausedExecutionHost } from '../helpers/paused-harness';
 import { posts, startFixture, type Fixture } from '../helpers/sandbox-fixture';
-
-/**
- * The node as n8n hands it to an AI agent: n8n registers `<name>Tool` for every usableAsTool node,
- * and the AI Agent v3 of n8n 2.41 runs that type through the workflow engine (isToolExecution() is
- * false there). The real agent in real n8n is in test/e2e/agent-tool.test.ts.
- */
-function asTool(node: INodeType): INodeType {
-	return {
-		description: { ...node.description, name: `${node.description.name}Tool` },
-		methods: node.methods,
-		async execute(this: IExecuteFunctions) {
-			return await node.execute!.call(this);
-		},
-	};
-}
+import { asTool } from '../helpers/tool-host';
 
 const generate = (extra: Record<string, unknown> = {}) => ({ resource: 'image', operation: 'generate', model: 'image.aurora-2', prompt: 'a lighthouse at dusk', ...extra });
 const downloads = (fx: Fixture) => fx.sandbox.state.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/storage/'));
@@ -75,7 +59,7 @@ describe('a MediaGen node as an AI agent tool (n8n-core, against the sandbox)', 
 			expect(fx.sandbox.state.requests.filter((r) => r.path.startsWith('/v1/webhooks'))).toEqual([]);
 			expect(downloads(fx)).toHaveLength(0);
 			const hints = (tool.run.data.resultData.runData.MediaGen?.[0]?.hints ?? []).map((h) => h.message);
-			expect(hints).toEqual([expect.stringContaining('an AI agent waits for its tools to answer')]);
+			expect(hints).toEqual([expect.stringContaining('an AI agent waits for its tools to answer'), `Charged ${charge.credits} credits for 1 run.`]);
 		} finally {
 			await host.close();
 		}
@@ -117,7 +101,14 @@ describe('a MediaGen node as an AI agent tool (n8n-core, against the sandbox)', 
 		const [run] = fx.sandbox.state.runs.values();
 		expect(['queued', 'processing']).toContain(run.run.status);
 		// the status the node last saw: the submit's queued, or processing from a poll
-		expect(items[0].json).toEqual({ run_id: run.run.id, status: expect.stringMatching(/^(queued|processing)$/), still_running: true, next: expect.stringContaining('MediaGen Run tool (Get') });
+		expect(items[0].json).toEqual({
+			run_id: run.run.id,
+			status: expect.stringMatching(/^(queued|processing)$/),
+			model: 'image.aurora-2',
+			still_running: true,
+			price: '4 credits per image (image.aurora-2)',
+			next: expect.stringContaining(`the MediaGen Run tool (Wait for Completion, or Get) with run_id "${run.run.id}"`),
+		});
 	});
 
 	it('with On Error set to Stop Workflow, a refusal fails the node as it does in a workflow', async () => {
@@ -146,6 +137,19 @@ describe('a MediaGen node as an AI agent tool (n8n-core, against the sandbox)', 
 		const nulls = Object.keys(first).filter((k) => first[k] === null);
 		for (const key of nulls) expect(items[0].json).not.toHaveProperty(key);
 		expect(items[0].json.limits).toEqual(first.limits);
+	});
+
+	it('version 2 (Simplify on by default in a workflow): the tool\'s answer stays the compact run answer, also with Simplify saved on', async () => {
+		fx = await startFixture();
+		for (const parameters of [generate(), generate({ simplify: true })]) {
+			const { items, error } = await runNode({ nodeType: asTool(new MediaGenImage()), credentials: fx.credentials, parameters, typeVersion: 2 });
+			expect(error).toBeUndefined();
+			const charge = fx.sandbox.state.ledger.at(-1)!;
+			expect(items.map((i) => [i.json, i.binary])).toEqual([
+				[{ run_id: charge.run_id, status: 'completed', model: 'image.aurora-2', outputs: [{ url: expect.stringMatching(/\.png\?/), mime_type: 'image/png' }], credits_spent: charge.credits }, undefined],
+			]);
+		}
+		expect(downloads(fx)).toHaveLength(0);
 	});
 
 	it('leaves the same node in a workflow unchanged: the full run and its PNG as binary', async () => {

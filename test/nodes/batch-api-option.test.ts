@@ -27,6 +27,25 @@ describe('Image Generate with "Use Batch API"', () => {
 		const prompts = [...fx.sandbox.state.runs.values()].map((r) => (r.run.input_summary as { prompt: string }).prompt).sort();
 		expect(prompts).toEqual(input.map((i) => i.json.prompt).sort());
 		expect(fx.sandbox.state.ledger).toHaveLength(5);
+		// what each item's run was charged: read from the runs (a batch item does not say it)
+		const charges = new Map(fx.sandbox.state.ledger.map((e) => [e.run_id, e.credits]));
+		expect(items.map((i) => (i.json.usage as { credits?: number } | undefined)?.credits)).toEqual(items.map((i) => charges.get(String(i.json.run_id))));
+		expect(items.map((i) => (i.json.usage as { credits?: number }).credits)).toEqual(Array(5).fill(4));
+	});
+
+	it('with Simplify (node version 2) each batch item carries the credits its run was charged', async () => {
+		const { items, error } = await runNode({
+			nodeType: new MediaGenImage(),
+			credentials: fx.credentials,
+			typeVersion: 2,
+			parameters: { resource: 'image', operation: 'generate', prompt: '={{ $json.prompt }}', simplify: true, options: { useBatchApi: true, returnUrlsOnly: true } },
+			input: [{ json: { prompt: 'a' } }, { json: { prompt: 'b' } }],
+		});
+		expect(error).toBeUndefined();
+		expect(items.map((i) => [i.json.batch_item_index, i.json.credits])).toEqual([
+			[0, 4],
+			[1, 4],
+		]);
 	});
 
 	it('still checks every item against the model before sending the batch', async () => {

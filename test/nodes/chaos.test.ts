@@ -49,3 +49,24 @@ describe('300 items under 20 % chaos (500/503, 429, resets before and after the 
 		expect(state.requests.some((r) => r.status === 429)).toBe(true);
 	}, 300_000);
 });
+
+describe('a misbehaving service while a run is waited for', () => {
+	let fx: Fixture;
+	beforeAll(async () => {
+		fx = await startFixture({ latencyMs: 60_000 });
+	});
+	afterAll(async () => fx.sandbox.close());
+
+	it('fails the item at once with unexpected_response when a read of the run answers something that is not a run, instead of waiting for Wait Timeout', async () => {
+		fx.sandbox.injectFault({ when: 'before', method: 'GET', path: /^\/runs\/run_/, status: 200, body: '{"message":"maintenance page"}', count: 100 });
+		const { items, error } = await runNode({
+			nodeType: new MediaGenImage(),
+			credentials: fx.credentials,
+			parameters: { resource: 'image', operation: 'generate', prompt: 'a fox', options: { waitTimeout: 20 } },
+			settings: { onError: 'continueRegularOutput' },
+		});
+		expect(error).toBeUndefined();
+		expect(items[0].json).toMatchObject({ code: 'unexpected_response', error: expect.stringContaining('run_') });
+		expect(String(items[0].json.detail)).toContain('maintenance page');
+	}, 60_000);
+});

@@ -120,11 +120,12 @@ describe('expired quotes', () => {
 		expect(fx.sandbox.state.chargesFor(String(items[0].json.id))[0].credits).toBe(c.credits);
 	});
 
-	it.each(cases)('$node: fails with quote_expired when the fresh quote is above Max Credits, or without Max Credits', async (c) => {
+	it.each(cases)('$node: a lapsed Quote Token with Max Credits below the price is refused before sending; without Max Credits it fails with quote_expired and the fresh quote', async (c) => {
 		const runsBefore = fx.sandbox.state.runs.size;
+		const submitsBefore = posts(fx.sandbox, c.path).length;
 		const over = await runNode({ nodeType: c.nodeType, credentials: fx.credentials, parameters: submitOp(c, { quoteToken: tokens.get(c), maxCredits: c.credits - 1 }) });
-		expect(over.error?.message).toMatch(/^quote_expired/);
-		expect(over.error?.description).toContain(`The fresh quote (${c.credits} credits) is above Max Credits (${c.credits - 1})`);
+		expect(over.error?.message).toBe(`Max Credits: ${submitName(c)} costs ${c.credits} credits on model ${c.model}, above the maximum of ${c.credits - 1}`);
+		expect(posts(fx.sandbox, c.path)).toHaveLength(submitsBefore);
 		const unbounded = await runNode({
 			nodeType: c.nodeType,
 			credentials: fx.credentials,
@@ -141,7 +142,7 @@ describe('expired quotes', () => {
 });
 
 describe('mismatched quotes', () => {
-	it('a quote made for other parameters gets quote_mismatch; its fresh quote is used once when it fits Max Credits', async () => {
+	it('a quote made for other parameters: re-estimated first (refused above Max Credits, nothing sent); within Max Credits the 409 quote_mismatch fresh quote is used once', async () => {
 		const fx = await startFixture();
 		try {
 			const image = new MediaGenImage();
@@ -150,12 +151,56 @@ describe('mismatched quotes', () => {
 			const submit = (maxCredits: number) =>
 				runNode({ nodeType: image, credentials: fx.credentials, parameters: { resource: 'image', operation: 'generate', prompt: 'castle', count: 3, options: { quoteToken: token, maxCredits } } });
 			const refused = await submit(11);
-			expect(refused.error?.message).toMatch(/^quote_mismatch/);
-			expect(refused.error?.description).toContain('The fresh quote (12 credits) is above Max Credits (11)');
+			expect(refused.error?.message).toBe('Max Credits: Generate costs 12 credits on model image.aurora-2, above the maximum of 11');
+			expect(posts(fx.sandbox, '/images/generations')).toHaveLength(0);
 			const accepted = await submit(12);
 			expect(accepted.error).toBeUndefined();
-			expect(posts(fx.sandbox, '/images/generations').map((r) => r.status)).toEqual([409, 409, 202]);
+			expect(posts(fx.sandbox, '/images/generations').map((r) => r.status)).toEqual([409, 202]);
 			expect(fx.sandbox.state.ledger.map((e) => e.credits)).toEqual([12]);
+			expect(accepted.items[0].json).toMatchObject({ usage: { credits: 12 }, quoted_credits: 12, quote: { credits: 12, model: 'image.aurora-2' } });
+		} finally {
+			await fx.sandbox.close();
+		}
+	});
+});
+
+describe('Max Credits with a Quote Token (finding 1: the token skipped the check)', () => {
+	it('a valid quote for 12 credits with Max Credits 5: refused before sending, no run, nothing charged', async () => {
+		const fx = await startFixture();
+		try {
+			const image = new MediaGenImage();
+			const parameters = { resource: 'image', prompt: 'a quoted castle', count: 3 };
+			const estimate = await runNode({ nodeType: image, credentials: fx.credentials, parameters: { ...parameters, operation: 'generateEstimateCost' } });
+			expect(estimate.items[0].json.credits).toBe(12);
+			const { error, items } = await runNode({
+				nodeType: image,
+				credentials: fx.credentials,
+				parameters: { ...parameters, operation: 'generate', options: { quoteToken: estimate.items[0].json.quote_token, maxCredits: 5 } },
+				settings: { onError: 'continueRegularOutput' },
+			});
+			expect(error).toBeUndefined();
+			expect(items[0].json).toMatchObject({ code: 'max_credits_exceeded', credits: 12, max_credits: 5 });
+			expect(posts(fx.sandbox, '/images/generations')).toHaveLength(0);
+			expect(fx.sandbox.state.runs.size).toBe(0);
+			expect(fx.sandbox.state.ledger).toEqual([]);
+		} finally {
+			await fx.sandbox.close();
+		}
+	});
+
+	it('a valid quote within Max Credits: sent with the token given (the re-estimate only checks), charged the quoted price once', async () => {
+		const fx = await startFixture();
+		try {
+			const image = new MediaGenImage();
+			const parameters = { resource: 'image', prompt: 'a quoted castle', count: 3 };
+			const estimate = await runNode({ nodeType: image, credentials: fx.credentials, parameters: { ...parameters, operation: 'generateEstimateCost' } });
+			const token = estimate.items[0].json.quote_token;
+			const { error, items } = await runNode({ nodeType: image, credentials: fx.credentials, parameters: { ...parameters, operation: 'generate', options: { quoteToken: token, maxCredits: 12 } } });
+			expect(error).toBeUndefined();
+			const [submit] = posts(fx.sandbox, '/images/generations');
+			expect((submit.body as { quote_token?: string }).quote_token).toBe(token);
+			expect(fx.sandbox.state.ledger.map((e) => e.credits)).toEqual([12]);
+			expect(items[0].json).toMatchObject({ usage: { credits: 12 }, quoted_credits: 12, quote: { credits: 12, model: 'image.aurora-2' } });
 		} finally {
 			await fx.sandbox.close();
 		}
@@ -179,6 +224,33 @@ describe('Max Credits and n8n Retry On Fail', () => {
 			expect(posts(fx.sandbox, '/images/generations').map((r) => r.status)).toEqual([202]);
 			expect(fx.sandbox.state.runs.size).toBe(1);
 			expect(fx.sandbox.state.ledger).toHaveLength(1);
+		} finally {
+			await fx.sandbox.close();
+		}
+	});
+});
+
+describe('Max Credits and n8n Retry On Fail after the service accepted the submit (finding 5: the README said 409 idempotency_key_reused)', () => {
+	it('every answer of the first try is lost after the run exists: the retry resends the first request (same quote, same key) and gets the original run, never a 409', async () => {
+		const fx = await startFixture();
+		try {
+			// the service creates the run, then each of the first try's 9 attempts loses its answer (503 after acting)
+			fx.sandbox.injectFault({ when: 'after', method: 'POST', path: '/images/generations', status: 503, retryAfter: 0.05, count: 9 });
+			const { error, items } = await runNode({
+				nodeType: new MediaGenImage(),
+				credentials: fx.credentials,
+				parameters: { resource: 'image', operation: 'generate', prompt: 'retry me', options: { maxCredits: 10 } },
+				settings: { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 },
+			});
+			expect(error).toBeUndefined();
+			const submits = posts(fx.sandbox, '/images/generations');
+			expect(submits.map((r) => r.status)).toEqual([...Array(9).fill(503), 202]);
+			expect(new Set(submits.map((r) => r.idempotencyKey)).size).toBe(1);
+			expect(new Set(submits.map((r) => (r.body as { quote_token?: string }).quote_token)).size).toBe(1);
+			expect(posts(fx.sandbox, '/models/estimate-cost')).toHaveLength(1);
+			expect(fx.sandbox.state.runs.size).toBe(1);
+			expect(fx.sandbox.state.ledger).toHaveLength(1);
+			expect(items[0].json).toMatchObject({ status: 'completed', usage: { credits: 4 }, quoted_credits: 4 });
 		} finally {
 			await fx.sandbox.close();
 		}

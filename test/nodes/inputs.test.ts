@@ -21,6 +21,12 @@ describe('inputs checked before anything is sent', () => {
 		['Max Parallel Submits of 0', { options: { concurrency: 0 } }, 'Max Parallel Submits: 0 is not allowed; allowed: a number from 1 to 50'],
 		['Request Timeout that is not finite', { options: { requestTimeout: '={{ 1/0 }}' } }, 'Request Timeout (Seconds): Infinity is not allowed; allowed: a number from 1 to 600'],
 		['Max Credits below zero', { options: { maxCredits: -1 } }, 'Max Credits: -1 is not allowed; allowed: a number of credits of 0 or more'],
+		// a cap that is set but resolves to nothing must not silently become 0 or no cap (issue 24, item 8)
+		['Max Credits of blank text', { options: { maxCredits: '={{ "  " }}' } }, 'Max Credits: an empty value is not allowed; allowed: a number of credits of 0 or more'],
+		['Max Credits of an empty list', { options: { maxCredits: '={{ [] }}' } }, 'Max Credits: [] is not allowed; allowed: a number of credits of 0 or more'],
+		['Max Credits of an empty value', { options: { maxCredits: '={{ "" }}' } }, 'Max Credits: an empty value is not allowed; allowed: a number of credits of 0 or more'],
+		['Max Credits cleared in the editor (null)', { options: { maxCredits: null } }, 'Max Credits: an empty value is not allowed; allowed: a number of credits of 0 or more'],
+		['Max Credits that is not finite (shown as Infinity, not null)', { options: { maxCredits: '={{ 1/0 }}' } }, 'Max Credits: Infinity is not allowed; allowed: a number of credits of 0 or more'],
 		['a count that is not a number', { count: '={{ "many" }}' }, 'Count: "many" is not allowed; allowed: a whole number of at least 1'],
 		['a count that is not whole', { count: 1.5 }, 'Count: 1.5 is not allowed; allowed: a whole number of at least 1'],
 		['a strength that is NaN', { additionalFields: { strength: '={{ NaN }}' } }, 'Strength: NaN is not allowed; allowed: a number from 0 to 1'],

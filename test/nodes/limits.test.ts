@@ -124,6 +124,16 @@ describe('out-of-limit input is refused before any request that could spend cred
 		expect(items[0].json).toMatchObject({ status: 'completed', model: 'video.extend-1' });
 	});
 
+	it('counts a prompt in characters, as the document does: an emoji is one character, not two UTF-16 units', async () => {
+		const atCap = `${'x'.repeat(1999)}\u{1F3AC}`;
+		const sent = await runNode({ nodeType: nodes.Image, credentials: fx.credentials, parameters: { resource: 'image', operation: 'generate', model: 'image.aurora-1', prompt: atCap } });
+		expect(sent.error).toBeUndefined();
+		expect(sent.items[0].json).toMatchObject({ status: 'completed', model: 'image.aurora-1' });
+		const refused = await runNode({ nodeType: nodes.Image, credentials: fx.credentials, parameters: { resource: 'image', operation: 'generate', model: 'image.aurora-1', prompt: `x${atCap}` } });
+		expect(refused.error?.message).toContain('2001 characters');
+		expect(refused.error?.message).toContain('allowed: at most 2000 characters');
+	});
+
 	it('refuses a choice the model does not list at all (the extend model lists no aspect ratios): nothing is sent', async () => {
 		const submits = () => fx.sandbox.state.requests.filter((r) => r.method === 'POST' && r.path === '/v1/videos/generations').length;
 		const before = submits();

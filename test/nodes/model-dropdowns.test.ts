@@ -1,7 +1,9 @@
 /* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeType } from 'n8n-workflow';
 
+import { MediaGenAudio } from '../../nodes/MediaGenAudio/MediaGenAudio.node';
 import { MediaGenImage } from '../../nodes/MediaGenImage/MediaGenImage.node';
+import { MediaGenModel3D } from '../../nodes/MediaGenModel3D/MediaGenModel3D.node';
 import { MediaGenVideo } from '../../nodes/MediaGenVideo/MediaGenVideo.node';
 import { findModel } from '../../sandbox/models';
 import { listSearch, loadOptions } from '../helpers/n8n-harness';
@@ -30,13 +32,28 @@ describe('the Model list and the choices that follow the model (n8n-core LoadOpt
 		const line = (id: string) => results.find((o) => o.value === id)?.name;
 		// prices come from GET /models/pricing, not from the model list
 		expect(findModel('image.aurora-2')!.pricing).toMatchObject({ unit: 'per_image', credits: 4 });
-		expect(line('image.aurora-2')).toBe('Aurora 2 (image.aurora-2) · 4 credits per image · default · from text or an image, reference images');
-		expect(line('image.sketch-preview')).toBe('Sketch (image.sketch-preview) · 1.5 credits per image · preview, may change · from text only');
-		expect(line('image.aurora-1')).toBe('Aurora 1 (image.aurora-1) · 3 credits per image');
+		expect(line('image.aurora-2')).toBe('Aurora 2 (image.aurora-2) · Count 1–4 · 4 credits per image · default · from text or an image, reference images');
+		expect(line('image.sketch-preview')).toBe('Sketch (image.sketch-preview) · Count 1 · 1.5 credits per image · preview, may change · from text only');
+		expect(line('image.aurora-1')).toBe('Aurora 1 (image.aurora-1) · Count 1–4 · 3 credits per image');
 		// the service's description comes last, and is left out where it only repeats the name ("Aurora 2 (image generation)")
 		expect(line('image.aurora-2')).not.toContain('image generation');
 		expect(findModel('image.lumen-xl')!.description).toMatch(/^Composes /);
-		expect(line('image.lumen-xl')).toBe(`Lumen XL (image.lumen-xl) · 8 credits per image · ${findModel('image.lumen-xl')!.description}`);
+		expect(line('image.lumen-xl')).toBe(`Lumen XL (image.lumen-xl) · Count 1–${findModel('image.lumen-xl')!.limits.max_count} · 8 credits per image · ${findModel('image.lumen-xl')!.description}`);
+	});
+
+	it("gives each model's bounds on the operation's numbers first on its line (a number field cannot show them)", async () => {
+		const lines = async (nodeType: INodeType, parameters: IDataObject) =>
+			Object.fromEntries((await listSearch({ nodeType, credentials: fx.credentials, method: 'searchModels', parameters })).results.map((o) => [o.value, o.name]));
+		const music = await lines(new MediaGenAudio(), { resource: 'audio', operation: 'music' });
+		expect(music['music.compose-1']).toBe('Compose (music.compose-1) · Duration (Seconds) 1–180 · 0.5 credits per second · default');
+		const upscale = await lines(new MediaGenVideo(), { resource: 'video', operation: 'upscale' });
+		expect(upscale['video_upscale.sharp-2']).toMatch(/^Sharp 2 \(video_upscale\.sharp-2\) · Scale Factor 2 or 4 · /);
+		expect(upscale['video_upscale.flex']).toMatch(/^Flex \(video_upscale\.flex\) · Scale Factor 1\.5–3 · /);
+		const mesh = await lines(new MediaGenModel3D(), { resource: 'model3d', operation: 'generate' });
+		expect(mesh['3d.mesh-lite']).toMatch(/^Mesh Lite \(3d\.mesh-lite\) · Target Polycount 100–50000 · /);
+		// speech has no number a model bounds: its lines carry none
+		const speech = await lines(new MediaGenAudio(), { resource: 'audio', operation: 'speech' });
+		expect(Object.values(speech).filter((l) => /–|≤|≥| or /.test(String(l)))).toEqual([]);
 	});
 
 	it('prices per second on video models', async () => {
@@ -67,7 +84,7 @@ describe('the Model list and the choices that follow the model (n8n-core LoadOpt
 	it('still lists the models when the price list cannot be read', async () => {
 		fx.sandbox.injectFault({ method: 'GET', path: '/models/pricing', when: 'before', status: 403 });
 		const { results } = await search({ resource: 'image', operation: 'generate' });
-		expect(results[0].name).toBe('Aurora 2 (image.aurora-2) · default · from text or an image, reference images');
+		expect(results[0].name).toBe('Aurora 2 (image.aurora-2) · Count 1–4 · default · from text or an image, reference images');
 	});
 
 	it("offers the chosen model's aspect ratios with readable names, the default model's when none is chosen; the value stays the ratio", async () => {

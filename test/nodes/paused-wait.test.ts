@@ -59,6 +59,9 @@ describe('Wait Mode "Pause the Execution" in n8n-core (the sandbox delivers to a
 		return (await res.json()) as IDataObject;
 	};
 
+	const hintsOf = (run: { run: { data: { resultData: { runData: Record<string, Array<{ hints?: Array<{ message: string }> }>> } } } }) =>
+		(run.run.data.resultData.runData.MediaGen?.[0]?.hints ?? []).map((h) => h.message);
+
 	it('pauses, reads nothing while paused, ignores a forged event and another run\'s, and resumes on the last run\'s event with the in-execution items', async () => {
 		const executionId = nextExecutionId();
 		const paused = await host.run({ nodeType: video, credentials: fx.credentials, parameters: { ...generate, waitMode: 'parked' }, input: shots(3), executionId, workflowId: 'wf-paused' });
@@ -69,8 +72,13 @@ describe('Wait Mode "Pause the Execution" in n8n-core (the sandbox delivers to a
 		const deadlineMs = PAUSED_WAIT_TIMEOUTS.video * 1000;
 		expect(paused.run.waitTill!.getTime()).toBeGreaterThan(pausedAt + deadlineMs - 10_000);
 		expect(paused.run.waitTill!.getTime()).toBeLessThanOrEqual(pausedAt + deadlineMs);
-		// while paused, the node shows what it waits for
+		// while paused, the node shows what it waits for, in its items and in its output pane (an execution hint)
 		expect(paused.items.map((i) => i.json.status)).toEqual(['waiting', 'waiting', 'waiting']);
+		const waitingFor = paused.items.map((i) => String(i.json.run_id)).join(', ');
+		const by = `${paused.run.waitTill!.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+		expect(hintsOf(paused)).toEqual([
+			`Paused until MediaGen finishes 3 runs (${waitingFor}): the execution continues by itself when the service reports them finished, at the latest at ${by} (Wait Timeout). Meanwhile it is listed as Waiting under Executions and holds no worker.`,
+		]);
 
 		const [endpoint] = endpoints();
 		expect(endpoints()).toHaveLength(1);
@@ -113,9 +121,25 @@ describe('Wait Mode "Pause the Execution" in n8n-core (the sandbox delivers to a
 
 		expect(resumed.error).toBeUndefined();
 		expect(resumed.items.map((i) => i.json.id)).toEqual(runIds);
+		// resumed, the node's run is the finished one: the pause's hint is gone with the pause's items
+		expect(hintsOf(resumed)).toEqual([]);
 		const inExecution = await runNode({ nodeType: video, credentials: fx.credentials, parameters: { ...generate, waitMode: 'inExecution' }, input: shots(3) });
 		expect(await Promise.all(resumed.items.map(comparable))).toEqual(await Promise.all(inExecution.items.map(comparable)));
 		for (const id of runIds) expect(fx.sandbox.state.chargesFor(id)).toHaveLength(1);
+	});
+
+	it('Simplify (version 2): resumes with the same simplified items as the in-execution wait', async () => {
+		const executionId = nextExecutionId();
+		const paused = await host.run({ nodeType: video, credentials: fx.credentials, parameters: { ...generate, waitMode: 'parked' }, input: shots(2), executionId, typeVersion: 2 });
+		expect(paused.run.status).toBe('waiting');
+		const resumed = await host.finished(executionId);
+		expect(resumed.error).toBeUndefined();
+		expect(resumed.items.map((i) => [i.json.prompt, i.json.status, i.json.id])).toEqual([
+			['shot 0', 'completed', undefined],
+			['shot 1', 'completed', undefined],
+		]);
+		const inExecution = await runNode({ nodeType: video, credentials: fx.credentials, parameters: { ...generate, waitMode: 'inExecution' }, input: shots(2), typeVersion: 2 });
+		expect(await Promise.all(resumed.items.map(comparable))).toEqual(await Promise.all(inExecution.items.map(comparable)));
 	});
 
 	it('resumes at the deadline with the in-execution timeout items, naming their runs (no node code runs then)', async () => {
@@ -145,15 +169,12 @@ describe('Wait Mode "Pause the Execution" in n8n-core (the sandbox delivers to a
 		expect(atDeadline.items.map((i) => i.json.error)).toEqual(paused.items.map((i) => `Run ${String(i.json.run_id)} did not finish within 3 s`));
 	});
 
-	const hintsOf = (run: { run: { data: { resultData: { runData: Record<string, Array<{ hints?: Array<{ message: string }> }>> } } } }) =>
-		(run.run.data.resultData.runData.MediaGen?.[0]?.hints ?? []).map((h) => h.message);
-
 	it('waits in the execution instead, saying why, where nothing could resume it or the service cannot call back', async () => {
 		// n8n execute (cli): the process ends with the workflow
 		const cli = await host.run({ nodeType: video, credentials: fx.credentials, parameters: { ...generate, waitMode: 'parked' }, input: shots(1), executionId: nextExecutionId(), mode: 'cli' });
 		expect(cli.run.status).not.toBe('waiting');
 		expect(cli.items[0].json.status).toBe('completed');
-		expect(hintsOf(cli)).toEqual([expect.stringContaining('n8n execute (the command line)')]);
+		expect(hintsOf(cli)).toEqual([expect.stringContaining('n8n execute (the command line)'), 'Charged 30 credits for 1 run.']);
 
 		// a key without webhooks:write: the endpoint cannot be registered (the runs were sent and are waited for here)
 		const narrow = fx.sandbox.state.createApiKey(['models:read', 'runs:read', 'videos:write', 'webhooks:read'], 'no webhooks:write');
@@ -161,7 +182,7 @@ describe('Wait Mode "Pause the Execution" in n8n-core (the sandbox delivers to a
 		const noScope = await host.run({ nodeType: video, credentials: fx.credentials, parameters: { ...generate, waitMode: 'parked' }, input: shots(2), executionId: nextExecutionId() });
 		expect(noScope.run.status).not.toBe('waiting');
 		expect(noScope.items.map((i) => i.json.status)).toEqual(['completed', 'completed']);
-		expect(hintsOf(noScope)).toEqual([expect.stringContaining('insufficient_scope); the credential needs the webhooks:write scope')]);
+		expect(hintsOf(noScope)).toEqual([expect.stringContaining('insufficient_scope); the credential needs the webhooks:write scope'), 'Charged 60 credits for 2 runs.']);
 		expect(endpoints()).toEqual([]);
 	});
 
@@ -174,6 +195,20 @@ describe('Wait Mode "Pause the Execution" in n8n-core (the sandbox delivers to a
 		expect(done.items.map((i) => i.json.status)).toEqual(['completed', 'completed']);
 		expect(fx.sandbox.state.countRequests('POST', '/v1/webhooks')).toBe(1);
 		expect(endpoints()).toEqual([]);
+	});
+
+	it('with Max Credits, each resumed item carries what its run was charged and what the node quoted before pausing', async () => {
+		const executionId = nextExecutionId();
+		const parameters = { ...generate, waitMode: 'parked', options: { maxCredits: 100 } };
+		const paused = await host.run({ nodeType: video, credentials: fx.credentials, parameters, input: shots(2), executionId });
+		expect(paused.run.status).toBe('waiting');
+		const resumed = await host.finished(executionId);
+		expect(resumed.error).toBeUndefined();
+		expect(resumed.items.map((i) => [(i.json.usage as IDataObject).credits, i.json.quoted_credits])).toEqual([
+			[30, 30],
+			[30, 30],
+		]);
+		for (const item of resumed.items) expect(fx.sandbox.state.chargesFor(String(item.json.id))).toEqual([expect.objectContaining({ credits: 30 })]);
 	});
 
 	it('reports a run that failed while paused as an error item with its code (a resumed node cannot stop the workflow)', async () => {
@@ -237,6 +272,114 @@ describe('Wait Mode "Pause the Execution" in n8n-core (the sandbox delivers to a
 		await host.finished(next.executionId);
 	});
 
+	describe('bursts and order (issue 24)', () => {
+		const sign = (secret: string, body: string) => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+		const runOf = (id: string) => fx.sandbox.state.runs.get(id)!.run;
+		const eventOf = (id: string) => JSON.stringify({ id: `evt_${id}`, object: 'event', type: 'run.completed', created_at: new Date().toISOString(), data: { object: runOf(id) } });
+		const deliveryOf = (runId: string) => fx.sandbox.services.webhooks.listDeliveries(SANDBOX_ACCOUNT_ID).find((d) => d.run_id === runId && d.status !== 'pending');
+		const answered = async (runId: string) => {
+			for (const end = Date.now() + 20_000; !deliveryOf(runId); ) {
+				if (Date.now() > end) throw new Error(`no answered delivery for ${runId}`);
+				await new Promise((r) => setTimeout(r, 20));
+			}
+			return deliveryOf(runId)!;
+		};
+		/** GETs of each output file (what a resume downloads), by path */
+		const downloadsPerFile = () => {
+			const counts = new Map<string, number>();
+			for (const r of fx.sandbox.state.requests) if (r.method === 'GET' && r.path.startsWith('/storage/files/')) counts.set(r.path, (counts.get(r.path) ?? 0) + 1);
+			return counts;
+		};
+
+		it('resumes once, on the event of the run that finished last, when the run created last finishes first', async () => {
+			fx.sandbox.state.options.latencyMs = 600_000;
+			const executionId = nextExecutionId();
+			const paused = await host.run({ nodeType: video, credentials: fx.credentials, parameters: { ...generate, waitMode: 'parked' }, input: shots(3), executionId });
+			expect(paused.run.status).toBe('waiting');
+			// in the order the service made them (created_at, then id): the last of them finishes first
+			const byCreation = paused.items.map((i) => String(i.json.run_id)).sort((a, b) => String(runOf(a).created_at).localeCompare(String(runOf(b).created_at)) || a.localeCompare(b));
+			const finishing = [...byCreation].reverse();
+			for (const id of finishing) {
+				await new Promise((r) => setTimeout(r, 5));
+				expect(fx.sandbox.services.runs.finishNow(id)).toBe(true);
+				await answered(id);
+			}
+			const resumed = await host.finished(executionId);
+			expect(resumed.items.map((i) => i.json.status)).toEqual(['completed', 'completed', 'completed']);
+			expect(host.deliveries.filter((d) => d.executionId === executionId && d.resumed)).toHaveLength(1);
+			const resumedBy = fx.sandbox.services.webhooks.listDeliveries(SANDBOX_ACCOUNT_ID).filter((d) => d.response_body?.includes('"resumed":true'));
+			expect(resumedBy.map((d) => d.run_id)).toEqual([finishing.at(-1)]);
+			expect(Date.parse(String(runOf(finishing.at(-1)!).completed_at))).toBeGreaterThan(Date.parse(String(runOf(finishing[0]).completed_at)));
+		});
+
+		it('20 copies of each run\'s event at once: one resume, one download per output, the others answered 200 and ignored', async () => {
+			fx.sandbox.state.options.latencyMs = 600_000;
+			const executionId = nextExecutionId();
+			const paused = await host.run({ nodeType: video, credentials: fx.credentials, parameters: { ...generate, waitMode: 'parked' }, input: shots(2), executionId });
+			const runIds = paused.items.map((i) => String(i.json.run_id));
+			const [endpoint] = endpoints();
+			// the service's own deliveries stay off: this test sends the burst itself
+			await api('PATCH', `/webhooks/${endpoint.id}`, { status: 'disabled' });
+			for (const id of runIds) {
+				fx.sandbox.services.runs.finishNow(id);
+				await new Promise((r) => setTimeout(r, 5));
+			}
+			const bodies = runIds.map(eventOf);
+			const burst = bodies.flatMap((body) => Array.from({ length: 20 }, () => body));
+			const answers = await Promise.all(
+				burst.map(async (body) => {
+					const res = await fetch(endpoint.url, { method: 'POST', headers: { 'content-type': 'application/json', 'X-Service-Signature': sign(secretOf(endpoint.id), body) }, body });
+					return { status: res.status, body: (await res.json()) as IDataObject };
+				}),
+			);
+			const resumed = await host.finished(executionId);
+			expect(resumed.items.map((i) => i.json.status)).toEqual(['completed', 'completed']);
+			expect(answers.filter((a) => a.body.resumed === true)).toHaveLength(1);
+			// what reached the node was answered 200; what came once the execution ran again, n8n answered itself (409)
+			expect(answers.filter((a) => a.status !== 200).every((a) => a.status === 409 && String(a.body.message).startsWith(`The execution "${executionId}`))).toBe(true);
+			expect(answers.filter((a) => a.status === 200 && a.body.resumed !== true).every((a) => a.body.ignored === 'resuming' || a.body.waiting_for !== undefined)).toBe(true);
+			expect(host.runTimes(executionId)).toHaveLength(2);
+			const files = downloadsPerFile();
+			expect(files.size).toBe(2);
+			expect([...files.values()]).toEqual([1, 1]);
+			expect(endpoints()).toEqual([]);
+		});
+
+		it('refuses the deliveries of an execution whose credential\'s API key changed while it was paused (the seal does not open): it stays paused', async () => {
+			fx.sandbox.state.options.latencyMs = 600_000;
+			const executionId = nextExecutionId();
+			const paused = await host.run({ nodeType: video, credentials: fx.credentials, parameters: { ...generate, waitMode: 'parked' }, input: shots(1), executionId });
+			fx.credentials.set('mediaGenApi', { baseUrl: fx.sandbox.baseUrl, apiKey: fx.sandbox.state.createApiKey(['runs:read', 'webhooks:read', 'webhooks:write'], 'rotated key') });
+			fx.sandbox.services.runs.finishNow(String(paused.items[0].json.run_id));
+			for (const end = Date.now() + 20_000; !host.deliveries.some((d) => d.executionId === executionId); ) {
+				if (Date.now() > end) throw new Error('no delivery');
+				await new Promise((r) => setTimeout(r, 20));
+			}
+			expect(host.deliveries.find((d) => d.executionId === executionId)).toEqual(expect.objectContaining({ status: 401, body: { error: 'unauthorized', reason: 'no_signing_secret' } }));
+			expect(host.status(executionId)).toBe('waiting');
+			host.cancel(executionId);
+		});
+
+		it('leaves the resume to the delivery whose endpoint delete succeeded (another n8n process): code not_found answers 200 and resumes nothing', async () => {
+			fx.sandbox.state.options.latencyMs = 600_000;
+			const executionId = nextExecutionId();
+			const paused = await host.run({ nodeType: video, credentials: fx.credentials, parameters: { ...generate, waitMode: 'parked' }, input: shots(1), executionId });
+			const runId = String(paused.items[0].json.run_id);
+			const [endpoint] = endpoints();
+			const secret = secretOf(endpoint.id);
+			await api('PATCH', `/webhooks/${endpoint.id}`, { status: 'disabled' });
+			fx.sandbox.services.runs.finishNow(runId);
+			// another process claimed the resume: it deleted the endpoint
+			fx.sandbox.services.webhooks.deleteEndpoint(SANDBOX_ACCOUNT_ID, endpoint.id);
+			const body = eventOf(runId);
+			const res = await fetch(endpoint.url, { method: 'POST', headers: { 'content-type': 'application/json', 'X-Service-Signature': sign(secret, body) }, body });
+			expect([res.status, await res.json()]).toEqual([200, { received: true, ignored: 'resumed_elsewhere' }]);
+			expect(host.status(executionId)).toBe('waiting');
+			expect(downloadsPerFile().size).toBe(0);
+			host.cancel(executionId);
+		});
+	});
+
 	describe('batches', () => {
 		const batchNode = new MediaGenBatch();
 		const create: IDataObject = { resource: 'batch', operation: 'create', mode: 'operation', target: 'images/generations', itemBody: '={{ $json }}' };
@@ -272,6 +415,20 @@ describe('Wait Mode "Pause the Execution" in n8n-core (the sandbox delivers to a
 				['completed', 'partial'],
 				['failed', 'partial'],
 				['completed', 'partial'],
+			]);
+			expect(await Promise.all(resumed.items.map(comparable))).toEqual(await Promise.all(inExecution.items.map(comparable)));
+		});
+
+		it('Simplify (version 2): a paused batch resumes with the in-execution simplified items', async () => {
+			const executionId = nextExecutionId();
+			const input = tiles(2);
+			const paused = await host.run({ nodeType: batchNode, credentials: fx.credentials, parameters: create, input, executionId, typeVersion: 2 });
+			expect(paused.run.status).toBe('waiting');
+			const resumed = await host.finished(executionId);
+			const inExecution = await runNode({ nodeType: batchNode, credentials: fx.credentials, parameters: { ...create, waitMode: 'inExecution' }, input, typeVersion: 2 });
+			expect(resumed.items.map((i) => [i.json.batch_item_index, i.json.prompt, i.json.status])).toEqual([
+				[0, 'tile 0', 'completed'],
+				[1, 'tile 1', 'completed'],
 			]);
 			expect(await Promise.all(resumed.items.map(comparable))).toEqual(await Promise.all(inExecution.items.map(comparable)));
 		});

@@ -126,4 +126,18 @@ describe('MediaGen Run and MediaGen Account in n8n-core (against the sandbox)', 
 		expect(again.error?.message).toMatch(/^session_consumed/);
 		expect(posts(fx.sandbox, `/cli/auth/sessions/${session.session_id}/exchange`).map((r) => r.status)).toEqual([400, 400, 200, 409]);
 	});
+
+	it('Account: a credential with only the Base URL gets its key from n8n, as the credential form says (sign in, approve, exchange)', async () => {
+		fx.credentials.set('mediaGenApi', { baseUrl: fx.sandbox.baseUrl, apiKey: '' });
+		const started = await accountOp({ resource: 'cliSession', operation: 'start', label: 'n8n' });
+		expect(started.error).toBeUndefined();
+		const session = started.items[0].json as Record<string, string>;
+		await axios.post(`${fx.sandbox.origin}/_sandbox/cli/sessions/${session.session_id}/approve`);
+		const exchanged = await accountOp({ resource: 'cliSession', operation: 'exchange', sessionId: session.session_id, codeVerifier: session.code_verifier });
+		const key = String(exchanged.items[0].json.api_key);
+		fx.credentials.set('mediaGenApi', { baseUrl: fx.sandbox.baseUrl, apiKey: key });
+		const account = await accountOp({ resource: 'account', operation: 'get' });
+		expect(account.error).toBeUndefined();
+		expect(account.items[0].json.object).toBe('account');
+	});
 });

@@ -3,7 +3,7 @@ import { SANDBOX_API_KEY } from '../../sandbox/options';
 import { MediaGenImage } from '../../nodes/MediaGenImage/MediaGenImage.node';
 import { MediaGenTrigger } from '../../nodes/MediaGenTrigger/MediaGenTrigger.node';
 import type { WebhookDelivery } from '../../sandbox/webhooks';
-import type { TriggerStaticData } from '../../src/webhooks/registration';
+import type { TriggerStaticData } from '../../src/webhooks/trigger-secret';
 import { signPayload } from '../../src/webhooks/signature';
 import { binaryBytes, runNode } from '../helpers/n8n-harness';
 import { startFixture, type Fixture } from '../helpers/sandbox-fixture';
@@ -21,7 +21,9 @@ describe('MediaGen Trigger with n8n-core hook and webhook contexts (against the 
 		harnesses.push(harness);
 		return harness;
 	}
-	const staticData = (h: TriggerHarness) => h.workflow.getStaticData('node', h.node) as TriggerStaticData;
+	const staticData = (h: TriggerHarness) => h.staticData() as TriggerStaticData;
+	/** The signing secret of the endpoint a trigger registered, as the service keeps it (the node keeps it only sealed). */
+	const secretOf = (h: TriggerHarness) => (fx.sandbox.services.webhooks as unknown as { endpoints: Map<string, { secret: string }> }).endpoints.get(staticData(h).endpointId!)!.secret;
 	const endpoints = () => fx.sandbox.services.webhooks.listEndpoints('acc_sandbox');
 	const deliveries = () => fx.sandbox.services.webhooks.listDeliveries('acc_sandbox');
 	const generateImage = async (extra: Record<string, unknown> = {}) => {
@@ -66,8 +68,12 @@ describe('MediaGen Trigger with n8n-core hook and webhook contexts (against the 
 		expect(endpoint.description).toContain('wf-42');
 		const data = staticData(trigger);
 		expect(data.endpointId).toBe(endpoint.id);
-		expect(data.signingSecret).toMatch(/^whsec_/);
-		expect(endpoint.signing_secret_preview.endsWith(data.signingSecret!.slice(-4))).toBe(true);
+		// the secret only sealed: nothing in the static data gives it away
+		expect(data.sealedSigningSecret).toMatch(/^[A-Za-z0-9_-]{40,}$/);
+		expect(data.signingSecret).toBeUndefined();
+		expect(secretOf(trigger)).toMatch(/^whsec_/);
+		expect(JSON.stringify(trigger.staticData())).not.toContain(secretOf(trigger));
+		expect(JSON.stringify(trigger.staticData())).not.toContain(secretOf(trigger).slice(6));
 		expect(await trigger.hook('checkExists')).toBe(true);
 		expect(endpoints()).toHaveLength(1);
 	});
@@ -80,7 +86,7 @@ describe('MediaGen Trigger with n8n-core hook and webhook contexts (against the 
 
 		expect(await trigger.hook('checkExists')).toBe(false);
 		expect(staticData(trigger).endpointId).toBeUndefined();
-		expect(staticData(trigger).signingSecret).toBeUndefined();
+		expect(staticData(trigger).sealedSigningSecret).toBeUndefined();
 		await trigger.hook('create');
 		expect(staticData(trigger).endpointId).not.toBe(first);
 		expect(endpoints().map((e) => e.id)).toEqual([staticData(trigger).endpointId]);
@@ -105,12 +111,12 @@ describe('MediaGen Trigger with n8n-core hook and webhook contexts (against the 
 	it('checkExists enables a disabled endpoint again (same id and secret), so an active workflow does not wait in silence', async () => {
 		trigger = await openTrigger({ events: ['run.completed'] });
 		await trigger.hook('create');
-		const { endpointId, signingSecret } = staticData(trigger);
+		const { endpointId, sealedSigningSecret } = staticData(trigger);
 		await disableAtService(endpointId!);
 		expect(endpoints()[0].status).toBe('disabled');
 		expect(await trigger.hook('checkExists')).toBe(true);
 		expect(endpoints()).toEqual([expect.objectContaining({ id: endpointId, status: 'active' })]);
-		expect(staticData(trigger).signingSecret).toBe(signingSecret);
+		expect(staticData(trigger).sealedSigningSecret).toBe(sealedSigningSecret);
 	});
 
 	async function disableAtService(endpointId: string) {
@@ -125,7 +131,8 @@ describe('MediaGen Trigger with n8n-core hook and webhook contexts (against the 
 	it('checkExists registers a new endpoint when the service refuses to enable the disabled one (code invalid_parameter): the old one is deleted', async () => {
 		trigger = await openTrigger({ events: ['run.completed'] });
 		await trigger.hook('create');
-		const { endpointId: old, signingSecret: oldSecret } = staticData(trigger);
+		const { endpointId: old } = staticData(trigger);
+		const oldSecret = secretOf(trigger);
 		await disableAtService(old!);
 		fx.sandbox.injectFault({ method: 'PATCH', path: '/webhooks/', when: 'before', status: 400, code: 'invalid_parameter', count: 1 });
 
@@ -136,7 +143,7 @@ describe('MediaGen Trigger with n8n-core hook and webhook contexts (against the 
 		await trigger.hook('create');
 		const renewed = staticData(trigger);
 		expect(renewed.endpointId).not.toBe(old);
-		expect(renewed.signingSecret).not.toBe(oldSecret);
+		expect(secretOf(trigger)).not.toBe(oldSecret);
 		expect(endpoints()).toEqual([expect.objectContaining({ id: renewed.endpointId, url: trigger.productionUrl, status: 'active', events: ['run.completed'] })]);
 	});
 
@@ -203,7 +210,7 @@ describe('MediaGen Trigger with n8n-core hook and webhook contexts (against the 
 		trigger = await openTrigger({ events: [] });
 		const refusal = await trigger.hook('create').catch((error: Error & { description?: string }) => error);
 		expect(refusal).toBeInstanceOf(Error);
-		expect((refusal as Error).message).toBe('Events: choose at least one event; allowed: Batch Completed, Batch Failed, Run Completed, Run Failed');
+		expect((refusal as Error).message).toBe('Start On: choose at least one event; allowed: Run Completed, Run Failed, Batch Completed, Batch Failed');
 		expect((refusal as { description?: string }).description).toMatch(/^API field events \(.*run\.completed.*\)\. No endpoint was registered or changed, and no credits were spent\.$/);
 		expect(endpoints()).toHaveLength(0);
 	});
@@ -228,7 +235,7 @@ describe('MediaGen Trigger with n8n-core hook and webhook contexts (against the 
 		);
 		expect(item.binary).toBeUndefined();
 		expect(call.headers['x-service-event']).toBe('run.completed');
-		expect(call.headers['x-service-signature']).toBe(signPayload(staticData(trigger).signingSecret!, call.rawBody));
+		expect(call.headers['x-service-signature']).toBe(signPayload(secretOf(trigger), call.rawBody));
 
 		const [delivery] = await settledDeliveries(1);
 		expect(delivery).toEqual(expect.objectContaining({ status: 'success', attempt_count: 1, response_status: 200, run_id: run.id, event_type: 'run.completed' }));
@@ -243,30 +250,30 @@ describe('MediaGen Trigger with n8n-core hook and webhook contexts (against the 
 
 		const forged = await send({ 'X-Service-Signature': signPayload('whsec_guessed', body) });
 		const unsigned = await send({});
-		const bare = await send({ 'X-Service-Signature': signPayload(staticData(trigger).signingSecret!, body).slice(7) });
+		const bare = await send({ 'X-Service-Signature': signPayload(secretOf(trigger), body).slice(7) });
 		expect([forged.status, unsigned.status, bare.status]).toEqual([401, 401, 401]);
 		expect(await forged.json()).toEqual({ error: 'unauthorized', reason: 'signature_mismatch' });
-		expect(trigger.calls.map((c) => c.emitted)).toEqual([undefined, undefined, undefined]);
+		expect((await trigger.waitForCalls(3)).map((c) => c.emitted)).toEqual([undefined, undefined, undefined]);
 
-		const genuine = await send({ 'X-Service-Signature': signPayload(staticData(trigger).signingSecret!, body) });
+		const genuine = await send({ 'X-Service-Signature': signPayload(secretOf(trigger), body) });
 		expect(genuine.status).toBe(200);
-		expect(trigger.calls[3].emitted?.[0].json.event_id).toBe('evt_forged');
+		expect((await trigger.waitForCalls(4))[3].emitted?.[0].json.event_id).toBe('evt_forged');
 	});
 
 	it('rejects a correctly signed event older than the configured age with 401', async () => {
 		trigger = await openTrigger({ events: ['run.completed'], options: { maxEventAgeMinutes: 5 } });
 		await trigger.hook('create');
-		const secret = staticData(trigger).signingSecret!;
+		const secret = secretOf(trigger);
 		const event = (minutesAgo: number) =>
 			JSON.stringify({ id: `evt_${minutesAgo}`, object: 'event', type: 'run.completed', created_at: new Date(Date.now() - minutesAgo * 60_000).toISOString(), data: { object: { id: 'run_y', status: 'completed' } } });
 		const post = (body: string) => fetch(trigger.productionUrl, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Service-Signature': signPayload(secret, body) }, body });
 		expect((await post(event(30))).status).toBe(401);
 		expect((await post(event(1))).status).toBe(200);
-		expect(trigger.calls.map((c) => Boolean(c.emitted))).toEqual([false, true]);
+		expect((await trigger.waitForCalls(2)).map((c) => Boolean(c.emitted))).toEqual([false, true]);
 	});
 
 	it('drops a replayed event (same event id) when Ignore Repeated Events is on, and passes it on when off', async () => {
-		trigger = await openTrigger({ events: ['run.completed'], options: { ignoreRepeatedEvents: true } });
+		trigger = await openTrigger({ events: ['run.completed'], ignoreRepeatedEvents: true });
 		await trigger.hook('create');
 		await generateImage();
 		const [first] = await trigger.waitForCalls(1);
@@ -277,7 +284,8 @@ describe('MediaGen Trigger with n8n-core hook and webhook contexts (against the 
 		expect(calls[1].emitted).toBeUndefined();
 		expect(JSON.parse(calls[1].rawBody.toString()).id).toBe(JSON.parse(first.rawBody.toString()).id);
 
-		trigger.node.parameters.options = { ignoreRepeatedEvents: false };
+		// n8n loads the workflow again for every request: the changed setting applies to the next delivery
+		trigger.node.parameters.ignoreRepeatedEvents = false;
 		fx.sandbox.services.webhooks.replay('acc_sandbox', original.id);
 		const third = (await trigger.waitForCalls(3))[2];
 		expect(third.emitted?.[0].json.event_id).toBe(first.emitted?.[0].json.event_id);
@@ -333,6 +341,60 @@ describe('MediaGen Trigger with n8n-core hook and webhook contexts (against the 
 		expect(staticData(trigger).endpointId).toBe(endpoints()[0].id);
 	});
 
+	describe('Simplify (version 2, on by default; n8n\'s webhook triggers such as Netlify\'s and Form.io\'s offer it too)', () => {
+		it('a completed run: the run flat like an action node\'s simplified item (files, prompt, model, credits, run id, status), then the event', async () => {
+			trigger = await openTrigger({ events: ['run.completed'], options: { downloadOutputs: true } }, { typeVersion: 2 });
+			await trigger.hook('create');
+			const run = await generateImage({ count: 2 });
+			const [call] = await trigger.waitForCalls(1);
+			const item = call.emitted![0];
+			const source = fx.sandbox.state.runs.get(run.id)!.run as unknown as { output: { output_url: string; images: Array<{ url: string }>; width: number; height: number }; model: string; usage: { credits: number } };
+			expect(item.json).toEqual({
+				output_url: source.output.output_url,
+				output_urls: source.output.images.map((i) => i.url),
+				prompt: 'a red fox',
+				width: source.output.width,
+				height: source.output.height,
+				model: source.model,
+				credits: source.usage.credits,
+				run_id: run.id,
+				status: 'completed',
+				event: 'run.completed',
+				event_id: expect.stringMatching(/^evt_/),
+			});
+			expect(Object.keys(item.binary ?? {})).toEqual(['data', 'data_1']);
+			expect(item.binary!.data.mimeType).toBe('image/png');
+		});
+
+		it('off: the event as the service sent it', async () => {
+			trigger = await openTrigger({ events: ['run.completed'], simplify: false }, { typeVersion: 2 });
+			await trigger.hook('create');
+			const run = await generateImage();
+			const [call] = await trigger.waitForCalls(1);
+			expect(Object.keys(call.emitted![0].json)).toEqual(['type', 'event_id', 'created_at', 'delivery_id', 'run']);
+			expect(call.emitted![0].json.run).toEqual(expect.objectContaining({ id: run.id, object: 'run' }));
+		});
+
+		it('a failed run says why', async () => {
+			await fx.sandbox.close();
+			fx = await startFixture({ failureRate: 1, webhookBackoffScale: 0.002 });
+			trigger = await openTrigger({ events: ['run.failed'] }, { typeVersion: 2 });
+			await trigger.hook('create');
+			await runNode({ nodeType: new MediaGenImage(), credentials: fx.credentials, parameters: { resource: 'image', operation: 'generate', prompt: 'x' } });
+			const [call] = await trigger.waitForCalls(1);
+			expect(call.emitted![0].json).toEqual({
+				prompt: 'x',
+				model: expect.stringMatching(/^image\./),
+				run_id: expect.stringMatching(/^run_/),
+				status: 'failed',
+				error: expect.any(String),
+				error_code: 'provider_error',
+				event: 'run.failed',
+				event_id: expect.stringMatching(/^evt_/),
+			});
+		});
+	});
+
 	it('receives run.failed only where subscribed, with the run error', async () => {
 		await fx.sandbox.close();
 		fx = await startFixture({ failureRate: 1, webhookBackoffScale: 0.002 });
@@ -347,4 +409,92 @@ describe('MediaGen Trigger with n8n-core hook and webhook contexts (against the 
 		expect(successes.calls).toHaveLength(0);
 		expect(deliveries()).toHaveLength(1);
 	});
+
+	describe('as n8n keeps static data: loaded for each request, saved whole after it (issue 24)', () => {
+		const signed = (secret: string, id: string) => {
+			const body = JSON.stringify({ id, object: 'event', type: 'run.completed', created_at: new Date().toISOString(), data: { object: { id: `run_${id}`, object: 'run', status: 'completed' } } });
+			return { body, headers: { 'Content-Type': 'application/json', 'X-Service-Signature': signPayload(secret, body) } };
+		};
+		/** A delivery, answered and done: n8n saves the static data after the node answered. */
+		const post = async (h: TriggerHarness, delivery: { body: string; headers: Record<string, string> }) => {
+			const before = h.calls.length;
+			const answer = await fetch(h.productionUrl, { method: 'POST', ...delivery });
+			await h.waitForCalls(before + 1);
+			return answer;
+		};
+		const started = (h: TriggerHarness) => h.calls.filter((c) => c.emitted).map((c) => String(c.emitted![0].json.event_id));
+
+		it('loses no remembered id when 20 different events arrive at once: each one repeated afterwards starts nothing', async () => {
+			trigger = await openTrigger();
+			await trigger.hook('create');
+			const ids = Array.from({ length: 20 }, (_, i) => `evt_burst_${i}`);
+			await Promise.all(ids.map((id) => fetch(trigger.productionUrl, { method: 'POST', ...signed(secretOf(trigger), id) })));
+			await trigger.waitForCalls(20);
+			expect(started(trigger).sort()).toEqual([...ids].sort());
+			// every delivery saved its own copy of the static data, and none dropped another's id
+			expect(Object.keys(staticData(trigger).seenEvents ?? {}).sort()).toEqual([...ids].sort());
+			for (const id of ids) expect((await post(trigger, signed(secretOf(trigger), id))).status).toBe(200);
+			expect(started(trigger)).toHaveLength(20);
+		});
+
+		it('starts one execution for 20 copies of one event arriving at once', async () => {
+			trigger = await openTrigger();
+			await trigger.hook('create');
+			const copy = signed(secretOf(trigger), 'evt_twenty_copies');
+			const answers = await Promise.all(Array.from({ length: 20 }, async () => (await fetch(trigger.productionUrl, { method: 'POST', ...copy })).json() as Promise<Record<string, unknown>>));
+			await trigger.waitForCalls(20);
+			expect(started(trigger)).toEqual(['evt_twenty_copies']);
+			expect(answers.filter((a) => a.ignored === 'repeated_event')).toHaveLength(19);
+		});
+
+		it('takes over an endpoint an earlier version registered (secret in clear): deliveries verify, and the secret is sealed on first use', async () => {
+			trigger = await openTrigger();
+			await trigger.hook('create');
+			const secret = secretOf(trigger);
+			const { endpointId, webhookUrl } = staticData(trigger);
+			// the static data as versions before issue 24 left it
+			trigger.setStaticData({ endpointId, signingSecret: secret, webhookUrl, recentEventIds: ['evt_before'] });
+			expect((await post(trigger, signed(secret, 'evt_after'))).status).toBe(200);
+			expect(started(trigger)).toEqual(['evt_after']);
+			expect(await (await post(trigger, signed(secret, 'evt_before'))).json()).toEqual({ received: true, ignored: 'repeated_event' });
+			const migrated = staticData(trigger);
+			expect(migrated.signingSecret).toBeUndefined();
+			expect(migrated.sealedSigningSecret).toEqual(expect.any(String));
+			expect(JSON.stringify(trigger.staticData())).not.toContain(secret);
+			expect((await post(trigger, signed(secret, 'evt_later'))).status).toBe(200);
+			expect(started(trigger)).toEqual(['evt_after', 'evt_later']);
+			// activation with the old layout seals too
+			trigger.setStaticData({ endpointId, signingSecret: secret, webhookUrl });
+			expect(await trigger.hook('checkExists')).toBe(true);
+			expect(staticData(trigger)).toEqual({ endpointId, sealedSigningSecret: expect.any(String), webhookUrl });
+			expect(endpoints().map((e) => e.id)).toEqual([endpointId]);
+		});
+
+		it('keeps verifying with a secret this process opened before the credential\'s API key changed (until it restarts)', async () => {
+			trigger = await openTrigger();
+			await trigger.hook('create');
+			const secret = secretOf(trigger);
+			expect((await post(trigger, signed(secret, 'evt_before_rotation'))).status).toBe(200);
+			fx.credentials.set('mediaGenApi', { baseUrl: fx.sandbox.baseUrl, apiKey: fx.sandbox.state.createApiKey(['webhooks:read', 'webhooks:write'], 'rotated key') });
+			expect((await post(trigger, signed(secret, 'evt_after_rotation'))).status).toBe(200);
+			expect(started(trigger)).toEqual(['evt_before_rotation', 'evt_after_rotation']);
+		});
+
+		it('after the credential\'s API key changed: deliveries are refused (credential_changed) until activation registers a new endpoint and deletes the old one', async () => {
+			trigger = await openTrigger();
+			await trigger.hook('create');
+			const oldEndpoint = staticData(trigger).endpointId;
+			const oldSecret = secretOf(trigger);
+			fx.credentials.set('mediaGenApi', { baseUrl: fx.sandbox.baseUrl, apiKey: fx.sandbox.state.createApiKey(['webhooks:read', 'webhooks:write'], 'rotated key') });
+			const refused = await post(trigger, signed(oldSecret, 'evt_after_rotation'));
+			expect([refused.status, await refused.json()]).toEqual([401, { error: 'unauthorized', reason: 'credential_changed' }]);
+			expect(await trigger.hook('checkExists')).toBe(false);
+			expect(endpoints()).toEqual([]);
+			await trigger.hook('create');
+			expect(staticData(trigger).endpointId).not.toBe(oldEndpoint);
+			expect((await post(trigger, signed(secretOf(trigger), 'evt_after_rotation'))).status).toBe(200);
+			expect(started(trigger)).toEqual(['evt_after_rotation']);
+		});
+	});
 });
+

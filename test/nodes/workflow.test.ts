@@ -88,8 +88,10 @@ describe('MediaGen Workflow in n8n-core (against the sandbox)', () => {
 		const topLevelNames = (version: number) => adVariants(version).map((p) => p.name);
 
 		it('shows Product Name, Product Description and Tone at the top in 1.1, under Additional Fields in 1', () => {
-			expect(workflow.description.defaultVersion).toBe(1.1);
+			// version 2 (Simplify) keeps the 1.1 shape and adds Simplify
+			expect(workflow.description.defaultVersion).toBe(2);
 			expect(topLevelNames(1.1)).toEqual(expect.arrayContaining(['prompt', 'productName', 'productDescription', 'tone', 'variantCount', 'splitVariants']));
+			expect(topLevelNames(2)).toEqual([...topLevelNames(1.1).slice(0, -1), 'simplify', ...topLevelNames(1.1).slice(-1)]);
 			expect(topLevelNames(1)).not.toContain('productName');
 			const additional = adVariants(1).find((p) => p.name === 'additionalFields')!.options!.map((o) => (o as INodeProperties).name);
 			expect(additional).toEqual(expect.arrayContaining(['productName', 'productDescription', 'tone']));

@@ -20,6 +20,12 @@ export const KNOWN = {
   'src/runs/cost.ts:plans': 'WeakMap keyed by the PreparedCall objects of one execution: nothing outlives the execution or is shared between them',
   'src/node/resume.ts:openedSecrets':
     'per-process cache of the signing secrets of paused executions this process opened (by sealed value, at most 100): another process opens its own from the execution data',
+  'src/webhooks/trigger-secret.ts:openedHere':
+    'per-process cache of the trigger signing secrets this process opened (by workflow, node and sealed value, at most 100): another process opens its own from the static data',
+  'src/node/resume.ts:resumingHere':
+    'paused executions a delivery in this process claimed to resume (at most 1000): copies reaching this process do nothing; between processes the service decides (only one DELETE of the endpoint succeeds, docs/security.md)',
+  'src/webhooks/seen-events.ts:seenHere':
+    'event ids the trigger started in this process, by workflow and node (at most 1000 each, 200 places): a copy reaching this process while the first still downloads is a repeat, and every delivery writes them into the static data n8n saves (n8n saves it whole per request); another process knows what the static data holds (docs/security.md)',
   'src/webhooks/paused-endpoint.ts:keptAt':
     'when this process last asked n8n about each leftover paused-wait endpoint and kept it (only URLs of endpoints that still exist): orders the next cleanup; another process asks in its own order, and a probe never deletes what n8n says may still wait',
   'src/runs/wait-pace.ts:rememberedDurations':
@@ -46,7 +52,7 @@ const MUTABLE_INIT = new Set([ts.SyntaxKind.ArrayLiteralExpression, ts.SyntaxKin
 function isMutableInit(init) {
   if (!init) return false;
   if (MUTABLE_INIT.has(init.kind)) return true;
-  if (ts.isNewExpression(init)) return ['Map', 'Set', 'WeakMap', 'WeakSet', 'Array'].includes(init.expression.getText());
+  if (ts.isNewExpression(init)) return ['Map', 'Set', 'WeakMap', 'WeakSet', 'Array', 'OpenedSecrets'].includes(init.expression.getText());
   if (ts.isAsExpression(init) || ts.isSatisfiesExpression?.(init)) return isMutableInit(init.expression);
   return false;
 }

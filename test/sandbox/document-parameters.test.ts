@@ -51,6 +51,26 @@ describe('sandbox generation parameters, as strict as the API document', () => {
 		});
 	});
 
+	describe('text lengths in characters (the document counts characters, not UTF-16 units)', () => {
+		// one emoji is one character, two UTF-16 units: 1,999 letters and one emoji are 2,000 characters
+		const atCap = `${'x'.repeat(1999)}\u{1F3AC}`;
+		it('takes a prompt of exactly prompt_max_length characters that holds an emoji', async () => {
+			expect(atCap.length).toBe(2001);
+			await accepted('/images/generations', { prompt: atCap, model: 'image.aurora-1' });
+		});
+		it('refuses one character more', async () => {
+			const problem = await refused('/images/generations', { prompt: `x${atCap}`, model: 'image.aurora-1' }, 'prompt');
+			expect(String(problem.detail)).toContain('2001 characters, at most 2000');
+		});
+		it('counts speech text and dialogue in characters too', async () => {
+			await accepted('/audio/speech', { text: `${'x'.repeat(4999)}\u{1F3AC}` });
+			await refused('/audio/speech', { text: `xx${'x'.repeat(4998)}\u{1F3AC}` }, 'text');
+			const line = (text: string) => [{ text, voice_id: 'voice_aria' }];
+			await accepted('/audio/speech', { model: 'speech.dialogue-1', dialogue: line(atCap) });
+			await refused('/audio/speech', { model: 'speech.dialogue-1', dialogue: line(`x${atCap}`) }, 'dialogue');
+		});
+	});
+
 	describe('mentions', () => {
 		it('takes mentions of ready influencers', async () => {
 			await accepted('/images/generations', { prompt: '@ava on a beach', mentions: [{ handle: 'ava', influencer_id: 'inf_ava' }] });

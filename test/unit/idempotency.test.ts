@@ -1,4 +1,4 @@
-import { deriveIdempotencyKey, keyFromUserValue, successorKey, type IdempotencyScope } from '../../src/transport/idempotency';
+import { deriveIdempotencyKey, keyFromUserValue, successorKey, type IdempotencyScope, type JobScope } from '../../src/transport/idempotency';
 
 const scope: IdempotencyScope = { workflowId: 'wf_1', executionId: 'exec_1', nodeName: 'Generate Image', runIndex: 0, itemIndex: 0, route: 'POST /images/generations' };
 
@@ -33,22 +33,28 @@ describe('deriveIdempotencyKey', () => {
 });
 
 describe('keyFromUserValue', () => {
-	it('is the same in any execution for the same value, route and item (a re-run replays)', () => {
-		expect(keyFromUserValue('poster-42', 'POST /images/generations', 0)).toBe(keyFromUserValue('poster-42', 'POST /images/generations', 0));
+	const job: JobScope = { workflowId: 'wf_1', nodeId: 'node-uuid-1', route: 'POST /images/generations', edition: 'e1' };
+
+	it('is the same in any execution for the same value and node: no item position in it (a re-run in another order replays)', () => {
+		expect(keyFromUserValue('sku-42', job)).toBe(keyFromUserValue('sku-42', { ...job }));
 	});
 
-	it('never lets two items or two operations share a key, though the value is fixed', () => {
-		const keys = new Set([
-			keyFromUserValue('fixed', 'POST /images/generations', 0),
-			keyFromUserValue('fixed', 'POST /images/generations', 1),
-			keyFromUserValue('fixed', 'POST /images/generations', 2),
-			keyFromUserValue('fixed', 'POST /videos/generations', 0),
-		]);
-		expect(keys.size).toBe(4);
+	it.each<[string, Partial<JobScope>]>([
+		['another workflow (a copy of the workflow)', { workflowId: 'wf_2' }],
+		['another node (a copy of the node)', { nodeId: 'node-uuid-2' }],
+		['another operation', { route: 'POST /videos/generations' }],
+		['an edit of the node\'s request parameters', { edition: 'e2' }],
+	])('differs for %s', (_name, change) => {
+		expect(keyFromUserValue('sku-42', { ...job, ...change })).not.toBe(keyFromUserValue('sku-42', job));
+	});
+
+	it('differs per value, and does not confuse values that would run together with the scope', () => {
+		expect(keyFromUserValue('sku-1', job)).not.toBe(keyFromUserValue('sku-2', job));
+		expect(keyFromUserValue('1', { ...job, edition: 'e' })).not.toBe(keyFromUserValue('', { ...job, edition: 'e\n1' }));
 	});
 
 	it('differs from a derived key of the same item', () => {
-		expect(keyFromUserValue('exec_1', scope.route, 0)).not.toBe(deriveIdempotencyKey(scope));
+		expect(keyFromUserValue('exec_1', job)).not.toBe(deriveIdempotencyKey(scope));
 	});
 });
 
@@ -68,7 +74,7 @@ describe('successorKey', () => {
 describe('keys are the same in every version of the package', () => {
 	it.each([
 		['a derived key', () => deriveIdempotencyKey(scope), 'n8n-88a9d1624b16632a792252122f0bc2540fdd3161bfa23b0e'],
-		['a key from the option', () => keyFromUserValue('poster-42', 'POST /images/generations', 0), 'n8n-8f7e17a9d4d27b95099e11549f3cb694808057aa9c9146d8'],
+		['a key from the option', () => keyFromUserValue('poster-42', { workflowId: 'wf_1', nodeId: 'node-uuid-1', route: 'POST /images/generations', edition: 'e1' }), 'n8n-786c8b6b1c2f9b19859320dcb8259413b9d96e88076db34f'],
 		['a successor key', () => successorKey(deriveIdempotencyKey(scope), 1), 'n8n-14d82b4c5c0561e22b934079ee0a4b54982c3fadb5b07ab0'],
 	])('%s', (_name, key, expected) => {
 		expect(key()).toBe(expected);

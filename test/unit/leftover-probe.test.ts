@@ -1,5 +1,6 @@
 import type { IExecuteFunctions, INode } from 'n8n-workflow';
 
+import { SecretValues } from '../../src/transport/redact';
 import type { ApiClient } from '../../src/transport/request';
 import { DEFAULT_RETRY_LIMITS } from '../../src/transport/retry-policy';
 import { leftoverProbeUrl, pausedEndpointDescription, removeLeftoverPausedEndpoints } from '../../src/webhooks/paused-endpoint';
@@ -49,7 +50,7 @@ describe('removeLeftoverPausedEndpoints with more leftovers than one cleanup ask
 				},
 			},
 		} as unknown as IExecuteFunctions;
-		const client = { ctx, credentialType: 'mediaGenApi', baseUrl: 'http://service.test/v1', retryLimits: { ...DEFAULT_RETRY_LIMITS, maxTransientRetries: 0 }, requestTimeoutMs: 1000 } as ApiClient;
+		const client = { ctx, credentialType: 'mediaGenApi', baseUrl: 'http://service.test/v1', retryLimits: { ...DEFAULT_RETRY_LIMITS, maxTransientRetries: 0 }, requestTimeoutMs: 1000, secrets: new SecretValues() } as ApiClient;
 		return { client, live, probed };
 	}
 

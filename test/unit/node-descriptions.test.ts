@@ -52,6 +52,19 @@ describe.each(actionNodes())('%s description', (name, node) => {
 		}
 	});
 
+	it('shows a Resource dropdown only when there is a choice; a single resource still routes, from its default', () => {
+		const resource = properties.find((p) => p.name === 'resource')!;
+		const resources = new Set(endpointsOfNode(name as NodeName).map((e) => e.resource));
+		expect({ resources: resources.size, type: resource.type }).toEqual({ resources: resources.size, type: resources.size === 1 ? 'hidden' : 'options' });
+		if (resources.size > 1) return;
+		// what a saved workflow holds when nothing but the operation was changed (n8n omits defaults)
+		for (const e of endpointsOfNode(name as NodeName)) {
+			const values = NodeHelpers.getNodeParameters(properties, { operation: e.operation }, true, false, { typeVersion: 1 } as INode, node.description);
+			expect(values).toEqual(expect.objectContaining({ resource: e.resource, operation: e.operation }));
+			if (e.capability) expect(values).toHaveProperty('model');
+		}
+	});
+
 	it('never shows two parameters of one name at once', () => {
 		for (const e of endpointsOfNode(name as NodeName)) {
 			const visible = properties.filter((p) => {
@@ -204,7 +217,7 @@ describe('what n8n shows of each node: panel, canvas, docs', () => {
 		expect(offending).toEqual([]);
 	});
 
-	it.each(actionNodes())('%s: a number the chosen model bounds says that the node checks it before sending and charges nothing when it refuses', (name, node) => {
+	it.each(actionNodes())('%s: a number the chosen model bounds says where its limit shows, that the node checks it before sending and charges nothing when it refuses', (name, node) => {
 		const properties = node.description.properties as INodeProperties[];
 		const shownFor = (p: INodeProperties, e: Endpoint) =>
 			(p.displayOptions?.show?.resource as string[] | undefined)?.includes(e.resource) && (p.displayOptions?.show?.operation as string[] | undefined)?.includes(e.operation);
@@ -213,7 +226,7 @@ describe('what n8n shows of each node: panel, canvas, docs', () => {
 				const inCollections = properties.filter((p) => p.type === 'collection' && shownFor(p, e)).flatMap((p) => p.options as INodeProperties[]);
 				const shown = [...properties.filter((p) => shownFor(p, e)), ...inCollections].filter((p) => p.name === paramName(field));
 				expect(shown.length).toBeGreaterThan(0);
-				for (const p of shown) expect({ field: field.name, description: p.description }).toEqual({ field: field.name, description: expect.stringMatching(/checks it against the chosen model before sending.*nothing is charged\.$/) });
+				for (const p of shown) expect({ field: field.name, description: p.description }).toEqual({ field: field.name, description: expect.stringMatching(/Model list gives its limit for this field.*checks the value against the chosen model before sending.*nothing is charged\.$/) });
 			}
 		}
 	});
@@ -368,9 +381,15 @@ describe('the trigger says what it does, in the panel and on the canvas', () => 
 		expect(subtitle([])).toBe('');
 	});
 
-	it('describes each event in the user’s words, with an action for n8n’s trigger panel', () => {
-		const events = optionsOf(properties.find((p) => p.name === 'events')!);
-		expect(events.map((o) => o.action)).toEqual(['When a batch completes', 'When a batch fails', 'When a generation completes', 'When a generation fails']);
+	it('is listed as "MediaGen Trigger" and added with Run Completed: its events are no panel actions, the generation event comes first', () => {
+		// n8n 2.41 (useActionsGeneration.ts, triggersCategory) makes panel actions of a trigger's field
+		// labelled one of these, and then lists the trigger without "Trigger" (NodeItem.vue)
+		const actionLabels = ['event', 'events', 'trigger on'];
+		expect(properties.filter((p) => actionLabels.includes(p.displayName.toLowerCase())).map((p) => p.displayName)).toEqual([]);
+		const field = properties.find((p) => p.name === 'events')!;
+		const events = optionsOf(field);
+		expect(events.map((o) => o.value)).toEqual(['run.completed', 'run.failed', 'batch.completed', 'batch.failed']);
+		expect(field.default).toEqual(['run.completed']);
 		for (const o of events) expect(o.description).not.toMatch(/reached/);
 	});
 

@@ -4,6 +4,7 @@ import { inspect } from 'node:util';
 import { NodeApiError, type ICredentialDataDecryptedObject, type IExecuteFunctions, type IHttpRequestOptions, type INode, type JsonObject } from 'n8n-workflow';
 
 import { MediaGenOAuth2Api } from '../../credentials/MediaGenOAuth2Api.credentials';
+import { SecretValues } from '../../src/transport/redact';
 import { apiRequest, type ApiClient } from '../../src/transport/request';
 import { DEFAULT_RETRY_LIMITS } from '../../src/transport/retry-policy';
 
@@ -103,7 +104,7 @@ describe('a failed token request as the node sees it, through the NodeApiError n
 				},
 			},
 		} as unknown as IExecuteFunctions;
-		const client = { ctx, credentialType: 'mediaGenOAuth2Api', baseUrl: 'http://127.0.0.1:1/v1', retryLimits: DEFAULT_RETRY_LIMITS, requestTimeoutMs: 1000 } as ApiClient;
+		const client = { ctx, credentialType: 'mediaGenOAuth2Api', baseUrl: 'http://127.0.0.1:1/v1', retryLimits: DEFAULT_RETRY_LIMITS, requestTimeoutMs: 1000, secrets: new SecretValues() } as ApiClient;
 		const error = await apiRequest(client, { method: 'GET', path: '/account' }).catch((e: Error) => e);
 		return { error: error as NodeApiError, calls };
 	}

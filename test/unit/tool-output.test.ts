@@ -6,6 +6,7 @@ import { catalog, estimateOperation, findOperation } from '../../src/catalog';
 import { estimateToolDescriptionOf, toolDescriptionOf } from '../../src/node/tool-description';
 import { compactRun, TOOL_ANSWER_LIMITS, toolAnswer, trimForModel } from '../../src/node/tool-output';
 import type { Run } from '../../src/runs/run';
+import { sandboxModels } from '../../sandbox/models';
 
 const run = (extra: Partial<Run>): Run => ({ id: 'run_1', object: 'run', status: 'completed', ...extra });
 
@@ -39,6 +40,15 @@ describe('tool answers (what an AI agent reads)', () => {
 
 	it('tells the agent to check back on a run that is not finished, and gives a failed run its code', () => {
 		expect(compactRun(run({ status: 'queued' }))).toEqual({ run_id: 'run_1', status: 'queued', still_running: true, next: expect.stringContaining('MediaGen Run tool') });
+		// credits a running run reports are reserved, not spent; what it will cost comes with the answer
+		expect(compactRun(run({ status: 'processing', usage: { credits: 30 } }), [], { credits_quoted: 30 })).toEqual({
+			run_id: 'run_1',
+			status: 'processing',
+			credits_reserved: 30,
+			still_running: true,
+			credits_quoted: 30,
+			next: expect.stringContaining('with run_id "run_1"'),
+		});
 		expect(compactRun(run({ status: 'failed', error: { code: 'provider_error', message: 'The provider failed' } }))).toEqual({
 			run_id: 'run_1',
 			status: 'failed',
@@ -82,10 +92,12 @@ describe('tool answers (what an AI agent reads)', () => {
 describe('tool descriptions (what an AI agent reads about an operation)', () => {
 	it('says what image generation does, costs, how long it takes, the inputs and their allowed values, and the answer', () => {
 		const text = toolDescriptionOf(findOperation('MediaGenImage', 'image', 'generate')!);
-		expect(text).toContain('Generate images from a prompt.');
-		expect(text).toContain("Cost: the model's credits per image × count");
-		expect(text).toContain('Wait Timeout');
+		expect(text).toMatch(/^MediaGen Image: Generate images from a prompt\./);
+		expect(text).toContain("Cost: per image: the model's credits per image × count (each model's rate: GET /models/pricing");
+		expect(text).toContain('Price first: estimate_only true');
+		expect(text).toContain('Tool Time Budget (50 s unless set)');
 		expect(text).toContain('still_running');
+		expect(text).toContain('The same inputs again return the same job, never a second charge.');
 		expect(text).toContain("prompt (required; up to the model's prompt max length)");
 		expect(text).toContain("aspect_ratio (one of the model's aspect ratios; empty = the model default)");
 		expect(text).toContain("count (at least 1, up to the model's max count)");
@@ -93,9 +105,11 @@ describe('tool descriptions (what an AI agent reads about an operation)', () => 
 	});
 
 	it('prices video per second, speech per character, and lists fixed choices', () => {
-		expect(toolDescriptionOf(findOperation('MediaGenVideo', 'video', 'generate')!)).toContain("the model's credits per second of output");
-		expect(toolDescriptionOf(findOperation('MediaGenAudio', 'audio', 'speech')!)).toContain("the model's credits per character of text");
-		expect(toolDescriptionOf(findOperation('MediaGenImage', 'image', 'capture')!)).toContain('a set number of credits per run');
+		expect(toolDescriptionOf(findOperation('MediaGenVideo', 'video', 'generate')!)).toContain("Cost: per second of output: the model's credits per second × seconds of output");
+		expect(toolDescriptionOf(findOperation('MediaGenAudio', 'audio', 'speech')!)).toContain("Cost: per character of text: the model's credits per character × characters");
+		expect(toolDescriptionOf(findOperation('MediaGenImage', 'image', 'capture')!)).toContain('Cost: per run: the set number of credits per run');
+		// no estimate for an operation without a model to price
+		expect(toolDescriptionOf(findOperation('MediaGenImage', 'image', 'capture')!)).not.toContain('estimate_only');
 		expect(toolDescriptionOf(findOperation('MediaGenLibrary', 'lora', 'create')!)).toContain('kind (one of character, style, object)');
 	});
 
@@ -114,8 +128,29 @@ describe('tool descriptions (what an AI agent reads about an operation)', () => 
 		// n8n names the tool variant of a usableAsTool node `<name>Tool`; `@tool` display options key on that
 		const tool = { ...description, name: `${description.name}Tool` };
 		expect(resolve(tool, 'upscale').toolDescription).toBe(toolDescriptionOf(findOperation('MediaGenImage', 'image', 'upscale')!));
-		expect(resolve(tool, 'generateEstimateCost').toolDescription).toMatch(/^Estimate the cost to generate images from a prompt\./);
+		expect(resolve(tool, 'generateEstimateCost').toolDescription).toMatch(/^MediaGen Image: Estimate the cost to generate images from a prompt\./);
 		expect(resolve(description, 'upscale')).not.toHaveProperty('toolDescription');
+	});
+
+	it('states the price basis every model of the capability is priced in (GET /models/pricing, as the sandbox serves it)', () => {
+		const priced = catalog.filter((e) => e.capability && e.pricing && e.method === 'POST' && e.output === 'run');
+		expect(priced.length).toBeGreaterThan(10);
+		for (const endpoint of priced) {
+			const units = [...new Set(sandboxModels.filter((m) => m.capability === endpoint.capability).map((m) => m.pricing.unit))];
+			const text = toolDescriptionOf(endpoint);
+			// a basis that holds for every model of the capability, or "the model's unit" where they differ from the operation's
+			const modelsUnit = text.includes("Cost: in the model's unit: the model's credits per image, second or character");
+			for (const unit of units) {
+				const basis = { per_image: 'Cost: per image:', per_second: 'Cost: per second of output:', per_character: 'Cost: per character of text:' }[unit];
+				expect({ op: `${endpoint.node} ${endpoint.operation}`, unit, stated: modelsUnit || text.includes(basis) }).toEqual({ op: `${endpoint.node} ${endpoint.operation}`, unit, stated: true });
+			}
+		}
+	});
+
+	it('names its node, so that an answer pointing to "the MediaGen Run tool" can be followed', () => {
+		expect(toolDescriptionOf(findOperation('MediaGenRun', 'run', 'wait')!)).toMatch(/^MediaGen Run: Wait for a run to finish\./);
+		expect(toolDescriptionOf(findOperation('MediaGenLipSync', 'lipSync', 'generate')!)).toMatch(/^MediaGen Lip Sync: /);
+		expect(toolDescriptionOf(findOperation('MediaGenModel3D', 'model3d', 'generate')!)).toMatch(/^MediaGen 3D: /);
 	});
 
 	it('writes one for every operation, each a few sentences long', () => {

@@ -1,5 +1,6 @@
 import type { IExecuteFunctions, INode } from 'n8n-workflow';
 
+import { SecretValues } from '../../src/transport/redact';
 import { apiRequest, type ApiClient } from '../../src/transport/request';
 import { DEFAULT_RETRY_LIMITS } from '../../src/transport/retry-policy';
 
@@ -25,7 +26,7 @@ function clientThrowing(error: Error, calls: string[]): ApiClient {
 			},
 		},
 	} as unknown as IExecuteFunctions;
-	return { ctx, credentialType: 'mediaGenApi', baseUrl: 'http://127.0.0.1:1/v1', retryLimits: { ...DEFAULT_RETRY_LIMITS, maxTransientRetries: 0 }, requestTimeoutMs: 1000 } as ApiClient;
+	return { ctx, credentialType: 'mediaGenApi', baseUrl: 'http://127.0.0.1:1/v1', retryLimits: { ...DEFAULT_RETRY_LIMITS, maxTransientRetries: 0 }, requestTimeoutMs: 1000, secrets: new SecretValues() } as ApiClient;
 }
 
 describe('apiRequest with the errors older n8n (2.8) throws', () => {

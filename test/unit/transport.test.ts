@@ -3,6 +3,7 @@ import nock from 'nock';
 import { NodeApiError, type IExecuteFunctions, type IHttpRequestOptions, type INode, type JsonObject } from 'n8n-workflow';
 
 import { problemOf } from '../../src/transport/problem';
+import { SecretValues } from '../../src/transport/redact';
 import { apiRequest, type ApiClient } from '../../src/transport/request';
 import { DEFAULT_RETRY_LIMITS } from '../../src/transport/retry-policy';
 
@@ -77,6 +78,7 @@ function newClient() {
 		retryLimits: { ...DEFAULT_RETRY_LIMITS, baseDelayMs: 10, maxTransientRetries: 3 },
 		requestTimeoutMs: 5000,
 		onAttempt: (method, path) => attempts.push(`${method} ${path}`),
+		secrets: new SecretValues(),
 	};
 	return { client, sent, attempts };
 }

@@ -1,4 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
+import { NodeHelpers, type INode, type INodeParameters, type INodeProperties } from 'n8n-workflow';
 
 import { catalog, extraOperations, IN_EXECUTION_WAIT_TIMEOUT, PAUSED_WAIT_TIMEOUTS, pausedWaitTimeoutOf, type Endpoint } from '../../src/catalog';
 import { MAX_WAIT_SECONDS } from '../../src/node/parameters';
@@ -31,6 +31,24 @@ describe('Wait Mode and Wait Timeout of every waiting operation', () => {
 			expect((mode.options ?? []).map((o) => (o as { value: string }).value)).toEqual(['inExecution', 'parked']);
 			// a node that does not wait has nothing to choose
 			if (!e.alwaysWaits) expect(mode.displayOptions?.show?.waitForCompletion).toEqual([true]);
+		}
+	});
+
+	it.each(waiting.map((e) => [label(e), e] as const))('%s says before the run, exactly while Wait Mode is "Pause", what pausing looks like and where to watch it', (_, e) => {
+		const node = nodes[e.node];
+		const notices = shownFor(e, 'pauseNotice');
+		for (const notice of notices) {
+			expect(notice.type).toBe('notice');
+			expect(notice.displayName).toMatch(/pauses the execution until MediaGen has finished.*listed as Waiting under Executions.*continues by itself/);
+		}
+		// one notice per node version (a workflow saved with an older version keeps its own shape)
+		for (const typeVersion of [node.description.version].flat()) {
+			const shown = (parameters: Record<string, unknown>) =>
+				notices.filter((n) =>
+					NodeHelpers.displayParameter({ resource: e.resource, operation: e.operation, waitForCompletion: true, ...parameters } as INodeParameters, n, { typeVersion } as INode, node.description),
+				).length;
+			expect({ typeVersion, paused: shown({ waitMode: 'parked' }), inExecution: shown({ waitMode: 'inExecution' }) }).toEqual({ typeVersion, paused: 1, inExecution: 0 });
+			if (!e.alwaysWaits) expect(shown({ waitMode: 'parked', waitForCompletion: false })).toBe(0);
 		}
 	});
 

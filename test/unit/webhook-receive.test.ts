@@ -1,10 +1,12 @@
-/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets, @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
 import { createHmac } from 'node:crypto';
 import { Readable } from 'node:stream';
 
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { receiveEvent, REMEMBERED_EVENT_IDS } from '../../src/webhooks/receive';
+import { receiveEvent } from '../../src/webhooks/receive';
+import { sealSecret, TRIGGER_SEAL_INFO } from '../../src/webhooks/sealed-secret';
+import { MAX_REMEMBERED_EVENTS } from '../../src/webhooks/seen-events';
 
 /**
  * The trigger's webhook on its own, with a hand-made webhook context (no n8n, no sandbox): what
@@ -42,8 +44,16 @@ interface Answer {
 	started: string[];
 }
 
-/** A trigger node: its stored parameters (undefined: the node stores none, n8n gives the default) and static data. */
-function trigger(stored: IDataObject = {}, staticData: IDataObject = { signingSecret: SECRET }) {
+const API_KEY = 'mg_key_receive_test';
+let workflows = 0;
+
+/**
+ * A trigger node: its stored parameters (undefined: the node stores none, n8n gives the default) and
+ * static data (default: the secret sealed as registration seals it). Each has a workflow id of its own.
+ */
+function trigger(stored: IDataObject = {}, given?: IDataObject) {
+	const workflowId = `wf-receive-${++workflows}`;
+	const staticData: IDataObject = given ?? { sealedSigningSecret: sealSecret(SECRET, { credentialSecret: API_KEY, context: `${workflowId}\u0000MediaGen Trigger`, info: TRIGGER_SEAL_INFO }) };
 	const parameters: IDataObject = { events: ['run.completed'], ...stored };
 	/** what receiveEvent returned for each delivery, in order */
 	const results: IWebhookResponseData[] = [];
@@ -53,6 +63,16 @@ function trigger(stored: IDataObject = {}, staticData: IDataObject = { signingSe
 	let downloadFails = false;
 	const failDownloads = () => {
 		downloadFails = true;
+	};
+	/** while set, downloads wait for it (a slow file) */
+	let downloadGate: Promise<void> | undefined;
+	const holdDownloads = () => {
+		let release!: () => void;
+		downloadGate = new Promise((resolve) => (release = resolve));
+		return () => {
+			downloadGate = undefined;
+			release();
+		};
 	};
 	const receive = async (delivery: Delivery): Promise<Answer> => {
 		const answer: Answer = { started: [] };
@@ -83,13 +103,15 @@ function trigger(stored: IDataObject = {}, staticData: IDataObject = { signingSe
 			getNodeParameter: (name: string, fallback?: unknown) => (name in parameters ? parameters[name] : fallback),
 			getWorkflowStaticData: () => staticData,
 			getNode: () => ({ name: 'MediaGen Trigger', type: 'n8n-nodes-mediagen.mediaGenTrigger', typeVersion: 1, parameters: {} }),
+			getWorkflow: () => ({ id: workflowId, name: 'Receive test', active: true }),
 			getCredentials: async (type: string) => {
 				credentialTypes.push(type);
-				return { baseUrl: 'https://api.mediagen.example/' };
+				return { baseUrl: 'https://api.mediagen.example/', ...(type === 'mediaGenOAuth2Api' ? { clientSecret: API_KEY } : { apiKey: API_KEY }) };
 			},
 			helpers: {
 				httpRequest: async (request: { url: string }) => {
 					downloads.push(request.url);
+					await downloadGate;
 					if (downloadFails) throw new Error('socket hang up');
 					// downloads are streamed (src/media/download.ts): the body is a stream
 					return { statusCode: 200, headers: { 'content-type': 'image/png' }, body: Readable.from([Buffer.from('png bytes')]) };
@@ -109,7 +131,7 @@ function trigger(stored: IDataObject = {}, staticData: IDataObject = { signingSe
 		return answer;
 	};
 	const deliver = (body: string, extra: Partial<Delivery> = {}) => receive({ body, signature: sign(body), ...extra });
-	return { receive, deliver, staticData, results, credentialTypes, downloads, failDownloads };
+	return { receive, deliver, staticData, results, credentialTypes, downloads, failDownloads, holdDownloads, workflowId };
 }
 
 describe('the trigger webhook verifies before it starts anything', () => {
@@ -176,17 +198,65 @@ describe('replay protection', () => {
 		expect((await deliver(eventBody('evt_1'))).started).toEqual(['evt_1']);
 	});
 
-	it('ignores a repeated event however the id list was left, and keeps the newest ids', async () => {
-		const { deliver, staticData } = trigger({}, { signingSecret: SECRET, recentEventIds: 'not a list' });
+	it('ignores a repeated event however the id list was left', async () => {
+		const { deliver } = trigger({}, { sealedSigningSecret: undefined, signingSecret: SECRET, seenEvents: 'not a map', recentEventIds: 'not a list' });
 		expect((await deliver(eventBody('evt_1'))).started).toEqual(['evt_1']);
 		expect((await deliver(eventBody('evt_1'))).started).toEqual([]);
-		for (let n = 2; n <= REMEMBERED_EVENT_IDS + 1; n++) await deliver(eventBody(`evt_${n}`));
-		const remembered = staticData.recentEventIds as string[];
-		expect(remembered).toHaveLength(REMEMBERED_EVENT_IDS);
-		expect(remembered.at(-1)).toBe(`evt_${REMEMBERED_EVENT_IDS + 1}`);
-		// the newest ids are still refused; only the oldest one fell out of the window
-		expect((await deliver(eventBody(`evt_${REMEMBERED_EVENT_IDS + 1}`))).started).toEqual([]);
-		expect((await deliver(eventBody('evt_1'))).started).toEqual(['evt_1']);
+	});
+
+	it('remembers ids for as long as their events are not stale, not for a count: 250 events, then the first again, is a repeat (issue 24: 201 started it again)', async () => {
+		const { deliver, staticData } = trigger();
+		for (let n = 1; n <= 250; n++) await deliver(eventBody(`evt_${n}`));
+		expect((await deliver(eventBody('evt_1'))).started).toEqual([]);
+		expect(Object.keys(staticData.seenEvents as IDataObject)).toHaveLength(250);
+	});
+
+	it('forgets an id once its event is stale (a replay is refused for its age then), and keeps its signed time', async () => {
+		const { deliver, staticData } = trigger({ maxEventAgeMinutes: 5 });
+		const body = eventBody('evt_aging', 4);
+		expect((await deliver(body)).started).toEqual(['evt_aging']);
+		expect((staticData.seenEvents as IDataObject).evt_aging).toBe(Date.parse(JSON.parse(body).created_at as string));
+		const now = Date.now();
+		const later = jest.spyOn(Date, 'now').mockReturnValue(now + 3 * 60_000);
+		try {
+			expect((await deliver(body)).json).toEqual({ error: 'unauthorized', reason: 'stale_event' });
+			expect((await deliver(eventBody('evt_next'))).started).toEqual(['evt_next']);
+			expect(Object.keys(staticData.seenEvents as IDataObject)).toEqual(['evt_next']);
+		} finally {
+			later.mockRestore();
+		}
+	});
+
+	it(`keeps at most ${MAX_REMEMBERED_EVENTS} ids, the last ones, when any age is accepted (no time window)`, async () => {
+		const { deliver, staticData } = trigger({ maxEventAgeMinutes: 0 });
+		for (let n = 1; n <= MAX_REMEMBERED_EVENTS + 1; n++) await deliver(eventBody(`evt_${n}`, 24 * 60));
+		const kept = Object.keys(staticData.seenEvents as IDataObject);
+		expect(kept).toHaveLength(MAX_REMEMBERED_EVENTS);
+		expect([kept[0], kept.at(-1)]).toEqual(['evt_2', `evt_${MAX_REMEMBERED_EVENTS + 1}`]);
+		expect((await deliver(eventBody(`evt_${MAX_REMEMBERED_EVENTS + 1}`, 24 * 60))).started).toEqual([]);
+		expect((await deliver(eventBody('evt_1', 24 * 60))).started).toEqual(['evt_1']);
+	});
+
+	it('takes over the id list of an earlier version: its ids stay repeats, and it is written in the new layout', async () => {
+		const { deliver, staticData } = trigger({}, { sealedSigningSecret: undefined, signingSecret: SECRET, recentEventIds: ['evt_before_upgrade'] });
+		expect((await deliver(eventBody('evt_before_upgrade'))).started).toEqual([]);
+		expect((await deliver(eventBody('evt_after_upgrade'))).started).toEqual(['evt_after_upgrade']);
+		expect(staticData.recentEventIds).toBeUndefined();
+		expect(Object.keys(staticData.seenEvents as IDataObject)).toEqual(['evt_before_upgrade', 'evt_after_upgrade']);
+	});
+
+	it('starts one execution for a copy of an event that arrives while the first still downloads its outputs (issue 24: the id was remembered only after the downloads)', async () => {
+		const { deliver, holdDownloads, downloads } = trigger({ options: { downloadOutputs: true } });
+		const release = holdDownloads();
+		const body = typedBody('evt_slow', 'run.completed', { id: 'run_9', object: 'run', status: 'completed', output: { output_url: 'https://cdn.mediagen.example/o/a.png' } });
+		const first = deliver(body);
+		while (downloads.length === 0) await new Promise((r) => setImmediate(r));
+		const copy = deliver(body);
+		for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+		release();
+		expect((await copy).json).toEqual({ received: true, ignored: 'repeated_event' });
+		expect((await first).started).toEqual(['evt_slow']);
+		expect(downloads).toHaveLength(1);
 	});
 });
 
@@ -231,10 +301,10 @@ describe('what is answered and what n8n is told', () => {
 	it('remembers exactly the started id on a fresh node, and nothing when Ignore Repeated Events is off', async () => {
 		const fresh = trigger();
 		await fresh.deliver(eventBody('evt_1'));
-		expect(fresh.staticData.recentEventIds).toEqual(['evt_1']);
+		expect(Object.keys(fresh.staticData.seenEvents as IDataObject)).toEqual(['evt_1']);
 		const off = trigger({ ignoreRepeatedEvents: false });
 		await off.deliver(eventBody('evt_1'));
-		expect(off.staticData.recentEventIds).toBeUndefined();
+		expect(off.staticData.seenEvents).toBeUndefined();
 	});
 });
 
@@ -274,7 +344,7 @@ describe('output downloads (Download Outputs on)', () => {
 		expect(Object.keys(item.binary ?? {})).toEqual(['data', 'data_1']);
 		expect(item.binary!.data_1.fileName).toBe('second.png');
 		expect(downloads).toEqual(urls);
-		expect(credentialTypes).toEqual(['mediaGenOAuth2Api']);
+		expect(new Set(credentialTypes)).toEqual(new Set(['mediaGenOAuth2Api']));
 	});
 
 	it('names files without a name after the run, and downloads nothing for a run without outputs', async () => {

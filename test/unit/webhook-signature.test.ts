@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
 import { createHmac } from 'node:crypto';
 
-import { isStale, signatureMatches, signPayload, verifyDelivery } from '../../src/webhooks/signature';
+import { isFromTheFuture, isStale, MAX_CLOCK_SKEW_MINUTES, signatureMatches, signPayload, verifyDelivery } from '../../src/webhooks/signature';
 
 const SECRET = 'whsec_test_secret_0123456789';
 const event = (createdAt: string) => ({
@@ -102,6 +102,24 @@ describe('webhook signatures', () => {
 		// a negative age is no check, like 0 (the trigger itself never passes one: it falls back to 5)
 		expect(verifyDelivery({ secret: SECRET, rawBody: raw, signatureHeader: header, maxAgeMinutes: -1 }).ok).toBe(true);
 		expect(verifyDelivery({ secret: SECRET, rawBody: raw, signatureHeader: header }).ok).toBe(true);
+	});
+
+	it('rejects a created_at further in the future than clocks differ (5 minutes) while the age option is on (issue 24: it never went stale)', () => {
+		const now = Date.parse('2026-01-01T12:00:00Z');
+		const at = (iso: string) => {
+			const raw = body(iso);
+			return (maxAgeMinutes: number) => verifyDelivery({ secret: SECRET, rawBody: raw, signatureHeader: signPayload(SECRET, raw), maxAgeMinutes, now });
+		};
+		expect(MAX_CLOCK_SKEW_MINUTES).toBe(5);
+		expect(at('2027-01-01T12:00:00Z')(5)).toEqual({ ok: false, reason: 'future_event' });
+		expect(at('2026-01-01T12:05:01Z')(5)).toEqual({ ok: false, reason: 'future_event' });
+		// exactly 5 minutes ahead is a clock difference, still accepted
+		expect(at('2026-01-01T12:05:00Z')(5).ok).toBe(true);
+		expect(at('2026-01-01T12:01:00Z')(60).ok).toBe(true);
+		// with no age limit nothing goes stale, so the future is no replay risk either
+		expect(at('2027-01-01T12:00:00Z')(0).ok).toBe(true);
+		expect(isFromTheFuture('2026-01-01T12:05:01Z', now)).toBe(true);
+		expect(isFromTheFuture('2026-01-01T12:05:00Z', now)).toBe(false);
 	});
 
 	it('judges staleness by the signed created_at, and treats an unreadable one as stale', () => {
