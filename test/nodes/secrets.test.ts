@@ -202,7 +202,9 @@ describe('secrets the service echoes back are redacted from every error, error i
 		const host = await PausedExecutionHost.start();
 		try {
 			const executionId = `secrets-${process.pid}`;
-			const paused = await host.run({ nodeType: new MediaGenVideo(), credentials: fx.credentials, parameters: { resource: 'video', operation: 'generate', prompt: 'a fox', duration: 5, waitMode: 'parked' }, executionId });
+			// two runs, one finished: its delivery has to read the other (a delivery that carried every run reads nothing)
+			const input = [{ json: { prompt: 'a fox' } }, { json: { prompt: 'a hare' } }];
+			const paused = await host.run({ nodeType: new MediaGenVideo(), credentials: fx.credentials, parameters: { resource: 'video', operation: 'generate', prompt: '={{ $json.prompt }}', duration: 5, waitMode: 'parked' }, executionId, input });
 			expect(paused.run.status).toBe('waiting');
 			const [endpoint] = fx.sandbox.services.webhooks.listEndpoints('acc_sandbox');
 			const secret = (fx.sandbox.services.webhooks as unknown as { endpoints: Map<string, { secret: string }> }).endpoints.get(endpoint.id)!.secret;
