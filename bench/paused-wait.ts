@@ -39,6 +39,10 @@ export interface PausedWaitRow {
 	after_last_event_s: number;
 	/** from the last run's completion to the node's answer that it resumes (before it downloads the outputs) */
 	resume_answered_after_last_event_s?: number;
+	/** from the last run's completion to the last delivery's arrival at n8n (the service's delivery pace, not the node's) */
+	last_delivery_after_last_finish_s?: number;
+	/** from the last delivery's arrival at n8n to the node's answer that it resumes */
+	resume_answered_after_last_delivery_s?: number;
 	/** deliveries to the paused execution (answers other than 200 included) and how many resumed it */
 	deliveries?: number;
 	failed_deliveries?: number;
@@ -99,6 +103,8 @@ export async function measurePausedWait(items = 100, latencyMs = 30_000, { pause
 		const main = host.deliveries.filter((d) => d.executionId === paused.executionId).reduce((sum, d) => sum + d.webhookMs, 0);
 		const ours = host.deliveries.filter((d) => d.executionId === paused.executionId);
 		const resumedAt = host.resumedAt(paused.executionId) ?? NaN;
+		const lastArrival = Math.max(...ours.map((d) => d.at));
+		const resuming = ours.find((d) => d.resumed);
 		const resumeAnswer = sandbox.services.webhooks.listDeliveries(SANDBOX_ACCOUNT_ID).find((d) => String(d.response_body ?? '').includes('"resumed":true'));
 		rows.push({
 			row: 'paused until the runs finish',
@@ -111,6 +117,8 @@ export async function measurePausedWait(items = 100, latencyMs = 30_000, { pause
 			...reads(pausedAt, resumedAt),
 			after_last_event_s: (resumedAt - lastFinished(pausedIds)) / 1000,
 			resume_answered_after_last_event_s: resumeAnswer ? (Date.parse(String(resumeAnswer.updated_at)) - lastFinished(pausedIds)) / 1000 : undefined,
+			last_delivery_after_last_finish_s: (lastArrival - lastFinished(pausedIds)) / 1000,
+			resume_answered_after_last_delivery_s: resuming?.answeredAt ? (resuming.answeredAt - lastArrival) / 1000 : undefined,
 			deliveries: ours.length,
 			failed_deliveries: ours.filter((d) => d.status !== 200).length,
 			resumes: ours.filter((d) => d.resumed).length,

@@ -21,6 +21,8 @@ export interface Delivery {
 	event?: string;
 	/** how long the node's webhook took (what the delivery held n8n's main for) */
 	webhookMs: number;
+	/** when the node answered it (a resuming delivery answers before it downloads the outputs) */
+	answeredAt?: number;
 }
 
 interface Execution {
@@ -163,7 +165,8 @@ export class PausedExecutionHost {
 		const executionId = String(req.params.executionId);
 		const execution = this.executions.get(executionId);
 		const event = req.get('x-service-event');
-		const record = (status: number, body: unknown, resumed = false) => this.deliveries.push({ executionId, status, body, resumed, at, event, webhookMs: Date.now() - at });
+		let answeredAt: number | undefined;
+		const record = (status: number, body: unknown, resumed = false) => this.deliveries.push({ executionId, status, body, resumed, at, event, webhookMs: Date.now() - at, answeredAt: answeredAt ?? Date.now() });
 		// n8n 2.41.1's answers for an execution that is not waiting (WaitingWebhooks.executeWebhook), word for word
 		const refusal = !execution
 			? { code: 404, message: `The execution "${executionId}" does not exist.` }
@@ -203,7 +206,7 @@ export class PausedExecutionHost {
 		const sent: { status?: number; body?: unknown } = {};
 		const original = { status: res.status.bind(res), json: res.json.bind(res) };
 		res.status = (code: number) => ((sent.status = code), original.status(code));
-		res.json = (body: unknown) => ((sent.body = body), original.json(body));
+		res.json = (body: unknown) => ((sent.body = body), (answeredAt ??= Date.now()), original.json(body));
 		const context = new WebhookContext(execution.workflow, node, { ...execution.additionalData, httpRequest: req, httpResponse: res }, execution.mode, webhookData, [], data);
 		try {
 			const result = await execution.nodeType.webhook!.call(context);

@@ -4,6 +4,7 @@ import type { Run } from '../../src/runs/run';
 import type { WaitClock } from '../../src/runs/wait';
 import type { ApiClient } from '../../src/transport/request';
 import { DEFAULT_RETRY_LIMITS } from '../../src/transport/retry-policy';
+import { SecretValues } from '../../src/transport/redact';
 
 /**
  * A run service in simulated time, for the wait loop's pacing: no timer, no socket. The clock moves
@@ -158,6 +159,6 @@ export class SimRunService {
 				httpRequest: async (options: IHttpRequestOptions) => ({ statusCode: 200, headers: {}, body: this.answer(options) }),
 			},
 		} as unknown as IExecuteFunctions;
-		return { ctx, credentialType: 'mediaGenApi', baseUrl: 'https://api.sim.test/v1', retryLimits: DEFAULT_RETRY_LIMITS, requestTimeoutMs: 30_000, authorization: 'Bearer sim' };
+		return { ctx, credentialType: 'mediaGenApi', baseUrl: 'https://api.sim.test/v1', retryLimits: DEFAULT_RETRY_LIMITS, requestTimeoutMs: 30_000, authorization: 'Bearer sim', secrets: new SecretValues() };
 	}
 }
