@@ -112,7 +112,10 @@ describeWithN8n('building a workflow from the node panel, as a user does in the 
 		const startOn = page.locator('[data-test-id=parameter-input-events]');
 		await expect(startOn.innerText()).resolves.toContain('Run Completed');
 		await openDropdown(page, startOn);
-		const choices = (await page.locator('.el-select-dropdown__item:visible .option-headline').allTextContents()).map((t) => t.trim());
+		// the list fades in: its headlines are read once all four are there (or after 10 s, as they are)
+		const headlines = page.locator('.el-select-dropdown__item:visible .option-headline');
+		for (const end = Date.now() + 10_000; (await headlines.count()) < 4 && Date.now() < end; ) await page.waitForTimeout(100);
+		const choices = (await headlines.allTextContents()).map((t) => t.trim());
 		await shot(page, 'panel-2-trigger-events');
 		expect(choices).toEqual(['Run Completed', 'Run Failed', 'Batch Completed', 'Batch Failed']);
 		// a multi-select stays open on Escape: close it by clicking the field's label
