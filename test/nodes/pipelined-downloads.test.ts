@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
 // Output files are downloaded while the node still waits for other runs: a run's files start when the
 // wait loop sees it finish, a bounded number at once, and the items still come out in input order.
 // Checked through the order of events in the request logs (sandbox and relay), never through durations.
