@@ -353,7 +353,7 @@ function runOptions(e: Endpoint): INodeProperties[] {
 			type: 'number',
 			default: 20,
 			typeOptions: { minValue: 1, maxValue: 50 },
-			description: 'How many items are submitted at once; all runs are then waited for together',
+			description: 'How many items are submitted at once; the runs are waited for in one loop as they are sent',
 		},
 		{
 			displayName: 'Request Timeout (Seconds)',
