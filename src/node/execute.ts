@@ -3,7 +3,7 @@ import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INod
 import { estimateOperation, findOperation, type NodeName } from '../catalog';
 import { listModels, type Model } from '../models/model-catalog';
 import { sendRunsAsBatch } from '../runs/batches';
-import type { PreparedCall, WaitHolder } from '../runs/call';
+import { DEFAULT_SUBMIT_CONCURRENCY, type PreparedCall, type WaitHolder } from '../runs/call';
 import { validateCall } from '../runs/check-call';
 import { planCost } from '../runs/cost';
 import { checkMentionsReady, listInfluencers, mentionsOf } from '../runs/mentions';
@@ -25,8 +25,6 @@ import { admitWithinBudgets, sendsInOneRequest } from './spend';
 import { reportSpend } from './spend-report';
 import { estimateOnlyAsked, toolDeadlineOf } from './tool-call';
 import { outputFor, toolAnswersFailures } from './tool-output';
-
-const DEFAULT_SUBMIT_CONCURRENCY = 20;
 
 /** Sends one prepared call and returns its items, or a run to wait for. */
 async function send(ctx: IExecuteFunctions, client: ApiClient, call: PreparedCall, memory: SubmitMemory, waits: WaitHolder): Promise<INodeExecutionData[] | Run> {

@@ -4,7 +4,7 @@ import { endpointKey, fieldLocation, IN_EXECUTION_WAIT_TIMEOUT, pausedWaitTimeou
 import { BYTES_PER_MB, DEFAULT_MAX_OUTPUT_MB, MAX_OUTPUT_MB } from '../media/download';
 import { describeBinary } from '../media/upload';
 import { modelAlias } from '../models/model-catalog';
-import type { PendingUpload, PreparedCall, RunSettings } from '../runs/call';
+import { DEFAULT_SUBMIT_CONCURRENCY, MAX_SUBMIT_CONCURRENCY, type PendingUpload, type PreparedCall, type RunSettings } from '../runs/call';
 import { NOTHING_SPENT } from '../runs/nothing-spent';
 import { deriveIdempotencyKey, keyFromUserValue } from '../transport/idempotency';
 import { keyFromToolInputs } from '../transport/tool-call-key';
@@ -267,7 +267,7 @@ export async function prepareCall(ctx: IExecuteFunctions, endpoint: Endpoint, it
 		call.run = {
 			wait: endpoint.alwaysWaits === true || (parameters.get('waitForCompletion', itemIndex, true) as boolean),
 			waitMode: waitModeOf(ctx, parameters, endpoint, itemIndex),
-			concurrency: Math.round(numberOption(ctx, itemIndex, options, 'concurrency', 'Max Parallel Submits', 20, 1, 50)),
+			concurrency: Math.round(numberOption(ctx, itemIndex, options, 'concurrency', 'Max Parallel Submits', DEFAULT_SUBMIT_CONCURRENCY, 1, MAX_SUBMIT_CONCURRENCY)),
 			requestTimeoutMs: numberOption(ctx, itemIndex, options, 'requestTimeout', 'Request Timeout (Seconds)', 30, 1, 600) * 1000,
 			useBatchApi: options.useBatchApi === true,
 			...waitTimeoutsOf(ctx, endpoint, itemIndex, options),

@@ -14,6 +14,7 @@ import {
 	type WaitMode,
 } from '../catalog';
 import { DEFAULT_MAX_OUTPUT_MB } from '../media/download';
+import { DEFAULT_SUBMIT_CONCURRENCY, MAX_SUBMIT_CONCURRENCY } from '../runs/call';
 import { binaryParam, choicesMethod, DYNAMIC_CHOICES_DESCRIPTION, listMethod, MODEL_SEARCH_METHOD, paramName, sourceParam } from './names';
 import { authenticationProperty, credentialsOfNodes } from './authentication';
 import { simplifyProperty } from './simplify-option';
@@ -351,8 +352,8 @@ function runOptions(e: Endpoint): INodeProperties[] {
 			displayName: 'Max Parallel Submits',
 			name: 'concurrency',
 			type: 'number',
-			default: 20,
-			typeOptions: { minValue: 1, maxValue: 50 },
+			default: DEFAULT_SUBMIT_CONCURRENCY,
+			typeOptions: { minValue: 1, maxValue: MAX_SUBMIT_CONCURRENCY },
 			description: 'How many items are submitted at once; the runs are waited for in one loop as they are sent',
 		},
 		{

@@ -12,6 +12,10 @@ export interface PendingUpload {
 	assign: (assetUrl: string) => void;
 }
 
+/** Max Parallel Submits: the default, and the most the field takes (one place for the field and the executor) */
+export const DEFAULT_SUBMIT_CONCURRENCY = 20;
+export const MAX_SUBMIT_CONCURRENCY = 50;
+
 export interface RunSettings {
 	wait: boolean;
 	/** where the wait happens when `wait` is on (Wait Mode) */
