@@ -13,12 +13,18 @@
 //        add --queue: n8n in queue mode (Redis + PostgreSQL from test/queue/services.mjs, one main and
 //          one worker, n8n's default binary mode there: database); otherwise one n8n, filesystem mode
 //        add --label TEXT: appended to every row name (e.g. "before")
+//        add --node-options=--trace-gc (Node options for n8n, e.g. to see its garbage collections) and
+//          --n8n-log FILE (n8n's output, appended to FILE); both for one n8n (not --queue)
+//        add --live-heap-at S: n8n runs with its inspector open; before each measured execution and S
+//          seconds into it, a full garbage collection is forced (bench/gc-probe.mjs) and the heap in use
+//          after it recorded: live_heap_growth_mb is what the execution holds at S, the rest of the
+//          peak is garbage V8 had not collected yet (one forced collection: the peak before S is as usual)
 //        add --cpu-prof DIR: n8n runs with Node's --cpu-prof into DIR, and DIR/marks.json says when each
 //        measured execution ran (seconds from n8n's start); `node bench/cpu-profile.mjs DIR` reads them
 // Prints progress on stderr and the rows as JSON on the last stdout line.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -35,6 +41,9 @@ const { values } = parseArgs({
 		'cpu-prof': { type: 'string' },
 		queue: { type: 'boolean', default: false },
 		label: { type: 'string', default: '' },
+		'node-options': { type: 'string' },
+		'n8n-log': { type: 'string' },
+		'live-heap-at': { type: 'string' },
 	},
 });
 const profileDir = values['cpu-prof'] && resolve(values['cpu-prof']);
@@ -204,19 +213,58 @@ function timeline(requests, runs, startedAt, stoppedAt) {
 	};
 }
 
-/** Samples a process's resident set size (MB, from /proc) every 100 ms until stopped. */
-function rssSampler(pid) {
+/** The memory gauges of n8n's /metrics (prom-client's defaults, N8N_METRICS=true), in MB; {} when it has none. */
+async function n8nMemoryGauges(metricsUrl) {
+	if (!metricsUrl) return {};
+	try {
+		const text = await (await fetch(metricsUrl)).text();
+		const gauge = (name) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? ([\\d.e+]+)$`, 'm').exec(text)?.[1] ?? NaN) / (1024 * 1024);
+		return { heap: gauge('n8n_nodejs_heap_size_used_bytes'), external: gauge('n8n_nodejs_external_memory_bytes') };
+	} catch {
+		return {};
+	}
+}
+
+/**
+ * Samples a process's resident set size (MB, from /proc) every 100 ms until stopped, and, when
+ * n8n serves /metrics, the V8 heap in use and the memory outside it (Buffers) every second: where a
+ * peak of resident memory sits (JavaScript objects, or bytes held by Buffers and streams).
+ */
+function rssSampler(pid, metricsUrl) {
 	const read = () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
 	const before = read();
 	let peak = before;
 	const timer = setInterval(() => (peak = Math.max(peak, read())), 100);
+	const gauges = { first: undefined, heap: -Infinity, external: -Infinity };
+	const sampleGauges = async () => {
+		const g = await n8nMemoryGauges(metricsUrl);
+		if (!Number.isFinite(g.heap)) return;
+		gauges.first ??= g;
+		gauges.heap = Math.max(gauges.heap, g.heap);
+		gauges.external = Math.max(gauges.external, g.external);
+	};
+	void sampleGauges();
+	const gaugeTimer = metricsUrl ? setInterval(sampleGauges, 1000) : undefined;
 	return {
-		stop: () => {
+		stop: async () => {
 			clearInterval(timer);
+			clearInterval(gaugeTimer);
+			await sampleGauges();
 			peak = Math.max(peak, read());
-			return { rss_before_mb: Math.round(before), peak_rss_mb: Math.round(peak), rss_growth_mb: Math.round(peak - before) };
+			const split = gauges.first
+				? { heap_used_growth_mb: Math.round(gauges.heap - gauges.first.heap), external_growth_mb: Math.round(gauges.external - gauges.first.external) }
+				: {};
+			return { rss_before_mb: Math.round(before), peak_rss_mb: Math.round(peak), rss_growth_mb: Math.round(peak - before), ...split };
 		},
 	};
+}
+
+/** A full garbage collection forced in n8n (bench/gc-probe.mjs under n8n's own Node): the heap in use before and after, in MB. */
+async function forcedCollection(inspectorUrl) {
+	const { nodeBin } = await ensureN8nInstalled({ log });
+	const probe = spawnSync(nodeBin, [join(root, 'bench/gc-probe.mjs'), inspectorUrl], { encoding: 'utf8', timeout: 60_000 });
+	if (probe.status !== 0) throw new Error(`gc-probe failed (${probe.status}): ${probe.stderr}`);
+	return JSON.parse(probe.stdout);
 }
 
 async function runWorkflow(ctx, workflowId, body) {
@@ -224,7 +272,14 @@ async function runWorkflow(ctx, workflowId, body) {
 	// started within a second of it, so a time window alone could pick the warm-up)
 	const before = Number((await ctx.api(`/executions?workflowId=${workflowId}&limit=1`)).data?.[0]?.id ?? 0);
 	const started = Date.now();
-	const response = await fetch(`${ctx.n8n.url}/webhook/bench-${workflowId}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+	let response;
+	for (let attempt = 1; ; attempt++) {
+		response = await fetch(`${ctx.n8n.url}/webhook/bench-${workflowId}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+		// n8n answers before it has activated every published workflow: a webhook may not be there yet
+		if (response.status !== 404 || attempt >= 60) break;
+		await response.text();
+		await sleep(1000);
+	}
 	if (!response.ok) throw new Error(`${workflowId}: webhook answered ${response.status} ${await response.text()}`);
 	for (;;) {
 		await sleep(250);
@@ -254,9 +309,16 @@ async function measureWorkflow(ctx, scenario, kind) {
 	await runWorkflow(ctx, workflowId, { count: warmItems });
 	await restartSandbox(ctx.sandboxPort, ['--latency', String(scenario.latency), '--concurrency', String(scenario.cap)]);
 	await sleep(500);
-	const rss = rssSampler(ctx.worker.pid);
+	const liveAt = values['live-heap-at'] && ctx.inspectorUrl ? Number(values['live-heap-at']) : undefined;
+	const liveBefore = liveAt === undefined ? undefined : await forcedCollection(ctx.inspectorUrl);
+	const rss = rssSampler(ctx.worker.pid, ctx.metricsUrl);
+	const probe = liveAt === undefined ? undefined : sleep(liveAt * 1000).then(() => forcedCollection(ctx.inspectorUrl));
 	const execution = await runWorkflow(ctx, workflowId, { count: scenario.items });
-	const memory = rss.stop();
+	const memory = await rss.stop();
+	if (probe) {
+		const liveThen = await probe;
+		Object.assign(memory, { live_heap_before_mb: liveBefore.live_heap_mb, heap_used_at_probe_mb: liveThen.heap_used_mb, live_heap_at_probe_mb: liveThen.live_heap_mb, live_heap_growth_mb: liveThen.live_heap_mb - liveBefore.live_heap_mb, probe_at_s: liveAt });
+	}
 	const startedAt = Date.parse(execution.startedAt);
 	const stoppedAt = Date.parse(execution.stoppedAt);
 	const wall = (stoppedAt - startedAt) / 1000;
@@ -309,7 +371,7 @@ async function measureBigOutput(ctx, mb, workflowId, httpWorkflowId) {
 	await sleep(2000);
 	const rss = rssSampler(ctx.worker.pid);
 	const execution = await runWorkflow(ctx, workflowId, {});
-	const memory = rss.stop();
+	const memory = await rss.stop();
 	const wall = (Date.parse(execution.stoppedAt) - Date.parse(execution.startedAt)) / 1000;
 	const requests = await sandboxRequests(ctx.sandboxOrigin);
 	const file = requests.find((r) => r.path.startsWith('/storage/'));
@@ -332,7 +394,7 @@ async function measureBigOutput(ctx, mb, workflowId, httpWorkflowId) {
 	rmSync(target, { force: true });
 	const httpRss = rssSampler(ctx.worker.pid);
 	const httpNode = await runWorkflow(ctx, httpWorkflowId, { url: done.output.output_url });
-	const httpMemory = httpRss.stop();
+	const httpMemory = await httpRss.stop();
 	const httpNodeWall = (Date.parse(httpNode.stoppedAt) - Date.parse(httpNode.startedAt)) / 1000;
 	mark(`big output ${mb} MB: MediaGen Video execution`, Date.parse(execution.startedAt), Date.parse(execution.stoppedAt));
 	if (file && lastPoll) mark(`big output ${mb} MB: MediaGen Video download`, lastPoll.at, file.at);
@@ -356,7 +418,7 @@ async function measureBigOutput(ctx, mb, workflowId, httpWorkflowId) {
 /** One n8n (filesystem binary mode), workflows published before it starts. */
 async function startRegular(folder, sandboxOrigin, workflows) {
 	const userFolder = join(folder, 'user');
-	const env = { N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem' };
+	const env = { N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem', N8N_METRICS: 'true' };
 	for (const args of [['import:credentials', `--input=${join(folder, 'cred.json')}`], ['import:workflow', `--input=${join(folder, 'workflows.json')}`], ...workflows.map((w) => ['publish:workflow', `--id=${w.id}`])]) {
 		const result = await n8nCli(args, { userFolder, extensionsDir, env });
 		if (result.code !== 0) throw new Error(`n8n ${args[0]} failed: ${result.stderr || result.stdout}`);
@@ -364,10 +426,17 @@ async function startRegular(folder, sandboxOrigin, workflows) {
 	const port = await freePort();
 	if (profileDir) mkdirSync(profileDir, { recursive: true });
 	n8nStartedAt = Date.now();
-	const n8n = await startN8n({ userFolder, extensionsDir, port, env: { ...env, ...(profileDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}` } : {}) } });
+	const nodeOptions = [profileDir && `--cpu-prof --cpu-prof-dir=${profileDir}`, values['live-heap-at'] && '--inspect=127.0.0.1:0', values['node-options']].filter(Boolean).join(' ');
+	let inspectorUrl;
+	const n8nLog = (line) => {
+		// the first inspector to start is n8n's own (its task runner may open one after it)
+		inspectorUrl ??= /Debugger listening on (ws:\/\/\S+)/.exec(line)?.[1];
+		if (values['n8n-log']) appendFileSync(values['n8n-log'], `${line}\n`);
+	};
+	const n8n = await startN8n({ userFolder, extensionsDir, port, log: n8nLog, env: { ...env, ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}) } });
 	await setupOwner(n8n.url);
 	const apiKey = await createApiKey(n8n.url);
-	return { n8n, worker: n8n, apiKey, stops: [() => n8n.stop()] };
+	return { n8n, worker: n8n, apiKey, metricsUrl: `${n8n.url}/metrics`, inspectorUrl, stops: [() => n8n.stop()] };
 }
 
 /** Queue mode: Redis + PostgreSQL (test/queue/services.mjs), one main, one worker; workflows activated through the public API. */
@@ -432,7 +501,7 @@ async function main() {
 				}
 			}
 		};
-		const ctx = { n8n, worker: started.worker, api, sandboxPort, sandboxOrigin };
+		const ctx = { n8n, worker: started.worker, metricsUrl: started.metricsUrl, inspectorUrl: started.inspectorUrl, api, sandboxPort, sandboxOrigin };
 		const rows = [];
 		if (values['big-output-mb']) rows.push(await measureBigOutput(ctx, Number(values['big-output-mb']), 'benchM000000001', 'benchH000000001'));
 		else {

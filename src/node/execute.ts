@@ -111,7 +111,7 @@ async function executeItems(ctx: IExecuteFunctions, node: NodeName, client: ApiC
 			const operation = parameters.get('operation', itemIndex) as string;
 			const chosen = findOperation(node, resource, operation);
 			if (!chosen) throw new NodeOperationError(ctx.getNode(), `Unknown operation "${resource}/${operation}"`, { itemIndex });
-			const endpoint = estimateOnlyAsked(ctx, chosen, itemIndex) ? estimateOperation(chosen) : chosen;
+			const endpoint = estimateOnlyAsked(ctx, chosen, itemIndex, parameters.asTool) ? estimateOperation(chosen) : chosen;
 			const call = await prepareCall(ctx, endpoint, itemIndex, scope, parameters);
 			if (endpoint.capability) models ??= listModels(client);
 			const model = validateCall(ctx, call, endpoint.capability ? await models : undefined);

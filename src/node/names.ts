@@ -1,8 +1,17 @@
 import type { FieldSpec } from '../catalog';
 
+const camelCased = new Map<string, string>();
+
 /** n8n parameter name of an API field: image_url -> imageUrl. */
 export function paramName(field: Pick<FieldSpec, 'name' | 'param'>): string {
-	return field.param ?? field.name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+	if (field.param) return field.param;
+	// read for every field of every item: 10,000 items made this regex 3 % of the time before the first submit
+	let name = camelCased.get(field.name);
+	if (name === undefined) {
+		name = field.name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+		camelCased.set(field.name, name);
+	}
+	return name;
 }
 
 export const binaryParam = (field: FieldSpec): string => `${paramName(field)}BinaryProperty`;

@@ -30,8 +30,8 @@ export function toolDeadlineOf(ctx: IExecuteFunctions, startedAt: number): numbe
 }
 
 /** Whether this tool call asks for the price only (Estimate Only, typically filled by the model). */
-export function estimateOnlyAsked(ctx: IExecuteFunctions, endpoint: Endpoint, itemIndex: number): boolean {
-	if (!offersEstimate(endpoint) || !runsAsTool(ctx)) return false;
+export function estimateOnlyAsked(ctx: IExecuteFunctions, endpoint: Endpoint, itemIndex: number, asTool = runsAsTool(ctx)): boolean {
+	if (!offersEstimate(endpoint) || !asTool) return false;
 	const value = ctx.getNodeParameter('estimateOnly', itemIndex, false) as unknown;
 	return value === true || (typeof value === 'string' && value.trim().toLowerCase() === 'true');
 }

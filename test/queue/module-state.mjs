@@ -16,6 +16,7 @@ export const KNOWN = {
   'src/models/model-catalog.ts:cache':
     'per-process cache of GET /models (a promise per credential, 60 s TTL): each worker fetches its own copy; nothing depends on another process seeing it',
   'src/catalog/index.ts:byKey': 'read-only lookup built once from the static catalog',
+  'src/node/names.ts:camelCased': 'memo of a pure function of the static catalog (API field name → n8n parameter name): every process computes the same values',
   'src/catalog/workflows.ts:WORKFLOW_INPUT_FIELDS': 'static catalog data (field lists of the five workflows), filled once at load and only read',
   'src/runs/cost.ts:plans': 'WeakMap keyed by the PreparedCall objects of one execution: nothing outlives the execution or is shared between them',
   'src/node/resume.ts:openedSecrets':
