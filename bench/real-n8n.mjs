@@ -17,8 +17,10 @@
 //          --n8n-log FILE (n8n's output, appended to FILE); both for one n8n (not --queue)
 //        add --live-heap-at S: n8n runs with its inspector open; before each measured execution and S
 //          seconds into it, a full garbage collection is forced (bench/gc-probe.mjs) and the heap in use
-//          after it recorded: live_heap_growth_mb is what the execution holds at S, the rest of the
-//          peak is garbage V8 had not collected yet (one forced collection: the peak before S is as usual)
+//          after it recorded (the first before the warm-up execution, so the measured one starts as it
+//          would without): live_heap_growth_mb is what n8n holds at S more than before the warm-up (the
+//          execution's items, and what the warm-up left: an upper bound), the rest of the heap in use
+//          then is garbage V8 had not collected yet; the peak before S is as without the probe
 //        add --cpu-prof DIR: n8n runs with Node's --cpu-prof into DIR, and DIR/marks.json says when each
 //        measured execution ran (seconds from n8n's start); `node bench/cpu-profile.mjs DIR` reads them
 // Prints progress on stderr and the rows as JSON on the last stdout line.
@@ -305,12 +307,14 @@ async function measureWorkflow(ctx, scenario, kind) {
 	// expression parser on the first item), and a workflow that runs in production has run before
 	// against a service of the same speed (at most 1,000 items). Then a fresh sandbox.
 	const warmItems = Math.min(scenario.items, 1000);
+	// the forced collection before comes before the warm-up, so the measured execution starts from the
+	// heap it would have without one (the warm-up's garbage included)
+	const liveAt = values['live-heap-at'] && ctx.inspectorUrl ? Number(values['live-heap-at']) : undefined;
+	const liveBefore = liveAt === undefined ? undefined : await forcedCollection(ctx.inspectorUrl);
 	await restartSandbox(ctx.sandboxPort, ['--latency', String(scenario.latency), '--concurrency', String(warmItems)]);
 	await runWorkflow(ctx, workflowId, { count: warmItems });
 	await restartSandbox(ctx.sandboxPort, ['--latency', String(scenario.latency), '--concurrency', String(scenario.cap)]);
 	await sleep(500);
-	const liveAt = values['live-heap-at'] && ctx.inspectorUrl ? Number(values['live-heap-at']) : undefined;
-	const liveBefore = liveAt === undefined ? undefined : await forcedCollection(ctx.inspectorUrl);
 	const rss = rssSampler(ctx.worker.pid, ctx.metricsUrl);
 	const probe = liveAt === undefined ? undefined : sleep(liveAt * 1000).then(() => forcedCollection(ctx.inspectorUrl));
 	const execution = await runWorkflow(ctx, workflowId, { count: scenario.items });

@@ -110,6 +110,8 @@ export interface RunClock {
 	checkedAt: number;
 	/** when reads began to show it queued (not started), if the last one did */
 	queuedSince?: number;
+	/** when a read last showed it queued: it started after that (its work counts from then, not from its birth) */
+	lastQueuedAt?: number;
 }
 
 /**
@@ -119,15 +121,20 @@ export interface RunClock {
  * - expected to finish later: halfway to the expected finish while that is far, then just after it;
  * - no expectation, or past it: after an eighth of its age, so a finish is seen within an eighth of
  *   the run's duration.
+ * A run's age and expected finish count from when it left the queue, as far as reads show it.
  */
 export function nextReadAt(run: RunClock, expectedMs: number | undefined): number {
-	const age = run.checkedAt - run.bornAt;
 	if (run.queuedSince !== undefined) {
 		const queued = run.checkedAt - run.queuedSince;
 		return run.checkedAt + clamp(Math.max(queued * QUEUED_SHARE, expectedMs ?? 0), COLD_MIN_GAP_MS, MAX_EARLY_GAP_MS);
 	}
+	// A run that waited in the queue (an account's cap) started after the last read that showed it
+	// there: its duration counts from then. Counted from its birth, a run queued for 15 minutes was
+	// read only every 10 s once it ran, and its finish seen up to 10 s late.
+	const startedBy = Math.max(run.bornAt, run.lastQueuedAt ?? -Infinity);
+	const age = run.checkedAt - startedBy;
 	if (expectedMs === undefined) return run.checkedAt + clamp(age * LATE_SHARE, COLD_MIN_GAP_MS, MAX_GAP_MS);
-	const due = run.bornAt + expectedMs + clamp(expectedMs * SETTLE_SHARE, 25, 1_000);
+	const due = startedBy + expectedMs + clamp(expectedMs * SETTLE_SHARE, 25, 1_000);
 	if (run.checkedAt >= due) return run.checkedAt + clamp(age * LATE_SHARE, MIN_GAP_MS, MAX_GAP_MS);
 	const left = due - run.checkedAt;
 	if (left > Math.max(expectedMs * FAR_SHARE, FAR_MS)) return run.checkedAt + Math.min(left / 2, MAX_EARLY_GAP_MS);

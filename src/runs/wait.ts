@@ -103,6 +103,8 @@ interface Pending {
 	checkedAt: number;
 	/** when reads in this wait began to show it queued, while they do */
 	queuedSince?: number;
+	/** when a read last showed it queued */
+	lastQueuedAt?: number;
 	/** list reads whose window held this run but whose page did not show it (other traffic) */
 	missed: number;
 	/** no own poll before this (Retry-After, or an outage) */
@@ -226,7 +228,10 @@ export async function waitForRuns(client: ApiClient, runs: Run[] | RunFeed, opti
 		}
 		p.run = run;
 		if (run.status !== 'queued') p.queuedSince = undefined;
-		else p.queuedSince ??= now;
+		else {
+			p.queuedSince ??= now;
+			p.lastQueuedAt = now;
+		}
 	};
 
 	/** One page of `GET /runs` showing the runs from `oldest` on (in the order sent). */
