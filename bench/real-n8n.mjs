@@ -13,12 +13,13 @@
 //        add --queue: n8n in queue mode (Redis + PostgreSQL from test/queue/services.mjs, one main and
 //          one worker, n8n's default binary mode there: database); otherwise one n8n, filesystem mode
 //        add --label TEXT: appended to every row name (e.g. "before")
-//        add --node-options=--trace-gc (Node options for n8n, e.g. to see its garbage collections) and
-//          --n8n-log FILE (n8n's output, appended to FILE); both for one n8n (not --queue)
-//        add --live-heap-at S: n8n runs with its inspector open; before each measured execution and S
-//          seconds into it, a full garbage collection is forced (bench/gc-probe.mjs) and the heap in use
-//          after it recorded (the first before the warm-up execution, so the measured one starts as it
-//          would without): live_heap_growth_mb is what n8n holds at S more than before the warm-up (the
+//        add --node-options=--max-old-space-size=2048 (Node options for n8n, as NODE_OPTIONS allows
+//          them: --trace-gc, for one, is refused there) and --n8n-log FILE (n8n's output, appended to
+//          FILE); both for one n8n (not --queue)
+//        add --live-heap-at S (one n8n, not --queue): n8n runs with its inspector open; before each
+//          row's warm-up execution and S seconds into the measured one, a full garbage collection is
+//          forced (bench/gc-probe.mjs) and the heap in use after it recorded (the first comes before the
+//          warm-up, so the measured execution starts as it would without): live_heap_growth_mb is what n8n holds at S more than before the warm-up (the
 //          execution's items, and what the warm-up left: an upper bound), the rest of the heap in use
 //          then is garbage V8 had not collected yet; the peak before S is as without the probe
 //        add --cpu-prof DIR: n8n runs with Node's --cpu-prof into DIR, and DIR/marks.json says when each
