@@ -267,6 +267,8 @@ describeWithN8n('building a workflow from the node panel, as a user does in the 
 		const workflowId = state.examples['01-product-page-to-ad-images'];
 		await openWorkflow(page, state, workflowId);
 		await executeWorkflow(page);
+		// the run's button turns back from its spinner after the success toast: the screen shows its label
+		await page.locator('[data-test-id=execute-workflow-button]').getByText(/execute workflow/i).waitFor({ timeout: 30_000 });
 		await saveDocImage(page, 'example01-canvas');
 
 		/** Opens a node, shows its output as the table a user reads (n8n opens nodes with files on Binary), saves it for the docs, returns its text. */
