@@ -1,6 +1,6 @@
 import type { IAuthenticateGeneric, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
 
-import { CREDIT_LIMIT_PROPERTIES } from '../src/node/credit-limits';
+import { CREDIT_LIMIT_PROPERTIES } from '../src/credentials/credit-limits';
 
 export class MediaGenApi implements ICredentialType {
 	name = 'mediaGenApi';

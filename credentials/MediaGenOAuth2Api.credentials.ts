@@ -10,8 +10,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { CREDIT_LIMIT_PROPERTIES } from '../src/node/credit-limits';
-import { ALL_NODE_SCOPES } from '../src/node/scopes';
+import { CREDIT_LIMIT_PROPERTIES } from '../src/credentials/credit-limits';
+import { ALL_NODE_SCOPES } from '../src/credentials/scopes';
 import { SecretValues } from '../src/transport/redact';
 
 const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');

@@ -7,8 +7,9 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { authenticationProperty, credentialsOfNodes } from '../../src/node/authentication';
-import { simplifyProperty } from '../../src/node/simplify-option';
+import { authenticationProperty, credentialsOfNodes } from '../../src/node/description/authentication';
+import { binaryField } from '../../src/outputs/output-options';
+import { simplifyProperty } from '../../src/outputs/simplify-option';
 import { EVENT_OPTIONS, eventsSubtitle } from '../../src/webhooks/events';
 import { receiveEvent } from '../../src/webhooks/receive';
 import { endpointExists, registerEndpoint, removeEndpoint } from '../../src/webhooks/registration';
@@ -87,13 +88,7 @@ export class MediaGenTrigger implements INodeType {
 				placeholder: 'Add Option',
 				default: {},
 				options: [
-					{
-						displayName: 'Binary Field Name',
-						name: 'binaryPropertyName',
-						type: 'string',
-						default: 'data',
-						description: 'With Download Outputs: the first file goes to this field, further ones to "data_1", "data_2", …',
-					},
+					binaryField.property({ description: 'With Download Outputs: the first file goes to this field, further ones to "data_1", "data_2", …' }),
 					{
 						displayName: 'Download Outputs',
 						name: 'downloadOutputs',

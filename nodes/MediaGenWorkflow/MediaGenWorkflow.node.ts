@@ -7,17 +7,18 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { methodsOf } from '../../src/node/load-options';
+import { methodsOf } from '../../src/node/methods/load-options';
 import { executeCatalogNode } from '../../src/node/execute';
-import { credentialsOfNodes, nodeProperties, operationSubtitle, type EarlierShape } from '../../src/node/properties';
-import { resumePausedExecution, resumeWebhooks } from '../../src/node/resume';
+import { operationSubtitle } from '../../src/node/description/operations';
+import { credentialsOfNodes, nodeProperties, type EarlierShape } from '../../src/node/description/properties';
+import { resumePausedExecution, resumeWebhooks } from '../../src/waits/resume';
 
 const RESOURCES = { workflow: 'Workflow', preset: 'Preset', userWorkflow: 'User Workflow', ad: 'Ad', marketing: 'Marketing' };
 
 /**
  * Version 1.1 puts Product Name, Product Description and Tone of Product Ad Variants up front and
  * turns One Item per Variant on by default; workflows saved with version 1 keep what they had.
- * Version 2, like the other nodes' version 2, turns Simplify on (src/node/simplify-option.ts).
+ * Version 2, like the other nodes' version 2, turns Simplify on (src/outputs/simplify-option.ts).
  */
 const BEFORE_1_1: EarlierShape = {
 	changedIn: 1.1,

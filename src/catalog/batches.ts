@@ -1,4 +1,4 @@
-import type { Endpoint, FieldSpec } from './types';
+import { PAUSE, type Endpoint, type FieldSpec } from './types';
 
 const batchNode = { node: 'MediaGenBatch', auth: 'bearer', idempotency: 'none' } as const;
 
@@ -29,7 +29,7 @@ export const batchEndpoints: Endpoint[] = [
 		action: 'Create a batch from the input items',
 		description: 'One batch item per input item; waits for the batch and outputs one item per batch item',
 		output: 'batch',
-		defaultWait: 'parked',
+		defaultWait: PAUSE,
 		custom: 'batchFromItems',
 		fields: [
 			{
@@ -154,7 +154,7 @@ export const batchExtraOperations: Endpoint[] = [
 		action: 'Wait for a batch to finish',
 		description: 'Waits until the batch is completed, failed or partial; outputs one item per batch item',
 		output: 'batch',
-		defaultWait: 'parked',
+		defaultWait: PAUSE,
 		alwaysWaits: true,
 		custom: 'waitForBatch',
 		fields: [batchId, onlyFailed],

@@ -1,6 +1,6 @@
 import { imageUrl, prompt, resolution, seed } from './fields';
 import { audioUrl, videoUrl } from './media-fields';
-import type { Endpoint } from './types';
+import { PAUSE, type Endpoint } from './types';
 
 export const lipSyncEndpoints: Endpoint[] = [
 	{
@@ -17,7 +17,7 @@ export const lipSyncEndpoints: Endpoint[] = [
 		description: 'Makes the face in a video or image speak the given audio (MP4)',
 		capability: 'lipsync_generation',
 		output: 'run',
-		defaultWait: 'parked',
+		defaultWait: PAUSE,
 		teamBilling: true,
 		projectFiling: true,
 		pricing: { unit: 'per_second' },

@@ -1,6 +1,6 @@
 import { prompt, seed } from './fields';
 import { mediaUrls } from './media-fields';
-import type { Endpoint } from './types';
+import { PAUSE, type Endpoint } from './types';
 
 export const model3dEndpoints: Endpoint[] = [
 	{
@@ -17,7 +17,7 @@ export const model3dEndpoints: Endpoint[] = [
 		description: 'A textured 3D model from 1 to 4 images, in every requested format (a model is not a file a project can hold)',
 		capability: 'model_3d_generation',
 		output: 'run',
-		defaultWait: 'parked',
+		defaultWait: PAUSE,
 		teamBilling: true,
 		projectFiling: false,
 		pricing: { unit: 'per_image', countField: 'image_urls' },

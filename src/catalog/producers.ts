@@ -1,5 +1,5 @@
 import { prompt } from './fields';
-import type { Endpoint, FieldSpec } from './types';
+import { PAUSE, type Endpoint, type FieldSpec } from './types';
 
 /** Higher-level producers: faceless reels (and their subscriptions), explainers, music videos, picture and coloring books. */
 const producer = { node: 'MediaGenProducer', auth: 'bearer' } as const;
@@ -92,7 +92,7 @@ export const producerEndpoints: Endpoint[] = [
 		description: 'A narrated short video with stock visuals, music and captions',
 		capability: 'faceless_reel_generation',
 		output: 'run',
-		defaultWait: 'parked',
+		defaultWait: PAUSE,
 		teamBilling: true,
 		projectFiling: true,
 		pricing: { unit: 'per_second', countField: 'duration_seconds' },
@@ -252,7 +252,7 @@ export const producerEndpoints: Endpoint[] = [
 		action: 'Produce the next episode now',
 		description: 'Produce the next episode of the series now instead of waiting for its schedule',
 		output: 'run',
-		defaultWait: 'parked',
+		defaultWait: PAUSE,
 		projectFiling: true,
 		pricing: { unit: 'per_second', countField: 'duration_seconds' },
 		fields: [subscriptionId],
@@ -297,7 +297,7 @@ export const producerEndpoints: Endpoint[] = [
 		action: 'Create an episode',
 		description: 'Produce an episode of the series, optionally on a topic of its own',
 		output: 'run',
-		defaultWait: 'parked',
+		defaultWait: PAUSE,
 		projectFiling: true,
 		pricing: { unit: 'per_second', countField: 'duration_seconds' },
 		fields: episodeFields,
@@ -316,7 +316,7 @@ export const producerEndpoints: Endpoint[] = [
 		action: 'Generate an explainer video',
 		description: 'Produce an explainer video from a prompt',
 		output: 'run',
-		defaultWait: 'parked',
+		defaultWait: PAUSE,
 		teamBilling: true,
 		projectFiling: true,
 		pricing: { unit: 'per_run' },
@@ -362,7 +362,7 @@ export const producerEndpoints: Endpoint[] = [
 		action: 'Generate a music video',
 		description: 'Produce a music video from a prompt',
 		output: 'run',
-		defaultWait: 'parked',
+		defaultWait: PAUSE,
 		teamBilling: true,
 		projectFiling: true,
 		pricing: { unit: 'per_run' },
@@ -410,7 +410,7 @@ export const producerEndpoints: Endpoint[] = [
 		action: 'Generate a picture book',
 		description: 'An illustrated book (PDF) from a story prompt; Get returns its pages',
 		output: 'run',
-		defaultWait: 'parked',
+		defaultWait: PAUSE,
 		teamBilling: true,
 		pricing: { unit: 'per_image', countField: 'page_count' },
 		fields: pictureBookFields,
@@ -471,7 +471,7 @@ export const producerEndpoints: Endpoint[] = [
 		action: 'Generate a coloring book',
 		description: 'Line-art pages (PDF) from a theme',
 		output: 'run',
-		defaultWait: 'parked',
+		defaultWait: PAUSE,
 		teamBilling: true,
 		pricing: { unit: 'per_image', countField: 'page_count' },
 		fields: [

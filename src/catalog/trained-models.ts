@@ -1,4 +1,4 @@
-import type { Endpoint, FieldSpec } from './types';
+import { PAUSE, type Endpoint, type FieldSpec } from './types';
 
 /** Trained models (LoRAs), image styles and style-skill training: operations of MediaGen Library. */
 const library = { node: 'MediaGenLibrary', auth: 'bearer' } as const;
@@ -46,7 +46,7 @@ export const trainedModelEndpoints: Endpoint[] = [
 		action: 'Train a LoRA',
 		description: 'Train a model on photos; the run completes when the LoRA is ready (its ID is the run\'s "resource_id")',
 		output: 'run',
-		defaultWait: 'parked',
+		defaultWait: PAUSE,
 		fields: loraFields,
 	},
 	{
@@ -61,7 +61,7 @@ export const trainedModelEndpoints: Endpoint[] = [
 		action: 'Continue training a LoRA',
 		description: 'Train a completed LoRA further, optionally on more images',
 		output: 'run',
-		defaultWait: 'parked',
+		defaultWait: PAUSE,
 		fields: [
 			loraId,
 			{ name: 'steps', displayName: 'Additional Steps', type: 'integer', primary: true, default: 500, min: 100, max: 4000 },
@@ -158,7 +158,7 @@ export const trainedModelEndpoints: Endpoint[] = [
 		action: 'Train a style skill',
 		description: 'Train an image style on example images; the trained style then appears among the image styles',
 		output: 'run',
-		defaultWait: 'parked',
+		defaultWait: PAUSE,
 		fields: [
 			{ name: 'skillId', displayName: 'Skill ID', type: 'string', required: true, default: '', description: 'Name of the style skill (letters, digits, - and _)' },
 			{ ...trainingImages, description: 'Example images of the style (URLs or input binary fields); 4 to 50 images' },

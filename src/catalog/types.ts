@@ -130,8 +130,16 @@ export interface FieldSpec {
 	itemName?: string;
 }
 
+/** Wait Mode "In This Execution": the running execution polls until the runs finish. */
+export const IN_EXECUTION = 'inExecution';
+/**
+ * Wait Mode "Pause the Execution": paused until the service says the runs finished. The value is
+ * what workflows have saved since the mode was added (its first name); the code calls it pause.
+ */
+export const PAUSE = 'parked';
+
 /** Where a wait happens: in the running execution (polling), or with the execution paused until the service calls back. */
-export type WaitMode = 'inExecution' | 'parked';
+export type WaitMode = typeof IN_EXECUTION | typeof PAUSE;
 
 /** How a response is read into n8n items. */
 export type OutputKind =
@@ -180,7 +188,7 @@ export interface Endpoint {
 	requireOneOf?: string[];
 	/**
 	 * Node-specific behaviour the shared executor lacks (a batch from all input items, the PKCE
-	 * verifier, a workflow's output fields): the key of an entry in `src/node/custom-operations.ts`.
+	 * verifier, a workflow's output fields): the key of an entry in `src/runs/custom-operations.ts`.
 	 */
 	custom?: string;
 	/**
@@ -192,7 +200,7 @@ export interface Endpoint {
 	alwaysWaits?: boolean;
 	/**
 	 * How the node waits for this operation's runs unless the user picks otherwise (Wait Mode):
-	 * 'parked' pauses the execution until the service's events say they finished (jobs of minutes to
+	 * PAUSE pauses the execution until the service's events say they finished (jobs of minutes to
 	 * hours: producers, training, video); absent: the node waits in the execution (quick jobs).
 	 */
 	defaultWait?: WaitMode;

@@ -1,6 +1,6 @@
 import { aspectRatio, imageUrl, loras, prompt, referenceImageUrls, resolution, seed } from './fields';
 import { audioUrl, mediaUrl, mediaUrls, resourceId, sourceVideoUrl, videoDuration, videoUrl } from './media-fields';
-import type { Endpoint, FieldSpec } from './types';
+import { PAUSE, type Endpoint, type FieldSpec } from './types';
 import { PAUSED_WAIT_TIMEOUTS } from './wait-timeouts';
 
 const video = { node: 'MediaGenVideo', auth: 'bearer', scope: 'videos:write' } as const;
@@ -31,7 +31,7 @@ export const videoEndpoints: Endpoint[] = [
 		description: 'Text-to-video and image-to-video, with references, camera control, styles, extend/insert and drafts',
 		capability: 'video_generation',
 		output: 'run',
-		defaultWait: 'parked',
+		defaultWait: PAUSE,
 		teamBilling: true,
 		projectFiling: true,
 		pricing: { unit: 'per_second' },
@@ -141,7 +141,7 @@ export const videoEndpoints: Endpoint[] = [
 		action: 'Turn a draft video into its final',
 		description: 'Renders the final of a draft run (within 7 days), at the price of the full video',
 		output: 'run',
-		defaultWait: 'parked',
+		defaultWait: PAUSE,
 		teamBilling: true,
 		projectFiling: true,
 		pricing: { unit: 'per_second' },
@@ -159,7 +159,7 @@ export const videoEndpoints: Endpoint[] = [
 		description: 'Enlarge a video by a scale factor the model allows',
 		capability: 'video_upscaling',
 		output: 'run',
-		defaultWait: 'parked',
+		defaultWait: PAUSE,
 		teamBilling: true,
 		projectFiling: true,
 		pricing: { unit: 'per_second' },
@@ -204,7 +204,7 @@ export const videoEndpoints: Endpoint[] = [
 		description: 'Generates each scene with the video model and joins them into one video',
 		capability: 'video_generation',
 		output: 'run',
-		defaultWait: 'parked',
+		defaultWait: PAUSE,
 		teamBilling: true,
 		projectFiling: true,
 		pricing: { unit: 'per_second' },
@@ -344,7 +344,7 @@ export const videoEndpoints: Endpoint[] = [
 		action: 'Render a timeline',
 		description: 'Renders the timeline into an MP4 (a run)',
 		output: 'run',
-		defaultWait: 'parked',
+		defaultWait: PAUSE,
 		teamBilling: true,
 		projectFiling: true,
 		pricing: { unit: 'per_second' },

@@ -3,31 +3,33 @@ import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INod
 import { estimateOperation, findOperation, type NodeName } from '../catalog';
 import { listModels, type Model } from '../models/model-catalog';
 import { sendRunsAsBatch } from '../runs/batches';
-import { DEFAULT_SUBMIT_CONCURRENCY, type PreparedCall, type WaitHolder } from '../runs/call';
+import type { PreparedCall, WaitList } from '../runs/call';
+import { maxParallelSubmits } from '../runs/submit-options';
+import { RUN_OPTIONS } from './description/run-options';
 import { validateCall } from '../runs/check-call';
-import { planCost } from '../runs/cost';
+import { planCost } from '../spend/cost';
 import { checkMentionsReady, listInfluencers, mentionsOf } from '../runs/mentions';
 import { forEachLimited } from '../runs/pool';
 import { isRun, type Run } from '../runs/run';
 import { submitRun, uploadPending } from '../runs/submit';
 import { SubmitMemory } from '../runs/submit-memory';
-import { BEARER_CREDENTIAL_TYPE, isCredentialType } from '../transport/credentials';
+import { BEARER_CREDENTIAL_TYPE, isCredentialType } from '../credentials/credential-types';
 import { listAll } from '../transport/paginate';
 import { apiRequest, createClient, learnCredentialSecrets, unexpectedResponse, type ApiClient } from '../transport/request';
-import { customOperationFor } from './custom-operations';
-import { errorItem } from './error-item';
-import { settleSharedJobs } from './jobs';
-import { HeldWaits } from './held-waits';
+import { customOperationFor } from '../runs/custom-operations';
+import { errorItem } from '../outputs/error-item';
+import { settleSharedJobs } from '../spend/jobs';
+import { RunWaits } from '../waits/run-waits';
 import { NodeParameters } from './node-parameters';
 import { callScopeOf, prepareCall } from './parameters';
-import { runJson } from './run-outputs';
-import { admitWithinBudgets, sendsInOneRequest } from './spend';
-import { reportSpend } from './spend-report';
-import { estimateOnlyAsked, toolDeadlineOf } from './tool-call';
-import { outputFor, toolAnswersFailures } from './tool-output';
+import { runJson } from '../waits/run-outputs';
+import { admitWithinBudgets, sendsInOneRequest } from '../spend/admit';
+import { reportSpend } from '../spend/spend-report';
+import { estimateOnlyAsked, toolDeadlineOf } from '../agents/tool-call';
+import { outputFor, toolAnswersFailures } from '../agents/tool-output';
 
 /** Sends one prepared call and returns its items, or a run to wait for. */
-async function send(ctx: IExecuteFunctions, client: ApiClient, call: PreparedCall, memory: SubmitMemory, waits: WaitHolder): Promise<INodeExecutionData[] | Run> {
+async function send(ctx: IExecuteFunctions, client: ApiClient, call: PreparedCall, memory: SubmitMemory, waits: WaitList): Promise<INodeExecutionData[] | Run> {
 	const custom = customOperationFor(call.endpoint);
 	if (!custom?.send && call.endpoint.output === 'run') {
 		const run = await submitRun(ctx, client, call, memory);
@@ -98,7 +100,7 @@ async function executeItems(ctx: IExecuteFunctions, node: NodeName, client: ApiC
 	};
 	const scope = callScopeOf(ctx);
 	const memory = new SubmitMemory(ctx, scope.runIndex, scope.edition);
-	const waits = new HeldWaits();
+	const waits = new RunWaits();
 	let failedItems = 0;
 
 	const prepared: PreparedCall[] = [];
@@ -117,7 +119,7 @@ async function executeItems(ctx: IExecuteFunctions, node: NodeName, client: ApiC
 			const model = validateCall(ctx, call, endpoint.capability ? await models : undefined);
 			const mentioned = mentionsOf(ctx, call);
 			if (mentioned.length) checkMentionsReady(ctx, call, mentioned, await (influencers ??= listInfluencers(client)));
-			planCost(ctx, call, model, endpoint.estimates !== undefined);
+			planCost(ctx, call, model, endpoint.estimates !== undefined, parameters.get(RUN_OPTIONS, itemIndex, {}) as IDataObject);
 			prepared.push(call);
 		} catch (error) {
 			fail(itemIndex, error);
@@ -163,11 +165,11 @@ async function executeItems(ctx: IExecuteFunctions, node: NodeName, client: ApiC
 		const settings = calls.find((c) => c.run)?.run;
 		if (settings) client.requestTimeoutMs = settings.requestTimeoutMs;
 		const sent = new Map<number, { run?: Run; items?: INodeExecutionData[]; error?: unknown }>();
-		await forEachLimited(perItem, settings?.concurrency ?? DEFAULT_SUBMIT_CONCURRENCY, async (call) => {
+		await forEachLimited(perItem, settings?.concurrency ?? maxParallelSubmits.spec.default, async (call) => {
 			try {
 				const outcome = await send(ctx, client, call, memory, waits);
 				if (Array.isArray(outcome)) results[call.itemIndex] = outcome;
-				else waits.holdRun(call, outcome);
+				else waits.addRun(call, outcome);
 				sent.set(call.itemIndex, Array.isArray(outcome) ? { items: outcome } : { run: outcome });
 			} catch (error) {
 				sent.set(call.itemIndex, { error });
@@ -178,7 +180,7 @@ async function executeItems(ctx: IExecuteFunctions, node: NodeName, client: ApiC
 			// the item whose run this one shares: sent, or refused before sending (a budget)
 			const leader = sent.get(call.sharesRunOf!) ?? { error: failures.get(call.sharesRunOf!) };
 			if (leader.error !== undefined) fail(call.itemIndex, leader.error);
-			else if (leader.run) waits.holdRun(call, leader.run);
+			else if (leader.run) waits.addRun(call, leader.run);
 			else results[call.itemIndex] = (leader.items ?? []).map((item) => ({ ...item, pairedItem: { item: call.itemIndex } }));
 		}
 		allSent = true;

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INode } from 'n8n-workflow';
 
-import { runsAsTool } from './tool-output';
+import { runsAsTool } from '../agents/tool-output';
 
 /** Whether a raw parameter value (as saved in the workflow) holds an expression anywhere. */
 function holdsExpression(raw: unknown): boolean {

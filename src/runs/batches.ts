@@ -4,83 +4,34 @@ import {
 	type IExecuteFunctions,
 	type INodeExecutionData,
 	type IWebhookFunctions,
-	type JsonObject,
 } from 'n8n-workflow';
 
 import { catalog, endpointKey } from '../catalog';
 import { WORKFLOW_KEYS } from '../catalog/workflows';
 import { downloadOutputs } from '../media/download';
-import { simplifiedBatchItem } from '../media/simplify';
+import { simplifiedBatchItem } from '../outputs/simplify';
 import { listAll } from '../transport/paginate';
-import { pause } from '../transport/pause';
-import { isOutage } from '../transport/problem';
 import { apiRequest, unexpectedResponse, type ApiClient } from '../transport/request';
-import type { BatchPairing, PreparedCall, WaitHolder } from './call';
+import type { BatchPairing, PreparedCall, WaitList } from './call';
 import { readRunsOnce } from './read-runs';
 import type { Batch, BatchItem, Run } from './run';
-import { outputFiles } from '../media/output-files';
+import { outputFiles } from '../outputs/output-files';
 import { refusedOutright, uploadPending } from './submit';
 import type { SubmitMemory } from './submit-memory';
-import { NOTHING_SPENT } from './nothing-spent';
+import { NOTHING_SPENT } from '../options/nothing-spent';
 import { checkWorkflowInputs } from './workflow-inputs';
-import { OUTAGE_FIRST_PAUSE_MS, POLL_RETRY_LIMITS } from './wait';
 
 const FINISHED = new Set(['completed', 'failed', 'partial']);
-const MAX_POLL_MS = 10_000;
 
 export function isBatchFinished(batch: Batch): boolean {
 	return FINISHED.has(batch.status);
 }
 
-function isBatch(value: unknown): value is Batch {
+export function isBatch(value: unknown): value is Batch {
 	return typeof value === 'object' && value !== null && typeof (value as Batch).id === 'string' && typeof (value as Batch).status === 'string';
 }
 
 /** The error of a batch still running when the wait ended (at its deadline, or cancelled). */
-export function batchWaitError(ctx: Pick<IExecuteFunctions, 'getNode'>, batch: Batch, itemIndex: number, cancelled: boolean): NodeOperationError {
-	const error = new NodeOperationError(
-		ctx.getNode(),
-		cancelled ? `Waiting for batch ${batch.id} stopped: the execution was cancelled` : `Batch ${batch.id} did not finish before the wait timed out`,
-		{ itemIndex, description: 'The batch goes on at the service. Raise "Wait Timeout" or use MediaGen Batch → Wait for Completion later.' },
-	);
-	error.context.problem = { code: cancelled ? 'cancelled' : 'wait_timeout', batch_id: batch.id } as JsonObject;
-	return error;
-}
-
-/**
- * Polls GET /batches/{id} until the batch is completed, failed or partial (back-off from 1 s to
- * 10 s, honouring Retry-After), stopping at the deadline or when the execution is cancelled.
- */
-export async function waitForBatch(ctx: IExecuteFunctions, client: ApiClient, batch: Batch, deadline: number, itemIndex: number): Promise<Batch> {
-	let current = batch;
-	let interval = 1000;
-	let outagePause = 0;
-	while (!isBatchFinished(current)) {
-		const wake = Math.min(Date.now() + interval, deadline);
-		if (!(await pause(Math.max(0, wake - Date.now()), client.signal)) || Date.now() >= deadline) {
-			throw batchWaitError(ctx, current, itemIndex, client.signal?.aborted === true);
-		}
-		const read = await apiRequest<unknown>(client, { method: 'GET', path: `/batches/${encodeURIComponent(current.id)}`, itemIndex, retryLimits: POLL_RETRY_LIMITS }).catch(
-			(error: unknown) => {
-				// an outage: the batch goes on at the service, so keep waiting, more slowly each time
-				if (isOutage(error)) return undefined;
-				throw error;
-			},
-		);
-		if (!read) {
-			outagePause = Math.min(MAX_POLL_MS, Math.max(OUTAGE_FIRST_PAUSE_MS, outagePause * 2));
-			interval = outagePause;
-			continue;
-		}
-		outagePause = 0;
-		if (!isBatch(read.body)) throw unexpectedResponse(client, `GET /batches/${current.id} did not return a batch`, read.body, itemIndex);
-		current = read.body;
-		const retryAfter = Number(read.headers['retry-after']);
-		interval = Number.isFinite(retryAfter) && retryAfter > 0 ? Math.min(MAX_POLL_MS, retryAfter * 1000) : Math.min(MAX_POLL_MS, interval * 1.5);
-	}
-	return current;
-}
-
 export async function readBatch(client: ApiClient, batchId: string, itemIndex?: number): Promise<Batch> {
 	const { body } = await apiRequest<unknown>(client, { method: 'GET', path: `/batches/${encodeURIComponent(batchId)}`, itemIndex });
 	if (!isBatch(body)) throw unexpectedResponse(client, `GET /batches/${batchId} did not return a batch`, body, itemIndex);
@@ -99,7 +50,7 @@ function sentOf(call: PreparedCall | undefined): IDataObject | undefined {
 }
 
 /**
- * One output item per batch item: simplified as the run of its target (src/media/simplify.ts), or
+ * One output item per batch item: simplified as the run of its target (src/outputs/simplify.ts), or
  * the item as JSON (with output_urls); its files as binary when asked. `sent` is the call it came from, where known.
  */
 async function batchItemOutput(
@@ -198,7 +149,7 @@ async function submitBatch(
 	client: ApiClient,
 	calls: PreparedCall[],
 	memory: SubmitMemory,
-	waits: WaitHolder,
+	waits: WaitList,
 	makeBody: () => IDataObject,
 ): Promise<Map<number, INodeExecutionData[]>> {
 	const first = calls[0];
@@ -228,7 +179,7 @@ async function submitBatch(
 		const items = Array.isArray(created.items) ? (created.items as BatchItem[]) : await listBatchItems(client, created.id, first.itemIndex);
 		return await outputsOf(ctx, client, calls, created, items, 'byIndex');
 	}
-	waits.holdBatch(calls, created, 'byIndex');
+	waits.addBatch(calls, created, 'byIndex');
 	return new Map();
 }
 
@@ -263,7 +214,7 @@ export async function createBatchFromItems(
 	client: ApiClient,
 	calls: PreparedCall[],
 	memory: SubmitMemory,
-	waits: WaitHolder,
+	waits: WaitList,
 ): Promise<Map<number, INodeExecutionData[]>> {
 	for (const call of calls) {
 		const item = call.body.item;
@@ -295,7 +246,7 @@ export async function sendRunsAsBatch(
 	client: ApiClient,
 	calls: PreparedCall[],
 	memory: SubmitMemory,
-	waits: WaitHolder,
+	waits: WaitList,
 ): Promise<Map<number, INodeExecutionData[]>> {
 	const { endpoint } = calls[0];
 	return await submitBatch(ctx, client, calls, memory, waits, () => ({
@@ -308,9 +259,9 @@ export async function sendRunsAsBatch(
 }
 
 /** MediaGen Batch → Wait for Completion: reads the batch and holds it; its outputs are one item per batch item. */
-export async function waitForBatchItems(_ctx: IExecuteFunctions, client: ApiClient, call: PreparedCall, waits: WaitHolder): Promise<INodeExecutionData[]> {
+export async function waitForBatchItems(_ctx: IExecuteFunctions, client: ApiClient, call: PreparedCall, waits: WaitList): Promise<INodeExecutionData[]> {
 	const { body } = await apiRequest<unknown>(client, { method: 'GET', path: call.path, itemIndex: call.itemIndex });
 	if (!isBatch(body)) throw unexpectedResponse(client, `GET ${call.path} did not return a batch`, body, call.itemIndex);
-	waits.holdBatch([call], body, 'one');
+	waits.addBatch([call], body, 'one');
 	return [];
 }

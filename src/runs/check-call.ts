@@ -4,7 +4,7 @@ import { fieldLocation, type FieldSpec } from '../catalog';
 import { checkCapability, checkFileLimits, checkLimit, checkStaticBounds, type LimitViolation } from '../models/limits';
 import { defaultModel, modelName, modelsForCapability, type Model } from '../models/model-catalog';
 import type { PreparedCall } from './call';
-import { NOTHING_SPENT } from './nothing-spent';
+import { NOTHING_SPENT } from '../options/nothing-spent';
 import { checkWorkflowInputs } from './workflow-inputs';
 
 function describeValue(value: unknown): string {

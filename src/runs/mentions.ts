@@ -3,7 +3,7 @@ import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8
 import { listAll } from '../transport/paginate';
 import type { ApiClient } from '../transport/request';
 import type { PreparedCall } from './call';
-import { NOTHING_SPENT } from './nothing-spent';
+import { NOTHING_SPENT } from '../options/nothing-spent';
 
 export interface Mention {
 	handle: string;

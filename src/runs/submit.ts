@@ -5,7 +5,7 @@ import { successorKey } from '../transport/idempotency';
 import { problemOf } from '../transport/problem';
 import { apiRequest, unexpectedResponse, type ApiClient } from '../transport/request';
 import type { PreparedCall } from './call';
-import { acceptableFreshQuote, bindQuote } from './cost';
+import { acceptableFreshQuote, bindQuote } from './quote';
 import { isRun, type Run } from './run';
 import type { SubmitMemory } from './submit-memory';
 

@@ -3,7 +3,7 @@ import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8
 import type { FieldSpec } from '../catalog';
 import { WORKFLOW_INPUT_FIELDS, WORKFLOW_KEYS, type WorkflowKey } from '../catalog/workflows';
 import { checkStaticBounds } from '../models/limits';
-import { NOTHING_SPENT } from './nothing-spent';
+import { NOTHING_SPENT } from '../options/nothing-spent';
 
 function isWorkflowKey(value: string): value is WorkflowKey {
 	return (WORKFLOW_KEYS as readonly string[]).includes(value);

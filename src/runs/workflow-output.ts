@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, IWebhookFuncti
 
 import { WORKFLOW_OUTPUT_FIELDS, type WorkflowKey } from '../catalog/workflows';
 import { downloadJson } from '../media/download';
-import { simplifiedRun, simplifiedVariants } from '../media/simplify';
+import { simplifiedRun, simplifiedVariants } from '../outputs/simplify';
 import type { ApiClient } from '../transport/request';
 import type { PreparedCall } from './call';
 import type { Run } from './run';
@@ -28,7 +28,7 @@ async function workflowFields(ctx: IExecuteFunctions | IWebhookFunctions, client
 /**
  * A completed workflow (or ad analysis) run as items: its declared output fields as JSON (all
  * output fields where the node does not know the workflow), or one item per variant when asked;
- * simplified (src/media/simplify.ts) or, below node version 2, as before.
+ * simplified (src/outputs/simplify.ts) or, below node version 2, as before.
  */
 export async function workflowOutputItems(ctx: IExecuteFunctions | IWebhookFunctions, client: ApiClient, call: PreparedCall, run: Run): Promise<INodeExecutionData[]> {
 	const key = workflowKeyOf(call.path);

@@ -12,9 +12,9 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
-import { BEARER_CREDENTIAL_TYPE, normalizeBaseUrl, type CredentialType } from './credentials';
+import { BEARER_CREDENTIAL_TYPE, normalizeBaseUrl, type CredentialType } from '../credentials/credential-types';
 import { egressRefusalOf, type EgressRefusal } from './egress-refusal';
-import { pause } from './pause';
+import { sleep } from './sleep';
 import { isProblem, problemError, type Problem } from './problem';
 import { redactForDisplay, redactUrl, SecretValues } from './redact';
 import { decideRetry, DEFAULT_RETRY_LIMITS, parseRetryAfter, type RetryLimits } from './retry-policy';
@@ -42,7 +42,7 @@ export interface ApiClient {
 	secrets: SecretValues;
 	/** when the current OAuth2 access token was last read from the credential (it changes when n8n fetches another) */
 	tokenReadAt?: number;
-	/** the credential's Credit Limit per Day / per Month, as the user wrote them (read by src/runs/budget.ts) */
+	/** the credential's Credit Limit per Day / per Month, as the user wrote them (read by src/spend/budget.ts) */
 	creditLimits?: { per_day?: unknown; per_month?: unknown };
 }
 
@@ -285,7 +285,7 @@ export async function apiRequest<T = IDataObject>(client: ApiClient, request: Ap
 				request.retryLimits ? { ...client.retryLimits, ...request.retryLimits } : client.retryLimits,
 			);
 			if (!decision.retry || client.signal?.aborted) throw await toError(client, request, failure);
-			if (!(await pause(decision.delayMs, client.signal))) throw await toError(client, request, failure);
+			if (!(await sleep(decision.delayMs, client.signal))) throw await toError(client, request, failure);
 		}
 	}
 }

@@ -1,9 +1,11 @@
 import type { ICredentialDataDecryptedObject, IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { BYTES_PER_MB, DEFAULT_MAX_OUTPUT_MB, downloadOutputs } from '../media/download';
-import { outputFiles } from '../media/output-files';
-import { simplifiedBatch, simplifiedRun } from '../media/simplify';
-import { normalizeBaseUrl } from '../transport/credentials';
+import { outputFiles } from '../outputs/output-files';
+import { binaryField, DEFAULT_BINARY_FIELD } from '../outputs/output-options';
+import { simplifyOf } from '../outputs/simplify-option';
+import { simplifiedBatch, simplifiedRun } from '../outputs/simplify';
+import { normalizeBaseUrl } from '../credentials/credential-types';
 import { problemOf } from '../transport/problem';
 import { SecretValues } from '../transport/redact';
 import { DELIVERY_HEADER, SIGNATURE_HEADER, subjectKind, type WebhookEvent } from './events';
@@ -69,7 +71,7 @@ function fullEventJson(event: WebhookEvent, deliveryId: string | undefined): IDa
 	};
 }
 
-/** Simplify: the run or batch flat (src/media/simplify.ts), then which event it was. */
+/** Simplify: the run or batch flat (src/outputs/simplify.ts), then which event it was. */
 function simplifiedEventJson(event: WebhookEvent): IDataObject {
 	const subject = event.data.object;
 	const json = subjectKind(event.type) === 'batch' ? simplifiedBatch(subject) : simplifiedRun(subject);
@@ -78,7 +80,7 @@ function simplifiedEventJson(event: WebhookEvent): IDataObject {
 
 async function eventItem(ctx: IWebhookFunctions, event: WebhookEvent, deliveryId: string | undefined, options: TriggerOptions, signingSecret: string): Promise<INodeExecutionData> {
 	const subject = event.data.object;
-	const simplify = ctx.getNodeParameter('simplify', false) === true;
+	const simplify = simplifyOf((name, fallback) => ctx.getNodeParameter(name, fallback));
 	const json = simplify ? simplifiedEventJson(event) : fullEventJson(event, deliveryId);
 	if (!options.downloadOutputs || event.type !== 'run.completed' || typeof subject.id !== 'string') return { json };
 	const files = outputFiles(subject.output as IDataObject | null | undefined);
@@ -89,7 +91,7 @@ async function eventItem(ctx: IWebhookFunctions, event: WebhookEvent, deliveryId
 		const credentials = await ctx.getCredentials<ICredentialDataDecryptedObject>(triggerCredentialType(ctx));
 		secrets.addCredential(credentials);
 		const baseUrl = normalizeBaseUrl(credentials.baseUrl);
-		const binary = await downloadOutputs(ctx, files, options.binaryPropertyName || 'data', baseUrl, { runId: subject.id, maxBytes: DEFAULT_MAX_OUTPUT_MB * BYTES_PER_MB });
+		const binary = await downloadOutputs(ctx, files, binaryField.read(options as IDataObject) ?? DEFAULT_BINARY_FIELD, baseUrl, { runId: subject.id, maxBytes: DEFAULT_MAX_OUTPUT_MB * BYTES_PER_MB });
 		return { json, binary };
 	} catch (error) {
 		// The delivery is already answered: the workflow still starts, with the URLs and the reason.

@@ -1,6 +1,6 @@
 import type { ICredentialDataDecryptedObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
-import { BEARER_CREDENTIAL_TYPE, isCredentialType, type CredentialType } from '../transport/credentials';
+import { BEARER_CREDENTIAL_TYPE, isCredentialType, type CredentialType } from '../credentials/credential-types';
 import { credentialSecretOf, OpenedSecrets, openSecret, sealSecret, TRIGGER_SEAL_INFO, type SealKey } from './sealed-secret';
 import type { SeenEventsData } from './seen-events';
 

@@ -1,14 +1,14 @@
 import type { IExecuteFunctions, IHttpRequestOptions, INode } from 'n8n-workflow';
 
 import type { Run } from '../../src/runs/run';
-import type { WaitClock } from '../../src/runs/wait';
+import type { WaitClock } from '../../src/waits/wait-loop';
 import type { ApiClient } from '../../src/transport/request';
 import { DEFAULT_RETRY_LIMITS } from '../../src/transport/retry-policy';
 import { SecretValues } from '../../src/transport/redact';
 
 /**
  * A run service in simulated time, for the wait loop's pacing: no timer, no socket. The clock moves
- * only when the loop pauses (and by `requestMs` per request), so a test asserts request counts and
+ * only when the loop sleeps (and by `requestMs` per request), so a test asserts request counts and
  * how long after each finish the loop saw it, in simulated milliseconds, whatever the machine's load.
  */
 
@@ -17,7 +17,7 @@ export const SIM_EPOCH = Date.parse('2031-03-01T09:00:00.000Z');
 export class SimClock implements WaitClock {
 	private t = SIM_EPOCH;
 	private standing = 0;
-	private pauses = 0;
+	private sleeps = 0;
 	private readonly timers: Array<{ at: number; run: () => void }> = [];
 
 	now(): number {
@@ -35,11 +35,11 @@ export class SimClock implements WaitClock {
 		while (this.timers.length && this.timers[0].at <= this.t) this.timers.shift()!.run();
 	}
 
-	async pause(ms: number): Promise<boolean> {
+	async sleep(ms: number): Promise<boolean> {
 		// a loop that keeps pausing while nothing can change would spin forever (on microtasks only,
 		// so not even jest's timeout would end it)
 		this.standing = ms > 0 ? 0 : this.standing + 1;
-		if (this.standing > 10_000 || ++this.pauses > 1_000_000) throw new Error('the wait loop spins without an end');
+		if (this.standing > 10_000 || ++this.sleeps > 1_000_000) throw new Error('the wait loop spins without an end');
 		this.advance(ms);
 		await Promise.resolve();
 		return true;

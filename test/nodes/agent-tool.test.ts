@@ -2,7 +2,7 @@ import { MediaGenAccount } from '../../nodes/MediaGenAccount/MediaGenAccount.nod
 import { MediaGenImage } from '../../nodes/MediaGenImage/MediaGenImage.node';
 import { MediaGenVideo } from '../../nodes/MediaGenVideo/MediaGenVideo.node';
 import { SANDBOX_ACCOUNT_ID, SANDBOX_API_KEY } from '../../sandbox/options';
-import { TOOL_ANSWER_LIMITS } from '../../src/node/tool-output';
+import { TOOL_ANSWER_LIMITS } from '../../src/agents/tool-output';
 import { runNode } from '../helpers/n8n-harness';
 import { PausedExecutionHost } from '../helpers/paused-harness';
 import { posts, startFixture, type Fixture } from '../helpers/sandbox-fixture';

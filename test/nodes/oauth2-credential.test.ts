@@ -7,7 +7,7 @@ import { MediaGenAccount } from '../../nodes/MediaGenAccount/MediaGenAccount.nod
 import { MediaGenImage } from '../../nodes/MediaGenImage/MediaGenImage.node';
 import { SANDBOX_OAUTH_CLIENT_ID, SANDBOX_OAUTH_CLIENT_SECRET } from '../../sandbox/options';
 import type { Sandbox } from '../../sandbox/server';
-import { ALL_NODE_SCOPES } from '../../src/node/scopes';
+import { ALL_NODE_SCOPES } from '../../src/credentials/scopes';
 import { runNode, type NodeRun } from '../helpers/n8n-harness';
 import { posts, startFixture, type Fixture } from '../helpers/sandbox-fixture';
 

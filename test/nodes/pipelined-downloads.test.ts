@@ -7,7 +7,7 @@ import { startRelayed, type FileRelay } from '../helpers/file-relay';
 import { runNode } from '../helpers/n8n-harness';
 import type { Fixture } from '../helpers/sandbox-fixture';
 
-/** The node's own cap on downloads in flight (src/node/run-outputs.ts). */
+/** The node's own cap on downloads in flight (src/waits/run-outputs.ts). */
 const DOWNLOAD_CONCURRENCY = 32;
 
 describe('downloads pipelined into the wait', () => {

@@ -16,24 +16,24 @@ export const KNOWN = {
   'src/models/model-catalog.ts:cache':
     'per-process cache of GET /models (a promise per credential, 60 s TTL): each worker fetches its own copy; nothing depends on another process seeing it',
   'src/catalog/index.ts:byKey': 'read-only lookup built once from the static catalog',
-  'src/node/names.ts:camelCased': 'memo of a pure function of the static catalog (API field name → n8n parameter name): every process computes the same values',
+  'src/node/description/param-names.ts:camelCased': 'memo of a pure function of the static catalog (API field name → n8n parameter name): every process computes the same values',
   'src/catalog/workflows.ts:WORKFLOW_INPUT_FIELDS': 'static catalog data (field lists of the five workflows), filled once at load and only read',
-  'src/runs/cost.ts:plans': 'WeakMap keyed by the PreparedCall objects of one execution: nothing outlives the execution or is shared between them',
-  'src/node/resume.ts:openedSecrets':
+  'src/spend/cost.ts:plans': 'WeakMap keyed by the PreparedCall objects of one execution: nothing outlives the execution or is shared between them',
+  'src/waits/resume.ts:openedSecrets':
     'per-process cache of the signing secrets of paused executions this process opened (by sealed value, at most 100): another process opens its own from the execution data',
   'src/webhooks/trigger-secret.ts:openedHere':
     'per-process cache of the trigger signing secrets this process opened (by workflow, node and sealed value, at most 100): another process opens its own from the static data',
-  'src/node/resume.ts:resumingHere':
+  'src/waits/resume.ts:resumingHere':
     'paused executions a delivery in this process claimed to resume (at most 1000): copies reaching this process do nothing; between processes the service decides (only one DELETE of the endpoint succeeds, docs/security.md)',
   'src/webhooks/seen-events.ts:seenHere':
     'event ids the trigger started in this process, by workflow and node (at most 1000 each, 200 places): a copy reaching this process while the first still downloads is a repeat, and every delivery writes them into the static data n8n saves (n8n saves it whole per request); another process knows what the static data holds (docs/security.md)',
   'src/webhooks/paused-endpoint.ts:keptAt':
     'when this process last asked n8n about each leftover paused-wait endpoint and kept it (only URLs of endpoints that still exist): orders the next cleanup; another process asks in its own order, and a probe never deletes what n8n says may still wait',
-  'src/runs/wait-pace.ts:rememberedDurations':
+  'src/waits/wait-pace.ts:rememberedDurations':
     'per-process memory of how long runs of each kind (service, operation, model) took when this process last saw them finish (at most 200 kinds): paces the next wait; a process that never saw a kind starts cold, nothing depends on another process seeing it',
-  'src/node/resume.ts:pausedWaits':
+  'src/waits/resume.ts:pausedWaits':
     'per-process memory of each paused execution this process answers deliveries for (what it waits for, the finished runs its verified deliveries carried; at most 100, dropped when it resumes): another process rebuilds its own and reads from the service what it has not seen',
-  'src/node/resume.ts:latestReads':
+  'src/waits/resume.ts:latestReads':
     'the latest read of each paused execution this process answers deliveries for (dropped when it resumes, at most 100): deliveries arriving at the same process share one; another process reads for itself',
 };
 

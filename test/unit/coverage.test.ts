@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { INodeProperties, INodePropertyOptions, INodeType } from 'n8n-workflow';
 
 import { catalog, endpointKey, extraOperations, type Endpoint } from '../../src/catalog';
-import { customOperationKeys } from '../../src/node/custom-operations';
+import { customOperationKeys } from '../../src/runs/custom-operations';
 import { sandboxHandlers } from '../../sandbox/handlers';
 import { defaultSandboxOptions } from '../../sandbox/options';
 import { SandboxServices } from '../../sandbox/services';

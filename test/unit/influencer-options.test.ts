@@ -7,7 +7,7 @@ import { LoadOptionsContext } from 'n8n-core';
 import { Workflow, type INode, type INodeType, type IWorkflowExecuteAdditionalData } from 'n8n-workflow';
 
 import { MediaGenLibrary } from '../../nodes/MediaGenLibrary/MediaGenLibrary.node';
-import { getReadyInfluencers, searchReadyInfluencers } from '../../src/node/influencers';
+import { getReadyInfluencers, searchReadyInfluencers } from '../../src/node/methods/influencers';
 import { TestCredentialsHelper } from '../helpers/n8n-harness';
 
 const influencer = (n: number, status: string) => ({ id: `inf_${n}`, object: 'influencer', handle: `h${n}`, display_name: `Person ${n}`, status });

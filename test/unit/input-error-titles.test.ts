@@ -4,7 +4,7 @@
 import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
 import { findOperation } from '../../src/catalog';
-import type { PreparedCall, WaitHolder } from '../../src/runs/call';
+import type { PreparedCall, WaitList } from '../../src/runs/call';
 import { createBatchFromItems } from '../../src/runs/batches';
 import { checkMentionsReady, mentionsOf } from '../../src/runs/mentions';
 import type { SubmitMemory } from '../../src/runs/submit-memory';
@@ -36,7 +36,7 @@ const batch = (items: IDataObject[]) => () =>
 		untouchable as ApiClient,
 		items.map((body, i) => callOf('MediaGenBatch', 'batch', 'create', body, i)),
 		untouchable as SubmitMemory,
-		untouchable as WaitHolder,
+		untouchable as WaitList,
 	);
 const image = (mentions: unknown) => callOf('MediaGenImage', 'image', 'generate', { prompt: 'ava', mentions: mentions as IDataObject[] });
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { NodeHelpers, type IDataObject, type INode, type INodeProperties, type INodePropertyOptions, type INodeType } from 'n8n-workflow';
 
 import { endpointsOfNode, type Endpoint, type NodeName } from '../../src/catalog';
-import { paramName } from '../../src/node/names';
+import { paramName } from '../../src/node/description/param-names';
 import { evaluateForNode } from '../helpers/n8n-harness';
 
 /** Every action node built from the catalog, loaded from nodes/. */

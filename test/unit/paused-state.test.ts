@@ -1,7 +1,7 @@
 import type { INodeType } from 'n8n-workflow';
 
 import { catalog, extraOperations } from '../../src/catalog';
-import { decodeState, encodeState, STATE_MAX_LENGTH, stateKey } from '../../src/node/pause-state';
+import { decodeState, encodeState, STATE_MAX_LENGTH, stateKey } from '../../src/waits/pause-state';
 import { answersNotWaiting, pausedEndpointDeadline, pausedEndpointDescription } from '../../src/webhooks/paused-endpoint';
 import { openSecret, sealSecret } from '../../src/webhooks/sealed-secret';
 import { actionNodes } from '../helpers/action-nodes';

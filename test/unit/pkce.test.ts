@@ -1,4 +1,4 @@
-import { codeChallengeS256, makeCodeVerifier } from '../../src/node/pkce';
+import { codeChallengeS256, makeCodeVerifier } from '../../src/runs/pkce';
 
 describe('PKCE verifier and S256 challenge (RFC 7636)', () => {
 	it('derives the challenge of the RFC 7636 appendix B example', () => {

@@ -1,4 +1,4 @@
-import { lastToFinish } from '../../src/node/resume';
+import { lastToFinish } from '../../src/waits/resume';
 
 /** Which run's event resumes a paused execution: the one that finished last, whatever the order they were made in. */
 describe('lastToFinish', () => {

@@ -1,6 +1,6 @@
 import { MediaGenOAuth2Api } from '../../credentials/MediaGenOAuth2Api.credentials';
 import { catalog } from '../../src/catalog';
-import { ALL_NODE_SCOPES } from '../../src/node/scopes';
+import { ALL_NODE_SCOPES } from '../../src/credentials/scopes';
 
 describe("the OAuth2 credential's default scopes", () => {
 	it('are exactly the scopes the catalog needs', () => {

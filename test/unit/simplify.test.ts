@@ -1,9 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { kindOfOperation, simplifiedBatch, simplifiedBatchItem, simplifiedRun, simplifiedVariants, variantCredits } from '../../src/media/simplify';
+import { kindOfOperation, simplifiedBatch, simplifiedBatchItem, simplifiedRun, simplifiedVariants, variantCredits } from '../../src/outputs/simplify';
 
 /**
- * Simplify (src/media/simplify.ts) on the shapes the API document leaves open: every kind of item,
+ * Simplify (src/outputs/simplify.ts) on the shapes the API document leaves open: every kind of item,
  * from tidy runs and from odd ones (no usage, a price object, empty variants, nulls everywhere).
  */
 

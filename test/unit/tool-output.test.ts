@@ -3,8 +3,8 @@ import { NodeHelpers, type INode, type INodeExecutionData, type INodeTypeDescrip
 import { MediaGenImage } from '../../nodes/MediaGenImage/MediaGenImage.node';
 
 import { catalog, estimateOperation, findOperation } from '../../src/catalog';
-import { estimateToolDescriptionOf, toolDescriptionOf } from '../../src/node/tool-description';
-import { compactRun, TOOL_ANSWER_LIMITS, toolAnswer, trimForModel } from '../../src/node/tool-output';
+import { estimateToolDescriptionOf, toolDescriptionOf } from '../../src/agents/tool-description';
+import { compactRun, TOOL_ANSWER_LIMITS, toolAnswer, trimForModel } from '../../src/agents/tool-output';
 import type { Run } from '../../src/runs/run';
 import { sandboxModels } from '../../sandbox/models';
 

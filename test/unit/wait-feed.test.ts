@@ -1,8 +1,8 @@
-import { RunFeed, waitForRuns } from '../../src/runs/wait';
-import { forgetRunDurations } from '../../src/runs/wait-pace';
+import { RunFeed, waitForRuns } from '../../src/waits/wait-loop';
+import { forgetRunDurations } from '../../src/waits/wait-pace';
 import { SimRunService } from '../helpers/simulated-runs';
 
-// A wait that begins with the first run sent, while the rest are still being sent (src/node/held-waits.ts),
+// A wait that begins with the first run sent, while the rest are still being sent (src/waits/run-waits.ts),
 // against a run service in simulated time (test/helpers/simulated-runs.ts).
 
 describe('waiting for runs as they are sent (RunFeed)', () => {

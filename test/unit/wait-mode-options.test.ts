@@ -1,7 +1,7 @@
 import { NodeHelpers, type INode, type INodeParameters, type INodeProperties } from 'n8n-workflow';
 
 import { catalog, extraOperations, IN_EXECUTION_WAIT_TIMEOUT, PAUSED_WAIT_TIMEOUTS, pausedWaitTimeoutOf, type Endpoint } from '../../src/catalog';
-import { MAX_WAIT_SECONDS } from '../../src/node/parameters';
+import { MAX_WAIT_SECONDS } from '../../src/waits/wait-options';
 import { actionNodes } from '../helpers/action-nodes';
 
 const nodes = actionNodes();

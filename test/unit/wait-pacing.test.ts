@@ -1,5 +1,5 @@
-import { waitForRuns } from '../../src/runs/wait';
-import { forgetRunDurations, LATE_SHARE, MAX_EARLY_GAP_MS, MIN_GAP_MS } from '../../src/runs/wait-pace';
+import { waitForRuns } from '../../src/waits/wait-loop';
+import { forgetRunDurations, LATE_SHARE, MAX_EARLY_GAP_MS, MIN_GAP_MS } from '../../src/waits/wait-pace';
 import { SimRunService, type SubmitPlan } from '../helpers/simulated-runs';
 
 // The wait loop's pace against a run service in simulated time (test/helpers/simulated-runs.ts):
