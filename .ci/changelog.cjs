@@ -1,5 +1,5 @@
 // The one change `npm run release` makes to CHANGELOG.md, apart from the side effects, so that a unit
-// test (test/unit/release-changelog.test.ts) can hold it. CommonJS: jest requires it as it is.
+// test (test/unit/project/release-changelog.test.ts) can hold it. CommonJS: jest requires it as it is.
 
 /**
  * CHANGELOG.md with the Unreleased entries moved under `version`, and the links updated: the first

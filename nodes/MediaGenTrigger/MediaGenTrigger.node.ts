@@ -67,7 +67,7 @@ export class MediaGenTrigger implements INodeType {
 				displayName: 'Reject Events Older Than (Minutes)',
 				name: 'maxEventAgeMinutes',
 				type: 'number',
-				// n8n's lint wants a literal here: the same value as DEFAULT_MAX_EVENT_AGE_MINUTES (test/unit/trigger-defaults.test.ts)
+				// n8n's lint wants a literal here: the same value as DEFAULT_MAX_EVENT_AGE_MINUTES (test/unit/webhooks/trigger-defaults.test.ts)
 				default: 5,
 				typeOptions: { minValue: 0 },
 				description: 'Refuse (HTTP 401) events whose signed creation time is older than this, so a captured delivery cannot be replayed later; 0 accepts any age',

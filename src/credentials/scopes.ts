@@ -1,7 +1,7 @@
 /**
  * Every scope some node operation needs: the OAuth2 credential asks for these by default. Written
  * out (not derived from the catalog) so the credential's bundle does not carry the whole catalog;
- * `test/unit/scopes.test.ts` keeps it equal to the catalog's scopes.
+ * `test/unit/credentials/scopes.test.ts` keeps it equal to the catalog's scopes.
  */
 export const ALL_NODE_SCOPES = [
 	'account:read',

@@ -2,8 +2,8 @@
 import { readFileSync } from 'node:fs';
 
 import type { FieldSpec } from '../../src/catalog';
-import { documentEnumerations, documentNames, documentParameterRows } from '../tools/document-parameters';
-import { NOT_SENT, parameterFields, parameterTableMarkdown, parameterUses } from '../tools/parameter-table';
+import { documentEnumerations, documentNames, documentParameterRows } from '../../scripts/docs/document-parameters';
+import { NOT_SENT, parameterFields, parameterTableMarkdown, parameterUses } from '../../scripts/docs/parameter-table';
 
 const fixture = readFileSync('test/fixtures/generation-parameters.md', 'utf8');
 const rows = documentParameterRows(fixture);

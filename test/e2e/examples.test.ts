@@ -129,7 +129,7 @@ async function expectAdsFor(state: E2eState, run: N8nRun, evaluated: ReturnType<
 	expect(binaries.map((b) => pngText(binaryBytes(state, b)))).toEqual(images.map((i) => i.json.prompt));
 }
 
-/** What test/n8n-host/playground-seed.mjs keeps about a seeding, and its functions (plain JavaScript). */
+/** What scripts/playground/playground-seed.mjs keeps about a seeding, and its functions (plain JavaScript). */
 interface SeededState {
 	apiKey?: string;
 	workflows?: Record<string, { id: string }>;
@@ -138,7 +138,7 @@ interface SeededState {
 }
 
 /**
- * Runs test/n8n-host/playground-seed.mjs, what `npm start` seeds its n8n with, in a Node process of
+ * Runs scripts/playground/playground-seed.mjs, what `npm start` seeds its n8n with, in a Node process of
  * its own (jest cannot import an ES module here) → its report and the state it kept.
  */
 function seedLikeThePlayground(args: { url: string; state: SeededState; sandboxBaseUrl: string; openAi: { baseUrl: string; key: string } }) {

@@ -35,7 +35,7 @@ const SIMPLIFIED = { typeVersion: 2 };
 const VERSION_1 = { typeVersion: 1 };
 type Version = { typeVersion: number; simplify?: boolean };
 
-/** Values a user would read as broken (see test/unit/simplify.test.ts for the full walk). */
+/** Values a user would read as broken (see test/unit/outputs/simplify.test.ts for the full walk). */
 function brokenValues(value: unknown, path = '$'): string[] {
 	if (value === undefined || value === null) return [`${path}: ${String(value)}`];
 	if (typeof value === 'string') return value.includes('[object Object]') ? [`${path}: ${value}`] : [];
