@@ -33,7 +33,8 @@ export class MediaGenAudio implements INodeType {
 		version: [1, 2],
 		defaultVersion: 2,
 		subtitle: operationSubtitle('MediaGenAudio', RESOURCES, SUBTITLES),
-		description: 'Generate speech, dialogue, music and sound effects, convert voices and transcribe with the Media Generation Service',
+		description:
+			'Generate speech, dialogue, music and sound effects, convert voices and transcribe with the Media Generation Service',
 		documentationUrl: 'https://github.com/n8n-nodes-mediagen/n8n-nodes-mediagen#mediagen-audio',
 		defaults: { name: 'MediaGen Audio' },
 		inputs: [NodeConnectionTypes.Main],

@@ -24,7 +24,8 @@ export class MediaGenImage implements INodeType {
 		version: [1, 2],
 		defaultVersion: 2,
 		subtitle: operationSubtitle('MediaGenImage', RESOURCES),
-		description: 'Generate images, remove backgrounds, upscale, capture pages and block out scenes with the Media Generation Service',
+		description:
+			'Generate images, remove backgrounds, upscale, capture pages and block out scenes with the Media Generation Service',
 		documentationUrl: 'https://github.com/n8n-nodes-mediagen/n8n-nodes-mediagen#mediagen-image',
 		defaults: { name: 'MediaGen Image' },
 		inputs: [NodeConnectionTypes.Main],

@@ -34,7 +34,8 @@ export class MediaGenLibrary implements INodeType {
 		version: [1, 2],
 		defaultVersion: 2,
 		subtitle: operationSubtitle('MediaGenLibrary', RESOURCES),
-		description: 'Manage influencers, teams, projects, elements, brands, moodboards and trained models (LoRAs, image styles) of the Media Generation Service',
+		description:
+			'Manage influencers, teams, projects, elements, brands, moodboards and trained models (LoRAs, image styles) of the Media Generation Service',
 		documentationUrl: 'https://github.com/n8n-nodes-mediagen/n8n-nodes-mediagen#mediagen-library',
 		defaults: { name: 'MediaGen Library' },
 		inputs: [NodeConnectionTypes.Main],

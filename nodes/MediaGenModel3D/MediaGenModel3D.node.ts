@@ -24,7 +24,8 @@ export class MediaGenModel3D implements INodeType {
 		version: [1, 2],
 		defaultVersion: 2,
 		subtitle: operationSubtitle('MediaGenModel3D', RESOURCES),
-		description: 'Generate 3D models (GLB, FBX, OBJ, USDZ, BLEND, STL) from images with the Media Generation Service',
+		description:
+			'Generate 3D models (GLB, FBX, OBJ, USDZ, BLEND, STL) from images with the Media Generation Service',
 		documentationUrl: 'https://github.com/n8n-nodes-mediagen/n8n-nodes-mediagen#mediagen-3d',
 		defaults: { name: 'MediaGen 3D' },
 		inputs: [NodeConnectionTypes.Main],

@@ -35,7 +35,8 @@ export class MediaGenProducer implements INodeType {
 		version: [1, 2],
 		defaultVersion: 2,
 		subtitle: operationSubtitle('MediaGenProducer', RESOURCES),
-		description: 'Produce faceless reels, explainers, music videos, books, browser games and apps, and schedule tasks with the Media Generation Service',
+		description:
+			'Produce faceless reels, explainers, music videos, books, browser games and apps, and schedule tasks with the Media Generation Service',
 		documentationUrl: 'https://github.com/n8n-nodes-mediagen/n8n-nodes-mediagen#mediagen-producer',
 		defaults: { name: 'MediaGen Producer' },
 		inputs: [NodeConnectionTypes.Main],

@@ -24,7 +24,8 @@ export class MediaGenProduct implements INodeType {
 		version: [1, 2],
 		defaultVersion: 2,
 		subtitle: operationSubtitle('MediaGenProduct', RESOURCES),
-		description: 'Extract product data and photos from a product page with the Media Generation Service',
+		description:
+			'Extract product data and photos from a product page with the Media Generation Service',
 		documentationUrl: 'https://github.com/n8n-nodes-mediagen/n8n-nodes-mediagen#mediagen-product',
 		defaults: { name: 'MediaGen Product' },
 		inputs: [NodeConnectionTypes.Main],

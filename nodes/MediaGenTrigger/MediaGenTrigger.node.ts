@@ -7,7 +7,10 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { authenticationProperty, credentialsOfNodes } from '../../src/node/description/authentication';
+import {
+	authenticationProperty,
+	credentialsOfNodes,
+} from '../../src/node/description/authentication';
 import { binaryField } from '../../src/outputs/output-options';
 import { simplifyProperty } from '../../src/outputs/simplify-option';
 import { EVENT_OPTIONS, eventsSubtitle } from '../../src/webhooks/events';
@@ -23,13 +26,16 @@ export class MediaGenTrigger implements INodeType {
 		version: [1, 2],
 		defaultVersion: 2,
 		subtitle: eventsSubtitle(),
-		description: 'Starts the workflow when a MediaGen generation (or a batch) completes or fails, through signed webhooks',
+		description:
+			'Starts the workflow when a MediaGen generation (or a batch) completes or fails, through signed webhooks',
 		documentationUrl: 'https://github.com/n8n-nodes-mediagen/n8n-nodes-mediagen#mediagen-trigger',
 		defaults: { name: 'MediaGen Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: credentialsOfNodes,
-		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }],
+		webhooks: [
+			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
+		],
 		eventTriggerDescription: 'Waiting for a MediaGen run or batch to finish',
 		triggerPanel: {
 			header: 'Start this workflow when MediaGen finishes a run or a batch',
@@ -37,9 +43,10 @@ export class MediaGenTrigger implements INodeType {
 				inactive:
 					"<b>While building your workflow</b>, click 'Execute step': the node registers a test URL with MediaGen for you. Then start a generation (another workflow, the API or the web app); the first matching event shows up here.<br /><br /><b>Once you're happy with your workflow</b>, publish it: the node registers its production URL, and every matching event starts an execution, shown in the <a data-key=\"executions\">executions list</a>. Unpublishing removes the registration.",
 				active:
-					"<b>While building your workflow</b>, click 'Execute step', then start a generation: the event shows up here.<br /><br /><b>Your workflow is published</b>: every matching event starts an execution, shown in the <a data-key=\"executions\">executions list</a>.",
+					'<b>While building your workflow</b>, click \'Execute step\', then start a generation: the event shows up here.<br /><br /><b>Your workflow is published</b>: every matching event starts an execution, shown in the <a data-key="executions">executions list</a>.',
 			},
-			activationHint: 'Once you’ve finished building your workflow, publish it: MediaGen then sends every matching event to it.',
+			activationHint:
+				'Once you’ve finished building your workflow, publish it: MediaGen then sends every matching event to it.',
 		},
 		properties: [
 			{
@@ -61,7 +68,8 @@ export class MediaGenTrigger implements INodeType {
 				required: true,
 				default: ['run.completed'],
 				options: EVENT_OPTIONS,
-				description: 'The events that start the workflow. Run events come from every generation of the account.',
+				description:
+					'The events that start the workflow. Run events come from every generation of the account.',
 			},
 			{
 				displayName: 'Reject Events Older Than (Minutes)',
@@ -70,7 +78,8 @@ export class MediaGenTrigger implements INodeType {
 				// n8n's lint wants a literal here: the same value as DEFAULT_MAX_EVENT_AGE_MINUTES (test/unit/webhooks/trigger-defaults.test.ts)
 				default: 5,
 				typeOptions: { minValue: 0 },
-				description: 'Refuse (HTTP 401) events whose signed creation time is older than this, so a captured delivery cannot be replayed later; 0 accepts any age',
+				description:
+					'Refuse (HTTP 401) events whose signed creation time is older than this, so a captured delivery cannot be replayed later; 0 accepts any age',
 			},
 			{
 				displayName: 'Ignore Repeated Events',
@@ -78,7 +87,8 @@ export class MediaGenTrigger implements INodeType {
 				type: 'boolean',
 				// n8n's lint wants a literal here: the same value as DEFAULT_IGNORE_REPEATED_EVENTS in src/webhooks/receive.ts
 				default: true,
-				description: 'Whether to skip an event whose ID already started this workflow (a retry or replay of the same event)',
+				description:
+					'Whether to skip an event whose ID already started this workflow (a retry or replay of the same event)',
 			},
 			simplifyProperty({}),
 			{
@@ -88,13 +98,17 @@ export class MediaGenTrigger implements INodeType {
 				placeholder: 'Add Option',
 				default: {},
 				options: [
-					binaryField.property({ description: 'With Download Outputs: the first file goes to this field, further ones to "data_1", "data_2", …' }),
+					binaryField.property({
+						description:
+							'With Download Outputs: the first file goes to this field, further ones to "data_1", "data_2", …',
+					}),
 					{
 						displayName: 'Download Outputs',
 						name: 'downloadOutputs',
 						type: 'boolean',
 						default: false,
-						description: 'Whether to download the files of a completed run as binary data (Run Completed events only)',
+						description:
+							'Whether to download the files of a completed run as binary data (Run Completed events only)',
 					},
 					{
 						displayName: 'Only Capabilities',
@@ -102,7 +116,8 @@ export class MediaGenTrigger implements INodeType {
 						type: 'string',
 						default: '',
 						placeholder: 'image_generation, video_generation',
-						description: 'Comma-separated capabilities; run events of other capabilities are skipped',
+						description:
+							'Comma-separated capabilities; run events of other capabilities are skipped',
 					},
 					{
 						displayName: 'Only Models',

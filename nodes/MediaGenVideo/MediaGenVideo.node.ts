@@ -24,7 +24,8 @@ export class MediaGenVideo implements INodeType {
 		version: [1, 2],
 		defaultVersion: 2,
 		subtitle: operationSubtitle('MediaGenVideo', RESOURCES),
-		description: 'Generate, finalize, upscale, compose and analyze videos; timelines, voices, frames and motion presets with the Media Generation Service',
+		description:
+			'Generate, finalize, upscale, compose and analyze videos; timelines, voices, frames and motion presets with the Media Generation Service',
 		documentationUrl: 'https://github.com/n8n-nodes-mediagen/n8n-nodes-mediagen#mediagen-video',
 		defaults: { name: 'MediaGen Video' },
 		inputs: [NodeConnectionTypes.Main],

@@ -2,8 +2,16 @@
 function tableRows(markdown: string): string[][] {
 	return markdown
 		.split('\n')
-		.filter((line) => line.startsWith('| ') && !line.startsWith('| Parameter') && !line.startsWith('|---'))
-		.map((line) => line.split('|').slice(1, -1).map((cell) => cell.trim()));
+		.filter(
+			(line) =>
+				line.startsWith('| ') && !line.startsWith('| Parameter') && !line.startsWith('|---'),
+		)
+		.map((line) =>
+			line
+				.split('|')
+				.slice(1, -1)
+				.map((cell) => cell.trim()),
+		);
 }
 
 /** The first cells of the document's parameter table. */
@@ -39,7 +47,12 @@ export function documentEnumerations(markdown: string): Map<string, DocumentEnum
 	for (const [parameter, type, meaning] of tableRows(markdown)) {
 		const names = documentNames(parameter);
 		const parts = type.split(';').map((p) => p.trim());
-		const paired = names.length === parts.length ? names.map((name, i) => [name, parts[i]]) : names.length === 1 ? [[names[0], type]] : [];
+		const paired =
+			names.length === parts.length
+				? names.map((name, i) => [name, parts[i]])
+				: names.length === 1
+					? [[names[0], type]]
+					: [];
 		for (const [name, part] of paired) {
 			const match = ENUMERATION.exec(part);
 			if (!match) continue;

@@ -32,7 +32,12 @@ function row(e: Endpoint): string {
 /** The table of every operation (docs/operations.md), generated from the catalog (a test keeps it fresh). */
 export function operationsTable(): string {
 	const rows = [...catalog]
-		.sort((a, b) => a.node.localeCompare(b.node) || a.resource.localeCompare(b.resource) || a.name.localeCompare(b.name))
+		.sort(
+			(a, b) =>
+				a.node.localeCompare(b.node) ||
+				a.resource.localeCompare(b.resource) ||
+				a.name.localeCompare(b.name),
+		)
 		.map(row);
 	return [
 		`${catalog.length} endpoints.`,

@@ -8,5 +8,10 @@ import { parameterTableMarkdown } from './parameter-table';
 // `npm run docs`: rewrites the operations table (docs/operations.md) and docs/parameters.md from the catalog.
 const file = 'docs/operations.md';
 writeFileSync(file, withOperationsTable(readFileSync(file, 'utf8')));
-writeFileSync('docs/parameters.md', parameterTableMarkdown(documentParameterRows(readFileSync('test/fixtures/generation-parameters.md', 'utf8'))));
+writeFileSync(
+	'docs/parameters.md',
+	parameterTableMarkdown(
+		documentParameterRows(readFileSync('test/fixtures/generation-parameters.md', 'utf8')),
+	),
+);
 process.stdout.write('docs/operations.md and docs/parameters.md updated\n');

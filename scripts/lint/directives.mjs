@@ -24,13 +24,17 @@ export const CLOUD_RUNTIME_RULES = new Set([
 /** Every ESLint configuration comment (`/* eslint… *\/`, `// eslint-disable…`) in a source text. */
 export function eslintComments(text) {
 	const found = [];
-	const pattern = /\/\*\s*(eslint(?:-disable|-enable)?(?:-next-line|-line)?|global)\s([\s\S]*?)\*\/|\/\/\s*(eslint-disable(?:-next-line|-line)?|eslint-enable)\b(.*)$/gm;
+	const pattern =
+		/\/\*\s*(eslint(?:-disable|-enable)?(?:-next-line|-line)?|global)\s([\s\S]*?)\*\/|\/\/\s*(eslint-disable(?:-next-line|-line)?|eslint-enable)\b(.*)$/gm;
 	for (const match of text.matchAll(pattern)) {
 		const kind = match[1] ?? match[3];
 		const [rules, reason] = (match[2] ?? match[4] ?? '').split(/\s--\s/);
 		found.push({
 			kind,
-			rules: rules.split(',').map((r) => r.trim()).filter(Boolean),
+			rules: rules
+				.split(',')
+				.map((r) => r.trim())
+				.filter(Boolean),
 			reason: (reason ?? '').trim(),
 			line: text.slice(0, match.index).split('\n').length,
 		});
@@ -47,13 +51,20 @@ export function directiveProblems(text, shipped) {
 			problems.push(`${where}: shipped code passes n8n's rules without lint comments`);
 			continue;
 		}
-		if (!comment.reason && comment.kind !== 'eslint-enable') problems.push(`${where}: give the reason after " -- "`);
+		if (!comment.reason && comment.kind !== 'eslint-enable')
+			problems.push(`${where}: give the reason after " -- "`);
 		if (comment.kind === 'eslint-disable') {
-			if (comment.rules.length === 0) problems.push(`${where}: name the rules (all-rule disables are not allowed)`);
+			if (comment.rules.length === 0)
+				problems.push(`${where}: name the rules (all-rule disables are not allowed)`);
 			const other = comment.rules.filter((rule) => !CLOUD_RUNTIME_RULES.has(rule));
-			if (other.length) problems.push(`${where}: a file-level disable may only name n8n Cloud runtime rules, not ${other.join(', ')}`);
+			if (other.length)
+				problems.push(
+					`${where}: a file-level disable may only name n8n Cloud runtime rules, not ${other.join(', ')}`,
+				);
 		} else if (comment.kind === 'eslint' || comment.kind === 'global') {
-			problems.push(`${where}: rule configuration belongs in no file (the config is n8n's default)`);
+			problems.push(
+				`${where}: rule configuration belongs in no file (the config is n8n's default)`,
+			);
 		}
 	}
 	return problems;
@@ -76,7 +87,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
 		const shipped = SHIPPED_DIRS.some((dir) => file.startsWith(`${dir}/`));
 		const text = readFileSync(path, 'utf8');
 		const problems = directiveProblems(text, shipped);
-		if (!shipped && eslintComments(text).some((c) => c.kind === 'eslint-disable')) devFilesWithDisables++;
+		if (!shipped && eslintComments(text).some((c) => c.kind === 'eslint-disable'))
+			devFilesWithDisables++;
 		for (const problem of problems) process.stdout.write(`${file} ${problem}\n`);
 		failures += problems.length;
 	}

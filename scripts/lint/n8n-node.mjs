@@ -23,7 +23,9 @@ const lint = n8nNode('lint');
 const problems = lint.output.match(/✖ \d+ problems? \((\d+) errors?, (\d+) warnings?\)/);
 if (lint.status !== 0 || problems) {
 	failed = true;
-	process.stdout.write(`${lint.output}\nn8n-node lint: FAILED (warnings count too: n8n reviews them)\n`);
+	process.stdout.write(
+		`${lint.output}\nn8n-node lint: FAILED (warnings count too: n8n reviews them)\n`,
+	);
 } else {
 	process.stdout.write('n8n-node lint: passed, strict mode, default config, no warnings\n');
 }

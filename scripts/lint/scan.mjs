@@ -9,7 +9,10 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { analyzePackage, SOURCE_FILE_PATTERNS } from '@n8n/scan-community-package/scanner/scanner.mjs';
+import {
+	analyzePackage,
+	SOURCE_FILE_PATTERNS,
+} from '@n8n/scan-community-package/scanner/scanner.mjs';
 
 const root = new URL('../..', import.meta.url).pathname;
 const RUNTIME_MODULES = new Set(['n8n-workflow', 'node:crypto']);
@@ -24,7 +27,9 @@ function fail(message) {
 async function scan(label, dir, patterns) {
 	const result = await analyzePackage(dir, patterns);
 	if (result.passed) {
-		process.stdout.write(`scanner: ${label} passed${result.message ? ` (${result.message})` : ''}\n`);
+		process.stdout.write(
+			`scanner: ${label} passed${result.message ? ` (${result.message})` : ''}\n`,
+		);
 	} else {
 		fail(`scanner: ${label} FAILED: ${result.message}\n${result.details ?? ''}`);
 	}
@@ -41,14 +46,26 @@ await scan('source', root, [...SOURCE_FILE_PATTERNS, 'src/**/*.ts']);
 
 const work = mkdtempSync(join(tmpdir(), 'mediagen-pack-'));
 try {
-	execFileSync('npm', ['pack', '--pack-destination', work, '--silent'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+	execFileSync('npm', ['pack', '--pack-destination', work, '--silent'], {
+		cwd: root,
+		stdio: ['ignore', 'pipe', 'inherit'],
+	});
 	const tarball = readdirSync(work).find((f) => f.endsWith('.tgz'));
 	execFileSync('tar', ['-xzf', join(work, tarball), '-C', work]);
 	const packageDir = join(work, 'package');
-	const files = execFileSync('find', ['.', '-type', 'f'], { cwd: packageDir, encoding: 'utf8' }).trim().split('\n').sort();
-	const unexpected = files.filter((f) => !/^\.\/(dist\/|README\.md$|LICENSE$|package\.json$)/.test(f));
-	if (unexpected.length) fail(`pack: files outside dist/, README, LICENSE, package.json: ${unexpected.join(', ')}`);
-	else process.stdout.write(`pack: ${files.length} files, only dist/, README.md, LICENSE, package.json\n`);
+	const files = execFileSync('find', ['.', '-type', 'f'], { cwd: packageDir, encoding: 'utf8' })
+		.trim()
+		.split('\n')
+		.sort();
+	const unexpected = files.filter(
+		(f) => !/^\.\/(dist\/|README\.md$|LICENSE$|package\.json$)/.test(f),
+	);
+	if (unexpected.length)
+		fail(`pack: files outside dist/, README, LICENSE, package.json: ${unexpected.join(', ')}`);
+	else
+		process.stdout.write(
+			`pack: ${files.length} files, only dist/, README.md, LICENSE, package.json\n`,
+		);
 
 	const built = files.filter((f) => f.startsWith('./dist/'));
 	const bytes = built.reduce((sum, f) => sum + statSync(join(packageDir, f)).size, 0);
@@ -58,9 +75,14 @@ try {
 
 	const foreign = built
 		.filter((f) => f.endsWith('.js'))
-		.flatMap((f) => foreignRequires(readFileSync(join(packageDir, f), 'utf8')).map((m) => `${f} requires ${m}`));
+		.flatMap((f) =>
+			foreignRequires(readFileSync(join(packageDir, f), 'utf8')).map((m) => `${f} requires ${m}`),
+		);
 	if (foreign.length) fail(`pack: modules n8n does not provide:\n  ${foreign.join('\n  ')}`);
-	else process.stdout.write(`pack: every require() is n8n-workflow, node:crypto or a file of the package\n`);
+	else
+		process.stdout.write(
+			`pack: every require() is n8n-workflow, node:crypto or a file of the package\n`,
+		);
 
 	await scan('packed tarball', packageDir, ['**/*.js', 'package.json']);
 } finally {

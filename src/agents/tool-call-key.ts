@@ -35,7 +35,9 @@ const NOT_THE_JOB = new Set(['quote_token']);
  * original run and charges nothing more (it keeps keys at least 24 hours, decisions.md).
  */
 export function keyFromToolInputs(scope: ToolCallScope, request: ToolCallRequest): string {
-	const body = Object.fromEntries(Object.entries(request.body).filter(([key]) => !NOT_THE_JOB.has(key)));
+	const body = Object.fromEntries(
+		Object.entries(request.body).filter(([key]) => !NOT_THE_JOB.has(key)),
+	);
 	// the same inputs in another order are the same job
 	const job = canonicalJson({ path: request.path, qs: request.qs, body });
 	const parts = ['tool', scope.workflowId, scope.nodeName, scope.route, scope.itemIndex, job];

@@ -52,16 +52,24 @@ export function toolDeadlineOf(ctx: IExecuteFunctions, startedAt: number): numbe
 }
 
 /** Whether this tool call asks for the price only (Estimate Only, typically filled by the model). */
-export function estimateOnlyAsked(ctx: IExecuteFunctions, endpoint: Endpoint, itemIndex: number, asTool = runsAsTool(ctx)): boolean {
+export function estimateOnlyAsked(
+	ctx: IExecuteFunctions,
+	endpoint: Endpoint,
+	itemIndex: number,
+	asTool = runsAsTool(ctx),
+): boolean {
 	if (!offersEstimate(endpoint) || !asTool) return false;
-	return estimateOnly.read({ [estimateOnly.name]: ctx.getNodeParameter(estimateOnly.name, itemIndex, false) } as IDataObject);
+	return estimateOnly.read({
+		[estimateOnly.name]: ctx.getNodeParameter(estimateOnly.name, itemIndex, false),
+	} as IDataObject);
 }
 
 /** The parameters only a tool shows (n8n's `@tool` display condition), for one operation. */
 export function toolOnlyProperties(e: Endpoint): INodeProperties[] {
 	const show = { '@tool': [true], resource: [e.resource], operation: [e.operation] };
 	const props: INodeProperties[] = [];
-	if (e.output === 'run' || e.output === 'batch') props.push(toolTimeBudget.property({ displayOptions: { show } }));
+	if (e.output === 'run' || e.output === 'batch')
+		props.push(toolTimeBudget.property({ displayOptions: { show } }));
 	if (offersEstimate(e)) props.push(estimateOnly.property({ displayOptions: { show } }));
 	return props;
 }

@@ -14,7 +14,12 @@ import type { ApiClient } from '../transport/request';
  */
 
 /** Items, string length, array length and depth an answer keeps of non-run JSON (lists, objects). */
-export const TOOL_ANSWER_LIMITS = { items: 20, stringChars: 500, arrayEntries: 10, depth: 4 } as const;
+export const TOOL_ANSWER_LIMITS = {
+	items: 20,
+	stringChars: 500,
+	arrayEntries: 10,
+	depth: 4,
+} as const;
 
 /** How much of a transcription's text the answer carries. */
 const MAX_TEXT_CHARS = 4000;
@@ -27,7 +32,10 @@ const ERROR_FIELDS = ['code', 'param', 'required_scope', 'run_id', 'batch_id'];
 
 /** What a model is told to do about a job still going when the tool answers. */
 function checkLater(id: string, what: 'run' | 'batch'): string {
-	const tool = what === 'run' ? 'the MediaGen Run tool (Wait for Completion, or Get) with run_id' : 'the MediaGen Batch tool (Wait for Completion) with batch_id';
+	const tool =
+		what === 'run'
+			? 'the MediaGen Run tool (Wait for Completion, or Get) with run_id'
+			: 'the MediaGen Batch tool (Wait for Completion) with batch_id';
 	return `The job goes on at the service and is charged once, when it completes. For its result, call ${tool} "${id}". Calling this tool again with the same inputs returns this same job: it does not start (or charge) another.`;
 }
 
@@ -40,7 +48,9 @@ export type RunNotes = IDataObject;
  * workflow engine, where `isToolExecution()` answers false, so the type is the signal that holds
  * for every agent version (`isToolExecution()` covers the older supply-data path too).
  */
-export function runsAsTool(ctx: Pick<IExecuteFunctions, 'getNode'> & Partial<Pick<IExecuteFunctions, 'isToolExecution'>>): boolean {
+export function runsAsTool(
+	ctx: Pick<IExecuteFunctions, 'getNode'> & Partial<Pick<IExecuteFunctions, 'isToolExecution'>>,
+): boolean {
 	if (typeof ctx.isToolExecution === 'function' && ctx.isToolExecution()) return true;
 	return ctx.getNode().type.endsWith('Tool');
 }
@@ -54,7 +64,10 @@ export function toolAnswersFailures(ctx: IExecuteFunctions): boolean {
 	return runsAsTool(ctx) && ctx.getNode().onError !== 'stopWorkflow';
 }
 
-function mimeTypeOf(file: { url: string; format?: string }, binary: IBinaryData | undefined): string | undefined {
+function mimeTypeOf(
+	file: { url: string; format?: string },
+	binary: IBinaryData | undefined,
+): string | undefined {
 	if (binary?.mimeType) return binary.mimeType;
 	const extension = file.format ?? fileNameFromUrl(file.url)?.split('.').pop();
 	return extension ? mimeTypeForExtension(extension) : undefined;
@@ -65,7 +78,11 @@ function clip(text: string, max: number): string {
 }
 
 /** A run as a model needs it: id, status, files with their types, credits, and what to do next. */
-export function compactRun(run: Run, binaries: IBinaryData[] = [], notes: RunNotes = {}): IDataObject {
+export function compactRun(
+	run: Run,
+	binaries: IBinaryData[] = [],
+	notes: RunNotes = {},
+): IDataObject {
 	const answer: IDataObject = { run_id: run.id, status: run.status };
 	if (run.model) answer.model = run.model;
 	const outputs = outputFiles(run.output).map((file, index) => {
@@ -79,7 +96,8 @@ export function compactRun(run: Run, binaries: IBinaryData[] = [], notes: RunNot
 	}
 	const credits = run.usage?.credits;
 	// a run's credits are reserved at submit and charged when it completes (decisions.md)
-	if (typeof credits === 'number') answer[isTerminal(run) ? 'credits_spent' : 'credits_reserved'] = credits;
+	if (typeof credits === 'number')
+		answer[isTerminal(run) ? 'credits_spent' : 'credits_reserved'] = credits;
 	if (run.status === 'failed') {
 		answer.error = run.error?.message ?? 'The run failed';
 		if (run.error?.code) answer.code = run.error.code;
@@ -98,10 +116,19 @@ export function compactRun(run: Run, binaries: IBinaryData[] = [], notes: RunNot
 export function compactFailure(json: IDataObject): IDataObject {
 	if (json.code === 'wait_timeout' && typeof json.run_id === 'string') {
 		const status = json.run_status === undefined ? {} : { status: json.run_status };
-		return { run_id: json.run_id, ...status, still_running: true, next: checkLater(json.run_id, 'run') };
+		return {
+			run_id: json.run_id,
+			...status,
+			still_running: true,
+			next: checkLater(json.run_id, 'run'),
+		};
 	}
 	if (json.code === 'wait_timeout' && typeof json.batch_id === 'string') {
-		return { batch_id: json.batch_id, still_running: true, next: checkLater(json.batch_id, 'batch') };
+		return {
+			batch_id: json.batch_id,
+			still_running: true,
+			next: checkLater(json.batch_id, 'batch'),
+		};
 	}
 	const answer: IDataObject = { status: 'error', error: json.error };
 	for (const key of ERROR_FIELDS) if (json[key] !== undefined) answer[key] = json[key];
@@ -122,20 +149,29 @@ export function trimForModel(value: unknown, depth = 0): unknown {
 	}
 	const trimmed: IDataObject = {};
 	for (const [key, entry] of Object.entries(value)) {
-		if (entry === null || entry === undefined || entry === '' || (Array.isArray(entry) && entry.length === 0)) continue;
+		if (
+			entry === null ||
+			entry === undefined ||
+			entry === '' ||
+			(Array.isArray(entry) && entry.length === 0)
+		)
+			continue;
 		trimmed[key] = trimForModel(entry, depth + 1) as IDataObject[string];
 	}
 	return trimmed;
 }
 
 /** A run, or a run's output (GET /runs/{id}/output: MediaGen Run → Download Outputs), which a model reads the same way. */
-const isRunJson = (json: IDataObject): json is Run => isRun(json) && (json.object === undefined || json.object === 'run' || json.object === 'run_output');
+const isRunJson = (json: IDataObject): json is Run =>
+	isRun(json) &&
+	(json.object === undefined || json.object === 'run' || json.object === 'run_output');
 
 function answerOf(item: INodeExecutionData, notes: RunNotes): IDataObject {
 	const { json } = item;
 	if (typeof json.error === 'string') return compactFailure(json);
 	if (isRunJson(json)) return compactRun(json, Object.values(item.binary ?? {}), notes);
-	if (json.object === 'cost_estimate') return { ...(trimForModel(json) as IDataObject), next: PRICE_ONLY };
+	if (json.object === 'cost_estimate')
+		return { ...(trimForModel(json) as IDataObject), next: PRICE_ONLY };
 	return trimForModel(json) as IDataObject;
 }
 
@@ -148,12 +184,22 @@ const PRICE_ONLY =
  * `TOOL_ANSWER_LIMITS.items` items; a last item then says how many there were. `notesOf` adds what
  * a run still going will cost.
  */
-export function toolAnswer(items: INodeExecutionData[], notesOf: (item: INodeExecutionData) => RunNotes = () => ({})): INodeExecutionData[] {
+export function toolAnswer(
+	items: INodeExecutionData[],
+	notesOf: (item: INodeExecutionData) => RunNotes = () => ({}),
+): INodeExecutionData[] {
 	const { items: maxItems } = TOOL_ANSWER_LIMITS;
-	const answers: INodeExecutionData[] = items.slice(0, maxItems).map((item) => ({ json: answerOf(item, notesOf(item)), pairedItem: item.pairedItem }));
+	const answers: INodeExecutionData[] = items
+		.slice(0, maxItems)
+		.map((item) => ({ json: answerOf(item, notesOf(item)), pairedItem: item.pairedItem }));
 	if (items.length > maxItems) {
 		answers.push({
-			json: { truncated: true, shown: maxItems, total: items.length, next: 'Ask for fewer results (Limit, filters) to see the others.' },
+			json: {
+				truncated: true,
+				shown: maxItems,
+				total: items.length,
+				next: 'Ask for fewer results (Limit, filters) to see the others.',
+			},
 			pairedItem: items[maxItems].pairedItem,
 		});
 	}
@@ -171,7 +217,11 @@ function pairedIndex(item: INodeExecutionData): number | undefined {
  * What a run still going will cost, for the model to tell its user: the credits the node quoted
  * before sending it (Max Credits, budgets), and the model's price from GET /models/pricing.
  */
-async function costNotes(client: ApiClient, calls: PreparedCall[], items: INodeExecutionData[]): Promise<(item: INodeExecutionData) => RunNotes> {
+async function costNotes(
+	client: ApiClient,
+	calls: PreparedCall[],
+	items: INodeExecutionData[],
+): Promise<(item: INodeExecutionData) => RunNotes> {
 	if (!items.some(stillRunning)) return () => ({});
 	// the price list decorates the answer; a credential that cannot read it still gets the run
 	const prices = await listPrices(client).catch((): ModelPrice[] => []);
@@ -180,7 +230,11 @@ async function costNotes(client: ApiClient, calls: PreparedCall[], items: INodeE
 		const notes: RunNotes = {};
 		const quoted = calls.find((c) => c.itemIndex === pairedIndex(item))?.quote?.credits;
 		if (quoted !== undefined) notes.credits_quoted = quoted;
-		const row = prices.find((p) => p.model === run.model && (!run.capability || !p.capability || p.capability === run.capability));
+		const row = prices.find(
+			(p) =>
+				p.model === run.model &&
+				(!run.capability || !p.capability || p.capability === run.capability),
+		);
 		const price = row && priceLabel(row);
 		if (price) notes.price = `${price} (${row.model})`;
 		return notes;
@@ -188,7 +242,12 @@ async function costNotes(client: ApiClient, calls: PreparedCall[], items: INodeE
 }
 
 /** The executor's output as it leaves the node: unchanged in a workflow, compact for an agent. */
-export async function outputFor(ctx: IExecuteFunctions, client: ApiClient, calls: PreparedCall[], items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function outputFor(
+	ctx: IExecuteFunctions,
+	client: ApiClient,
+	calls: PreparedCall[],
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	if (!runsAsTool(ctx)) return items;
 	return toolAnswer(items, await costNotes(client, calls, items));
 }

@@ -23,11 +23,18 @@ export const lipSyncEndpoints: Endpoint[] = [
 		pricing: { unit: 'per_second' },
 		requireOneOf: ['video_url', 'image_url'],
 		fields: [
-			{ ...audioUrl(true, 'Speech to lip-sync to'), fileLimits: { maxSeconds: ['max_duration_seconds'] } },
+			{
+				...audioUrl(true, 'Speech to lip-sync to'),
+				fileLimits: { maxSeconds: ['max_duration_seconds'] },
+			},
 			{ ...videoUrl(false, 'Video with the face'), primary: true },
 			imageUrl(false, 'Face Image'),
 			resolution,
-			{ ...prompt(false), primary: false, description: 'Optional direction for expression and motion; some models cap its length' },
+			{
+				...prompt(false),
+				primary: false,
+				description: 'Optional direction for expression and motion; some models cap its length',
+			},
 			seed,
 		],
 	},

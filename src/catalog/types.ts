@@ -213,7 +213,10 @@ export interface Endpoint {
 	 * for 'run' outputs: how the service prices it (the sandbox's ledger); `per_model_unit` where the
 	 * unit is the model's own (GET /models/pricing) and the document does not tie the operation to one
 	 */
-	pricing?: { unit: 'per_image' | 'per_second' | 'per_character' | 'per_run' | 'per_model_unit'; countField?: string };
+	pricing?: {
+		unit: 'per_image' | 'per_second' | 'per_character' | 'per_run' | 'per_model_unit';
+		countField?: string;
+	};
 }
 
 /** The catalog's key of an endpoint, e.g. "POST /images/generations". */
@@ -222,7 +225,10 @@ export function endpointKey(e: Pick<Endpoint, 'method' | 'path'>): string {
 }
 
 /** Where a field travels in the request. */
-export function fieldLocation(endpoint: Endpoint, field: FieldSpec): 'body' | 'query' | 'path' | 'node' {
+export function fieldLocation(
+	endpoint: Endpoint,
+	field: FieldSpec,
+): 'body' | 'query' | 'path' | 'node' {
 	if (field.in) return field.in;
 	if (endpoint.path.includes(`{${field.name}}`)) return 'path';
 	return endpoint.method === 'GET' || endpoint.method === 'DELETE' ? 'query' : 'body';

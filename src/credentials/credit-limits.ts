@@ -10,4 +10,7 @@ const limit = (period: 'Day' | 'Month', span: string): INodeProperties => ({
 });
 
 /** The credential fields of the credit limits (both MediaGen credentials; read in src/spend/budget.ts). */
-export const CREDIT_LIMIT_PROPERTIES: INodeProperties[] = [limit('Day', 'per day'), limit('Month', 'per calendar month')];
+export const CREDIT_LIMIT_PROPERTIES: INodeProperties[] = [
+	limit('Day', 'per day'),
+	limit('Month', 'per calendar month'),
+];

@@ -22,7 +22,12 @@ const READ_CHUNK_BYTES = 1024 * 1024;
  * The bytes of an input binary: a stream from n8n's binary storage (on disk by default, S3 or the
  * database in queue mode) when it keeps the file there; the buffer when the binary travels inline.
  */
-async function openBinary(ctx: IExecuteFunctions, itemIndex: number, property: string, binary: IBinaryData): Promise<{ body: ByteStream | Buffer; size: number }> {
+async function openBinary(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	property: string,
+	binary: IBinaryData,
+): Promise<{ body: ByteStream | Buffer; size: number }> {
 	if (binary.id) {
 		const { fileSize } = await ctx.helpers.getBinaryMetadata(binary.id);
 		return { body: await ctx.helpers.getBinaryStream(binary.id, READ_CHUNK_BYTES), size: fileSize };
@@ -35,7 +40,11 @@ async function openBinary(ctx: IExecuteFunctions, itemIndex: number, property: s
  * What the limit checks need of an input binary, without loading it: its size from n8n's metadata
  * and, for MP4 and WAV, its length from the header (duration.ts reads only up to the header it needs).
  */
-export async function describeBinary(ctx: IExecuteFunctions, itemIndex: number, property: string): Promise<BinaryInput> {
+export async function describeBinary(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	property: string,
+): Promise<BinaryInput> {
 	const binary = ctx.helpers.assertBinaryData(itemIndex, property);
 	const { body, size } = await openBinary(ctx, itemIndex, property, binary);
 	return {
@@ -63,14 +72,24 @@ export interface UploadedAsset {
  * signed) and streams the file from n8n's binary storage with its `Content-Length` (pre-signed
  * storage URLs refuse chunked bodies); cancelling the execution stops it.
  */
-export async function uploadBinaryAsset(client: ApiClient, ctx: IExecuteFunctions, input: BinaryInput): Promise<UploadedAsset> {
+export async function uploadBinaryAsset(
+	client: ApiClient,
+	ctx: IExecuteFunctions,
+	input: BinaryInput,
+): Promise<UploadedAsset> {
 	const { body } = await apiRequest<{ upload_url?: string; asset_url?: string }>(client, {
 		method: 'POST',
 		path: '/uploads',
 		body: { content_type: input.mimeType, ...(input.fileName ? { filename: input.fileName } : {}) },
 		itemIndex: input.itemIndex,
 	});
-	if (!body.upload_url || !body.asset_url) throw unexpectedResponse(client, 'The upload response has no upload_url or asset_url', body, input.itemIndex);
+	if (!body.upload_url || !body.asset_url)
+		throw unexpectedResponse(
+			client,
+			'The upload response has no upload_url or asset_url',
+			body,
+			input.itemIndex,
+		);
 	const binary = ctx.helpers.assertBinaryData(input.itemIndex, input.property);
 	const file = await openBinary(ctx, input.itemIndex, input.property, binary);
 	try {
@@ -98,6 +117,10 @@ export async function uploadBinaryAsset(client: ApiClient, ctx: IExecuteFunction
 }
 
 /** Uploads an input binary and returns the `asset_url` to pass in a generation field. */
-export async function uploadBinary(client: ApiClient, ctx: IExecuteFunctions, input: BinaryInput): Promise<string> {
+export async function uploadBinary(
+	client: ApiClient,
+	ctx: IExecuteFunctions,
+	input: BinaryInput,
+): Promise<string> {
 	return (await uploadBinaryAsset(client, ctx, input)).asset_url;
 }

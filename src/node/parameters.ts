@@ -1,14 +1,32 @@
-import { isResourceLocatorValue, NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
+import {
+	isResourceLocatorValue,
+	NodeOperationError,
+	type IDataObject,
+	type IExecuteFunctions,
+} from 'n8n-workflow';
 
 import { keyFromToolInputs } from '../agents/tool-call-key';
 import { endpointKey, fieldLocation, type Endpoint, type FieldSpec } from '../catalog';
 import { describeBinary } from '../media/upload';
 import { modelAlias } from '../models/model-catalog';
-import { binaryField, DEFAULT_BINARY_FIELD, maxOutputBytesOf, returnUrlsOnly } from '../outputs/output-options';
+import {
+	binaryField,
+	DEFAULT_BINARY_FIELD,
+	maxOutputBytesOf,
+	returnUrlsOnly,
+} from '../outputs/output-options';
 import { simplifyOf } from '../outputs/simplify-option';
 import type { PendingUpload, PreparedCall } from '../runs/call';
 import { listSettingsOf } from '../runs/list-options';
-import { jobNameOf, maxParallelSubmits, projectId, quoteToken, requestTimeout, teamId, useBatchApi } from '../runs/submit-options';
+import {
+	jobNameOf,
+	maxParallelSubmits,
+	projectId,
+	quoteToken,
+	requestTimeout,
+	teamId,
+	useBatchApi,
+} from '../runs/submit-options';
 import { editionOf } from '../spend/job-edition';
 import { deriveIdempotencyKey, keyFromUserValue } from '../transport/idempotency';
 import { waitSettingsOf } from '../waits/wait-options';
@@ -19,27 +37,56 @@ import { EDITS_THAT_KEEP_THE_JOB, RUN_OPTIONS } from './description/run-options'
 import { NodeParameters } from './node-parameters';
 
 function isEmpty(value: unknown): boolean {
-	return value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
+	return (
+		value === undefined ||
+		value === null ||
+		value === '' ||
+		(Array.isArray(value) && value.length === 0)
+	);
 }
 
-function invalid(ctx: IExecuteFunctions, itemIndex: number, field: FieldSpec, message: string, description?: string): NodeOperationError {
+function invalid(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: FieldSpec,
+	message: string,
+	description?: string,
+): NodeOperationError {
 	const notSent = `Nothing was sent to the service, so no credits were spent (API field ${field.name}).`;
-	return new NodeOperationError(ctx.getNode(), `${field.displayName}: ${message}`, { itemIndex, description: description ? `${description} ${notSent}` : notSent });
+	return new NodeOperationError(ctx.getNode(), `${field.displayName}: ${message}`, {
+		itemIndex,
+		description: description ? `${description} ${notSent}` : notSent,
+	});
 }
 
-function parseJsonField(ctx: IExecuteFunctions, itemIndex: number, field: FieldSpec, value: unknown): unknown {
+function parseJsonField(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: FieldSpec,
+	value: unknown,
+): unknown {
 	if (typeof value !== 'string') return value;
 	if (value.trim() === '') return undefined;
 	try {
 		return JSON.parse(value);
 	} catch {
-		throw invalid(ctx, itemIndex, field, 'is not valid JSON', `Example: ${String(field.default ?? '{}')}`);
+		throw invalid(
+			ctx,
+			itemIndex,
+			field,
+			'is not valid JSON',
+			`Example: ${String(field.default ?? '{}')}`,
+		);
 	}
 }
 
 function splitList(value: unknown): string[] {
 	if (Array.isArray(value)) return value.map((v) => String(v).trim()).filter(Boolean);
-	if (typeof value === 'string') return value.split(',').map((v) => v.trim()).filter(Boolean);
+	if (typeof value === 'string')
+		return value
+			.split(',')
+			.map((v) => v.trim())
+			.filter(Boolean);
 	return [];
 }
 
@@ -47,7 +94,12 @@ function splitList(value: unknown): string[] {
  * A fixed collection of entries as the API's array of objects (each entry's parameters under their
  * API names). An array from an expression is taken as it is (and checked like the entries).
  */
-function readObjectList(ctx: IExecuteFunctions, itemIndex: number, field: FieldSpec, value: unknown): unknown {
+function readObjectList(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: FieldSpec,
+	value: unknown,
+): unknown {
 	if (typeof value === 'string') return parseJsonField(ctx, itemIndex, field, value);
 	if (Array.isArray(value)) return value;
 	const entries = (value as { values?: IDataObject[] } | undefined)?.values ?? [];
@@ -55,7 +107,8 @@ function readObjectList(ctx: IExecuteFunctions, itemIndex: number, field: FieldS
 		const object: IDataObject = {};
 		for (const item of field.items ?? []) {
 			const inner = entry[paramName(item)];
-			if (inner !== undefined && inner !== '') object[item.name] = typeof inner === 'string' ? inner.trim() : inner;
+			if (inner !== undefined && inner !== '')
+				object[item.name] = typeof inner === 'string' ? inner.trim() : inner;
 		}
 		return object;
 	});
@@ -74,16 +127,23 @@ async function readField(
 	const get = (name: string, fallback: unknown) =>
 		source ? source[name] : parameters.get(name, itemIndex, fallback);
 	if (field.type === 'media' || field.type === 'mediaList') {
-		const useBinary = source ? !isEmpty(source[binaryParam(field)]) : get(sourceParam(field), 'url') === 'binary';
+		const useBinary = source
+			? !isEmpty(source[binaryParam(field)])
+			: get(sourceParam(field), 'url') === 'binary';
 		if (!useBinary) {
 			const urls = get(paramName(field), field.type === 'media' ? '' : []);
-			return field.type === 'media' ? (typeof urls === 'string' ? urls.trim() : urls) : splitList(urls);
+			return field.type === 'media'
+				? typeof urls === 'string'
+					? urls.trim()
+					: urls
+				: splitList(urls);
 		}
 		if (source && !isEmpty(source[paramName(field)])) {
 			throw invalid(ctx, itemIndex, field, 'set either the URL or the binary field, not both');
 		}
 		const properties = splitList(get(binaryParam(field), ''));
-		if (properties.length === 0) throw invalid(ctx, itemIndex, field, 'name the input binary field to upload');
+		if (properties.length === 0)
+			throw invalid(ctx, itemIndex, field, 'name the input binary field to upload');
 		const placeholders: string[] = [];
 		for (const [index, property] of properties.entries()) {
 			const input = await describeBinary(ctx, itemIndex, property);
@@ -106,7 +166,12 @@ async function readField(
 	if (field.type === 'json') return parseJsonField(ctx, itemIndex, field, value);
 	if (field.type === 'objectList') return readObjectList(ctx, itemIndex, field, value);
 	// an expression gives a number field a string: read it as the number it spells (checked later)
-	if ((field.type === 'number' || field.type === 'integer') && typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) {
+	if (
+		(field.type === 'number' || field.type === 'integer') &&
+		typeof value === 'string' &&
+		value.trim() !== '' &&
+		Number.isFinite(Number(value))
+	) {
 		return Number(value);
 	}
 	if (field.type === 'stringList') return splitList(value);
@@ -140,10 +205,21 @@ export function callScopeOf(ctx: IExecuteFunctions): CallScope {
 }
 
 /** Path ids the service could read as another path (`.`, `..`) or as none at all. */
-function checkPathId(ctx: IExecuteFunctions, itemIndex: number, field: FieldSpec, value: unknown): string {
+function checkPathId(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: FieldSpec,
+	value: unknown,
+): string {
 	const id = String(value).trim();
 	if (id === '' || id === '.' || id === '..') {
-		throw invalid(ctx, itemIndex, field, `${JSON.stringify(id)} is not an ID; allowed: the ID of an existing ${field.displayName.replace(/ ID$/, '').toLowerCase()}`, 'Nothing was sent to the service.');
+		throw invalid(
+			ctx,
+			itemIndex,
+			field,
+			`${JSON.stringify(id)} is not an ID; allowed: the ID of an existing ${field.displayName.replace(/ ID$/, '').toLowerCase()}`,
+			'Nothing was sent to the service.',
+		);
 	}
 	return id;
 }
@@ -154,7 +230,9 @@ function checkPathId(ctx: IExecuteFunctions, itemIndex: number, field: FieldSpec
  * the node's version shows, so a saved older workflow has it there.
  */
 function shownUpFront(parameters: NodeParameters, field: FieldSpec): boolean {
-	return parameters.saved(field.type === 'media' || field.type === 'mediaList' ? sourceParam(field) : paramName(field));
+	return parameters.saved(
+		field.type === 'media' || field.type === 'mediaList' ? sourceParam(field) : paramName(field),
+	);
 }
 
 /**
@@ -165,7 +243,10 @@ function shownUpFront(parameters: NodeParameters, field: FieldSpec): boolean {
 function derivedKey(parameters: NodeParameters, call: PreparedCall, scope: CallScope): string {
 	const { itemIndex, route } = call;
 	if (parameters.asTool && call.uploads.length === 0) {
-		return keyFromToolInputs({ workflowId: scope.workflowId, nodeName: scope.nodeName, itemIndex, route }, call);
+		return keyFromToolInputs(
+			{ workflowId: scope.workflowId, nodeName: scope.nodeName, itemIndex, route },
+			call,
+		);
 	}
 	return deriveIdempotencyKey({ ...scope, itemIndex, route });
 }
@@ -176,7 +257,13 @@ function derivedKey(parameters: NodeParameters, call: PreparedCall, scope: CallS
  * run, item, route), never on the body, so every retry of this item carries the same key — except
  * a tool call's, which is named by what it asks (derivedKey).
  */
-export async function prepareCall(ctx: IExecuteFunctions, endpoint: Endpoint, itemIndex: number, scope: CallScope, parameters = new NodeParameters(ctx)): Promise<PreparedCall> {
+export async function prepareCall(
+	ctx: IExecuteFunctions,
+	endpoint: Endpoint,
+	itemIndex: number,
+	scope: CallScope,
+	parameters = new NodeParameters(ctx),
+): Promise<PreparedCall> {
 	const qs: IDataObject = {};
 	const body: IDataObject = {};
 	const pathValues: IDataObject = {};
@@ -190,8 +277,23 @@ export async function prepareCall(ctx: IExecuteFunctions, endpoint: Endpoint, it
 	for (const field of endpoint.fields) {
 		const topLevel = field.required || (field.primary && shownUpFront(parameters, field));
 		const location = fieldLocation(endpoint, field);
-		const target = location === 'body' ? body : location === 'query' ? qs : location === 'node' ? settings : pathValues;
-		const value = await readField(ctx, parameters, itemIndex, field, topLevel ? undefined : additional, uploads, target);
+		const target =
+			location === 'body'
+				? body
+				: location === 'query'
+					? qs
+					: location === 'node'
+						? settings
+						: pathValues;
+		const value = await readField(
+			ctx,
+			parameters,
+			itemIndex,
+			field,
+			topLevel ? undefined : additional,
+			uploads,
+			target,
+		);
 		if (location === 'path') {
 			pathValues[field.name] = checkPathId(ctx, itemIndex, field, value ?? '');
 			continue;
@@ -201,12 +303,14 @@ export async function prepareCall(ctx: IExecuteFunctions, endpoint: Endpoint, it
 			continue;
 		}
 		if (field.spread) {
-			if (typeof value !== 'object' || Array.isArray(value)) throw invalid(ctx, itemIndex, field, 'must be a JSON object');
+			if (typeof value !== 'object' || Array.isArray(value))
+				throw invalid(ctx, itemIndex, field, 'must be a JSON object');
 			Object.assign(target, value);
 		} else target[field.name] = value as IDataObject[keyof IDataObject];
 	}
 	let path = endpoint.path;
-	for (const [name, value] of Object.entries(pathValues)) path = path.replace(`{${name}}`, encodeURIComponent(String(value)));
+	for (const [name, value] of Object.entries(pathValues))
+		path = path.replace(`{${name}}`, encodeURIComponent(String(value)));
 
 	const route = endpointKey(endpoint);
 	const call: PreparedCall = { itemIndex, endpoint, path, qs, body, settings, uploads, route };
@@ -234,10 +338,20 @@ export async function prepareCall(ctx: IExecuteFunctions, endpoint: Endpoint, it
 		};
 		ownKey = jobNameOf(ctx, itemIndex, options);
 	}
-	if (endpoint.output === 'list') call.list = listSettingsOf(ctx, itemIndex, (name, fallback) => parameters.get(name, itemIndex, fallback));
+	if (endpoint.output === 'list')
+		call.list = listSettingsOf(ctx, itemIndex, (name, fallback) =>
+			parameters.get(name, itemIndex, fallback),
+		);
 	if (endpoint.idempotency !== 'none') {
 		if (ownKey) call.job = ownKey;
-		call.idempotencyKey = ownKey ? keyFromUserValue(ownKey, { workflowId: scope.workflowId, nodeId: scope.nodeId, route, edition: scope.edition }) : derivedKey(parameters, call, scope);
+		call.idempotencyKey = ownKey
+			? keyFromUserValue(ownKey, {
+					workflowId: scope.workflowId,
+					nodeId: scope.nodeId,
+					route,
+					edition: scope.edition,
+				})
+			: derivedKey(parameters, call, scope);
 	}
 	return call;
 }

@@ -1,4 +1,9 @@
-import { NodeOperationError, type IDataObject, type INode, type INodeProperties } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	type IDataObject,
+	type INode,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import { NOTHING_SPENT } from './nothing-spent';
 
@@ -40,7 +45,11 @@ abstract class Option<T> {
 	}
 
 	protected base(): Pick<INodeProperties, 'displayName' | 'name' | 'description'> {
-		return { displayName: this.spec.displayName, name: this.spec.name, description: this.spec.description };
+		return {
+			displayName: this.spec.displayName,
+			name: this.spec.name,
+			description: this.spec.description,
+		};
 	}
 
 	/** The field in the panel; `extra` places it (displayOptions) or words it for one operation. */
@@ -92,18 +101,30 @@ export class NumberOption extends Option<number> {
 	 * on its own); `fallback` when it is not set. A value outside the bounds, or no number at all,
 	 * is refused naming the field and the range: nothing has been sent yet.
 	 */
-	read(ctx: RefusalContext, itemIndex: number, values: IDataObject, fallback: number = this.spec.default): number {
+	read(
+		ctx: RefusalContext,
+		itemIndex: number,
+		values: IDataObject,
+		fallback: number = this.spec.default,
+	): number {
 		const raw = values[this.spec.name];
 		if (isBlank(raw)) return fallback;
-		const value = typeof raw === 'number' ? raw : typeof raw === 'string' ? Number(raw.trim()) : NaN;
+		const value =
+			typeof raw === 'number' ? raw : typeof raw === 'string' ? Number(raw.trim()) : NaN;
 		const { min, max } = this.bounds;
 		if (!Number.isFinite(value) || value < min || value > max) {
 			const shown = typeof raw === 'number' ? String(raw) : JSON.stringify(raw);
-			const range = Number.isFinite(max) ? `a number from ${min} to ${max}` : `a number of ${min} or more`;
-			throw new NodeOperationError(ctx.getNode(), `${this.spec.displayName}: ${shown} is not allowed; allowed: ${range}`, {
-				itemIndex,
-				description: NOTHING_SPENT,
-			});
+			const range = Number.isFinite(max)
+				? `a number from ${min} to ${max}`
+				: `a number of ${min} or more`;
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`${this.spec.displayName}: ${shown} is not allowed; allowed: ${range}`,
+				{
+					itemIndex,
+					description: NOTHING_SPENT,
+				},
+			);
 		}
 		return value;
 	}
@@ -129,7 +150,13 @@ export class TextOption extends Option<string> {
 	}
 
 	property(extra: Partial<INodeProperties> = {}): INodeProperties {
-		return { ...this.base(), type: 'string', ...(this.text.password ? { typeOptions: { password: true } } : {}), default: this.spec.default, ...extra };
+		return {
+			...this.base(),
+			type: 'string',
+			...(this.text.password ? { typeOptions: { password: true } } : {}),
+			default: this.spec.default,
+			...extra,
+		};
 	}
 
 	read(values: IDataObject): string | undefined {

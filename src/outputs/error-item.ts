@@ -7,16 +7,46 @@ import type { SecretValues } from '../transport/redact';
 /** What the node does with an item's error: throw it, or an error item (Continue On Fail). */
 export type FailItem = (itemIndex: number, error: unknown) => void;
 
-const PROBLEM_FIELDS = ['code', 'status', 'title', 'detail', 'request_id', 'param', 'required_scope', 'run_id', 'run_status', 'batch_id', 'quote'];
+const PROBLEM_FIELDS = [
+	'code',
+	'status',
+	'title',
+	'detail',
+	'request_id',
+	'param',
+	'required_scope',
+	'run_id',
+	'run_status',
+	'batch_id',
+	'quote',
+];
 /** The figures of a refusal on money grounds: Max Credits, a budget, a job named twice. */
-const SPEND_FIELDS = ['credits', 'max_credits', 'budget', 'limit', 'spent', 'in_flight', 'admitted', 'quoted', 'remaining', 'since', 'unpriced_in_flight', 'job', 'items'];
+const SPEND_FIELDS = [
+	'credits',
+	'max_credits',
+	'budget',
+	'limit',
+	'spent',
+	'in_flight',
+	'admitted',
+	'quoted',
+	'remaining',
+	'since',
+	'unpriced_in_flight',
+	'job',
+	'items',
+];
 
 /**
  * The item Continue On Fail emits: the message plus the problem's code, status, request id, what to
  * do about it (hint) and, after a stale quote, the fresh quote the service offered — with every
  * secret of the credential in use redacted (whatever the service echoed).
  */
-export function errorItem(error: unknown, itemIndex: number, secrets: SecretValues): INodeExecutionData {
+export function errorItem(
+	error: unknown,
+	itemIndex: number,
+	secrets: SecretValues,
+): INodeExecutionData {
 	const problem = problemOf(error);
 	const json: IDataObject = { error: error instanceof Error ? error.message : String(error) };
 	if (problem) {

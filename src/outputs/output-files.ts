@@ -22,6 +22,7 @@ export function outputFiles(output: IDataObject | null | undefined): OutputFile[
 			if (typeof url === 'string') files.push({ url, format });
 		}
 	}
-	if (files.length === 0 && typeof output.output_url === 'string') files.push({ url: output.output_url });
+	if (files.length === 0 && typeof output.output_url === 'string')
+		files.push({ url: output.output_url });
 	return files;
 }

@@ -28,7 +28,8 @@ export const binaryField = new TextOption({
 export const maxOutputSize = new NumberOption({
 	name: 'maxOutputSize',
 	displayName: 'Max Output Size (MB)',
-	description: 'Largest output file the node downloads; a larger one fails its item, naming the run (checked before and while downloading)',
+	description:
+		'Largest output file the node downloads; a larger one fails its item, naming the run (checked before and while downloading)',
 	default: DEFAULT_MAX_OUTPUT_MB,
 	min: 1,
 	max: MAX_OUTPUT_MB,
@@ -44,6 +45,10 @@ export function outputOptionProperties(): INodeProperties[] {
 }
 
 /** The largest output file the Options allow, in bytes. */
-export function maxOutputBytesOf(ctx: RefusalContext, itemIndex: number, options: IDataObject): number {
+export function maxOutputBytesOf(
+	ctx: RefusalContext,
+	itemIndex: number,
+	options: IDataObject,
+): number {
 	return maxOutputSize.read(ctx, itemIndex, options) * BYTES_PER_MB;
 }

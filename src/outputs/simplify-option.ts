@@ -23,8 +23,12 @@ const sinceSimplify: DisplayCondition = { _cnd: { gte: SIMPLIFY_SINCE } };
  * The Simplify switch, shown where `show` holds and from SIMPLIFY_SINCE on. Not on a node that runs
  * as an AI agent's tool: its answers are compact already (src/agents/tool-output.ts).
  */
-export function simplifyProperty(show: Record<string, Array<NodeParameterValue | DisplayCondition>>): INodeProperties {
-	return simplify.property({ displayOptions: { show: { ...show, '@version': [sinceSimplify] }, hide: { '@tool': [true] } } });
+export function simplifyProperty(
+	show: Record<string, Array<NodeParameterValue | DisplayCondition>>,
+): INodeProperties {
+	return simplify.property({
+		displayOptions: { show: { ...show, '@version': [sinceSimplify] }, hide: { '@tool': [true] } },
+	});
 }
 
 /** Whether the node simplifies: off where the parameter is absent (saved below SIMPLIFY_SINCE). */

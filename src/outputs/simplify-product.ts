@@ -17,7 +17,15 @@ const IMAGE_KEYS = ['images', 'image_urls', 'photos'];
 const PRICE_KEYS = ['price', 'price_amount'];
 const CURRENCY_KEYS = ['currency', 'currency_code', 'price_currency'];
 /** Fields read into the named keys above; every other product field is passed on as it is. */
-const READ_KEYS = new Set([...NAME_KEYS, ...DESCRIPTION_KEYS, ...URL_KEYS, ...IMAGE_KEYS, ...PRICE_KEYS, ...CURRENCY_KEYS, 'brand']);
+const READ_KEYS = new Set([
+	...NAME_KEYS,
+	...DESCRIPTION_KEYS,
+	...URL_KEYS,
+	...IMAGE_KEYS,
+	...PRICE_KEYS,
+	...CURRENCY_KEYS,
+	'brand',
+]);
 /** Output keys that are the product or its files, not further values of the run. */
 const OUTPUT_FILE_KEYS = new Set(['product', 'products', 'images', 'output_url']);
 
@@ -28,8 +36,13 @@ function productOf(output: IDataObject): IDataObject {
 }
 
 /** The price as a number where it is one, with its currency when the price names it. */
-function priceOf(product: IDataObject): { price?: number | string | IDataObject; currency?: string } {
-	const raw = firstOf(product, PRICE_KEYS, (value) => (value === undefined || value === null ? undefined : value));
+function priceOf(product: IDataObject): {
+	price?: number | string | IDataObject;
+	currency?: string;
+} {
+	const raw = firstOf(product, PRICE_KEYS, (value) =>
+		value === undefined || value === null ? undefined : value,
+	);
 	if (isObject(raw)) {
 		const amount = firstOf(raw, ['amount', 'value', 'price'], numeric);
 		const currency = firstOf(raw, ['currency', 'currency_code', 'code'], text);
@@ -49,7 +62,11 @@ function brandOf(value: unknown): string | undefined {
  * product names none. `taken` are keys the caller sets itself: a product field of that name moves
  * to `product_<key>`.
  */
-export function productFields(outputValue: unknown, sentUrl: unknown, taken: ReadonlySet<string>): IDataObject {
+export function productFields(
+	outputValue: unknown,
+	sentUrl: unknown,
+	taken: ReadonlySet<string>,
+): IDataObject {
 	const output = objectOr(outputValue);
 	const product = productOf(output);
 	const item: IDataObject = {};
@@ -61,10 +78,16 @@ export function productFields(outputValue: unknown, sentUrl: unknown, taken: Rea
 	put(item, 'price', price);
 	put(item, 'currency', currency ?? firstOf(product, CURRENCY_KEYS, text));
 	put(item, 'url', firstOf(product, URL_KEYS, text) ?? text(sentUrl));
-	const images = firstOf(product, IMAGE_KEYS, (value) => (urlsOf(value).length ? urlsOf(value) : undefined));
+	const images = firstOf(product, IMAGE_KEYS, (value) =>
+		urlsOf(value).length ? urlsOf(value) : undefined,
+	);
 	put(item, 'images', images ?? urlsOf(output.images));
-	const rest = product === output ? [] : Object.entries(output).filter(([key]) => !OUTPUT_FILE_KEYS.has(key));
-	for (const [key, value] of [...Object.entries(product).filter(([key]) => !READ_KEYS.has(key) && !OUTPUT_FILE_KEYS.has(key)), ...rest]) {
+	const rest =
+		product === output ? [] : Object.entries(output).filter(([key]) => !OUTPUT_FILE_KEYS.has(key));
+	for (const [key, value] of [
+		...Object.entries(product).filter(([key]) => !READ_KEYS.has(key) && !OUTPUT_FILE_KEYS.has(key)),
+		...rest,
+	]) {
 		const name = taken.has(key) || key in item ? `product_${key}` : key;
 		if (!(name in item)) put(item, name, value);
 	}

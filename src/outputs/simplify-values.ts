@@ -62,7 +62,11 @@ export function numeric(value: unknown): number | undefined {
 }
 
 /** The first of `keys` whose value `read` accepts. */
-export function firstOf<T>(object: IDataObject, keys: readonly string[], read: (value: unknown) => T | undefined): T | undefined {
+export function firstOf<T>(
+	object: IDataObject,
+	keys: readonly string[],
+	read: (value: unknown) => T | undefined,
+): T | undefined {
 	for (const key of keys) {
 		const value = read(object[key]);
 		if (value !== undefined) return value;

@@ -1,6 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { WORKFLOW_KEYS, WORKFLOW_OUTPUT_FIELDS, type WorkflowKey } from '../catalog/workflow-outputs';
+import {
+	WORKFLOW_KEYS,
+	WORKFLOW_OUTPUT_FIELDS,
+	type WorkflowKey,
+} from '../catalog/workflow-outputs';
 import { outputFiles } from './output-files';
 import { productFields } from './simplify-product';
 import { firstOf, isObject, numeric, objectOr, put, text } from './simplify-values';
@@ -36,9 +40,21 @@ export interface SimplifyContext {
 }
 
 /** Keys every simplified run item may set itself: a run output value of the same name moves to `output_<key>`. */
-const RUN_KEYS = new Set(['output_url', 'output_urls', 'prompt', 'model', 'credits', 'run_id', 'status', 'error', 'error_code', 'workflow']);
+const RUN_KEYS = new Set([
+	'output_url',
+	'output_urls',
+	'prompt',
+	'model',
+	'credits',
+	'run_id',
+	'status',
+	'error',
+	'error_code',
+	'workflow',
+]);
 
-const isWorkflowKey = (value: string): value is WorkflowKey => (WORKFLOW_KEYS as readonly string[]).includes(value);
+const isWorkflowKey = (value: string): value is WorkflowKey =>
+	(WORKFLOW_KEYS as readonly string[]).includes(value);
 
 /**
  * The kind an operation makes: a product extraction, a workflow run (by path or by a batch's
@@ -60,7 +76,8 @@ export function kindOfOperation(operation: unknown): RunKind | undefined {
 
 /** The kind of a run: by the operation of the call, else by the run's own `endpoint` (a run read by its ID). */
 export function kindOfRun(run: IDataObject, operation?: string): RunKind {
-	const kind = kindOfOperation(operation) ?? kindOfOperation(run.endpoint) ?? { kind: 'generation' };
+	const kind = kindOfOperation(operation) ??
+		kindOfOperation(run.endpoint) ?? { kind: 'generation' };
 	if (kind.kind !== 'workflow' || kind.workflow) return kind;
 	const summary = objectOr(run.input_summary);
 	const named = firstOf(summary, ['workflow', 'workflow_key'], text);
@@ -69,7 +86,10 @@ export function kindOfRun(run: IDataObject, operation?: string): RunKind {
 
 /** What the run was charged: `usage.credits` (a number, or a numeric string), else the run's own `credits`. */
 export function creditsOf(run: IDataObject): number | undefined {
-	return firstOf(objectOr(run.usage), ['credits', 'credits_charged', 'credits_spent'], numeric) ?? numeric(run.credits);
+	return (
+		firstOf(objectOr(run.usage), ['credits', 'credits_charged', 'credits_spent'], numeric) ??
+		numeric(run.credits)
+	);
 }
 
 /** The text that made the run: what the node sent (`prompt`, else `text`, for speech), else the service's echo. */
@@ -92,7 +112,11 @@ function withRunFacts(item: IDataObject, run: IDataObject): IDataObject {
 		['status', text(run.status)],
 	];
 	const error = run.error;
-	if (isObject(error)) facts.push(['error', text(error.message) ?? text(error.code)], ['error_code', text(error.code)]);
+	if (isObject(error))
+		facts.push(
+			['error', text(error.message) ?? text(error.code)],
+			['error_code', text(error.code)],
+		);
 	else facts.push(['error', text(error)]);
 	for (const [key, value] of facts) put(item, key in item ? `run_${key}` : key, value);
 	return item;
@@ -150,10 +174,16 @@ const CREDIT_UNITS = 10_000;
  * evenly by the others (the first ones take the odd units), so that the items add up to the run's
  * charge. Undefined where the run names no credits.
  */
-export function variantCredits(runCredits: number | undefined, own: Array<number | undefined>): Array<number | undefined> {
+export function variantCredits(
+	runCredits: number | undefined,
+	own: Array<number | undefined>,
+): Array<number | undefined> {
 	const sharing = own.filter((credits) => credits === undefined).length;
 	if (runCredits === undefined || sharing === 0) return own;
-	const rest = Math.max(0, runCredits - own.reduce<number>((sum, credits) => sum + (credits ?? 0), 0));
+	const rest = Math.max(
+		0,
+		runCredits - own.reduce<number>((sum, credits) => sum + (credits ?? 0), 0),
+	);
 	const units = Math.round(rest * CREDIT_UNITS);
 	const base = Math.floor(units / sharing);
 	let odd = units - base * sharing;
@@ -168,7 +198,10 @@ const VARIANT_KEYS = new Set([...RUN_KEYS, 'variant_index', 'variant_count', 'ru
  * its place, its own credits and the run's. Undefined when the run holds no variants (the caller
  * then gives the one workflow item, so the run is never lost).
  */
-export function simplifiedVariants(run: IDataObject, context: SimplifyContext = {}): IDataObject[] | undefined {
+export function simplifiedVariants(
+	run: IDataObject,
+	context: SimplifyContext = {},
+): IDataObject[] | undefined {
 	const kind = kindOfRun(run, context.operation);
 	const variants = (context.fields ?? objectOr(run.output)).variants;
 	if (!Array.isArray(variants) || variants.length === 0) return undefined;
@@ -198,9 +231,16 @@ export function simplifiedVariants(run: IDataObject, context: SimplifyContext = 
  * A batch item as the simplified item of its kind (by the item's or the batch's target), plus
  * where it sits: `batch_id`, `batch_item_index`, `batch_item_id` (for a retry of the item).
  */
-export function simplifiedBatchItem(item: IDataObject, batch: IDataObject, context: Omit<SimplifyContext, 'operation'> = {}): IDataObject {
+export function simplifiedBatchItem(
+	item: IDataObject,
+	batch: IDataObject,
+	context: Omit<SimplifyContext, 'operation'> = {},
+): IDataObject {
 	const run: IDataObject = { ...item, id: text(item.run_id) };
-	const json = simplifiedRun(run, { ...context, operation: text(item.target) ?? text(batch.target) });
+	const json = simplifiedRun(run, {
+		...context,
+		operation: text(item.target) ?? text(batch.target),
+	});
 	put(json, 'batch_id', text(item.batch_id) ?? text(batch.id));
 	put(json, 'batch_item_index', numeric(item.index));
 	put(json, 'batch_item_id', text(item.id));
@@ -213,7 +253,8 @@ export function simplifiedBatch(batch: IDataObject): IDataObject {
 	put(item, 'batch_id', text(batch.id));
 	put(item, 'status', text(batch.status));
 	for (const key of ['mode', 'target']) put(item, key, text(batch[key]));
-	for (const key of ['total_items', 'completed_items', 'failed_items']) put(item, key, numeric(batch[key]));
+	for (const key of ['total_items', 'completed_items', 'failed_items'])
+		put(item, key, numeric(batch[key]));
 	put(item, 'credits', creditsOf(batch));
 	const error = objectOr(batch.error);
 	put(item, 'error', text(error.message) ?? text(error.code));

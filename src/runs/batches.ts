@@ -28,25 +28,54 @@ export function isBatchFinished(batch: Batch): boolean {
 }
 
 export function isBatch(value: unknown): value is Batch {
-	return typeof value === 'object' && value !== null && typeof (value as Batch).id === 'string' && typeof (value as Batch).status === 'string';
+	return (
+		typeof value === 'object' &&
+		value !== null &&
+		typeof (value as Batch).id === 'string' &&
+		typeof (value as Batch).status === 'string'
+	);
 }
 
 /** The error of a batch still running when the wait ended (at its deadline, or cancelled). */
-export async function readBatch(client: ApiClient, batchId: string, itemIndex?: number): Promise<Batch> {
-	const { body } = await apiRequest<unknown>(client, { method: 'GET', path: `/batches/${encodeURIComponent(batchId)}`, itemIndex });
-	if (!isBatch(body)) throw unexpectedResponse(client, `GET /batches/${batchId} did not return a batch`, body, itemIndex);
+export async function readBatch(
+	client: ApiClient,
+	batchId: string,
+	itemIndex?: number,
+): Promise<Batch> {
+	const { body } = await apiRequest<unknown>(client, {
+		method: 'GET',
+		path: `/batches/${encodeURIComponent(batchId)}`,
+		itemIndex,
+	});
+	if (!isBatch(body))
+		throw unexpectedResponse(
+			client,
+			`GET /batches/${batchId} did not return a batch`,
+			body,
+			itemIndex,
+		);
 	return body;
 }
 
-export async function listBatchItems(client: ApiClient, batchId: string, itemIndex: number): Promise<BatchItem[]> {
-	const rows = await listAll(client, { path: `/batches/${encodeURIComponent(batchId)}/items`, itemIndex }, { returnAll: true, limit: 0 });
+export async function listBatchItems(
+	client: ApiClient,
+	batchId: string,
+	itemIndex: number,
+): Promise<BatchItem[]> {
+	const rows = await listAll(
+		client,
+		{ path: `/batches/${encodeURIComponent(batchId)}/items`, itemIndex },
+		{ returnAll: true, limit: 0 },
+	);
 	return (rows as BatchItem[]).sort((a, b) => a.index - b.index);
 }
 
 /** What the node sent for a batch item: its Item Body (Create From Items), or the item's own request (Use Batch API). */
 function sentOf(call: PreparedCall | undefined): IDataObject | undefined {
 	const item = call?.body.item;
-	return typeof item === 'object' && item !== null && !Array.isArray(item) ? (item as IDataObject) : call?.body;
+	return typeof item === 'object' && item !== null && !Array.isArray(item)
+		? (item as IDataObject)
+		: call?.body;
 }
 
 /**
@@ -66,9 +95,19 @@ async function batchItemOutput(
 	const files = item.status === 'completed' ? outputFiles(item.output) : [];
 	const json: IDataObject = settings.simplify
 		? simplifiedBatchItem(item, batch, { sent: sentOf(sent) })
-		: { ...item, batch_id: item.batch_id ?? batch.id, batch_status: batch.status, output_urls: files.map((f) => f.url) };
-	if (settings.returnUrlsOnly || !settings.wait || files.length === 0) return { json, pairedItem: { item: pairedTo } };
-	const binary = await downloadOutputs(ctx, files, settings.binaryPropertyName, client.baseUrl, { runId: item.id, maxBytes: settings.maxOutputBytes, signal: client.signal });
+		: {
+				...item,
+				batch_id: item.batch_id ?? batch.id,
+				batch_status: batch.status,
+				output_urls: files.map((f) => f.url),
+			};
+	if (settings.returnUrlsOnly || !settings.wait || files.length === 0)
+		return { json, pairedItem: { item: pairedTo } };
+	const binary = await downloadOutputs(ctx, files, settings.binaryPropertyName, client.baseUrl, {
+		runId: item.id,
+		maxBytes: settings.maxOutputBytes,
+		signal: client.signal,
+	});
 	return { json, binary, pairedItem: { item: pairedTo } };
 }
 
@@ -95,7 +134,12 @@ export async function batchOutputs(
  * each output item shows its charge as a single run's does. A read that fails leaves them as they are.
  */
 async function addCharges(client: ApiClient, items: BatchItem[]): Promise<void> {
-	const runIds = items.filter((item) => item.status === 'completed' && typeof item.run_id === 'string' && item.usage === undefined).map((item) => item.run_id as string);
+	const runIds = items
+		.filter(
+			(item) =>
+				item.status === 'completed' && typeof item.run_id === 'string' && item.usage === undefined,
+		)
+		.map((item) => item.run_id as string);
 	if (runIds.length === 0) return;
 	const runs = await readRunsOnce(client, runIds).catch(() => new Map<string, Run>());
 	for (const item of items) {
@@ -120,7 +164,10 @@ async function outputsOf(
 		if (onlyFailed && item.status !== 'failed') continue;
 		const from = pairing === 'byIndex' ? calls[item.index] : undefined;
 		const pairedTo = from?.itemIndex ?? first.itemIndex;
-		outputs.set(pairedTo, [...(outputs.get(pairedTo) ?? []), await batchItemOutput(ctx, client, first, batch, item, pairedTo, from)]);
+		outputs.set(pairedTo, [
+			...(outputs.get(pairedTo) ?? []),
+			await batchItemOutput(ctx, client, first, batch, item, pairedTo, from),
+		]);
 	}
 	return outputs;
 }
@@ -130,10 +177,14 @@ function sameSetting(ctx: IExecuteFunctions, calls: PreparedCall[], name: string
 	const other = calls.find((c) => c.body[name] !== first);
 	if (other) {
 		const label = calls[0].endpoint.fields.find((f) => f.name === name)?.displayName ?? name;
-		throw new NodeOperationError(ctx.getNode(), `${label}: every item of one batch needs the same ${label} ("${String(first)}" on item 0, "${String(other.body[name])}" on item ${other.itemIndex}); allowed: one value for all items`, {
-			itemIndex: other.itemIndex,
-			description: `${NOTHING_SPENT} (API field ${name}.)`,
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`${label}: every item of one batch needs the same ${label} ("${String(first)}" on item 0, "${String(other.body[name])}" on item ${other.itemIndex}); allowed: one value for all items`,
+			{
+				itemIndex: other.itemIndex,
+				description: `${NOTHING_SPENT} (API field ${name}.)`,
+			},
+		);
 	}
 	return first;
 }
@@ -166,17 +217,36 @@ async function submitBatch(
 			for (const call of calls) await uploadPending(ctx, client, call);
 			body = makeBody();
 		}
-		memory.remember(route, first.itemIndex, { key: idempotencyKey, path: '/batches', qs: {}, body });
-		const answer = await apiRequest<unknown>(client, { method: 'POST', path: '/batches', body, idempotencyKey, itemIndex: first.itemIndex }).catch((error: unknown) => {
+		memory.remember(route, first.itemIndex, {
+			key: idempotencyKey,
+			path: '/batches',
+			qs: {},
+			body,
+		});
+		const answer = await apiRequest<unknown>(client, {
+			method: 'POST',
+			path: '/batches',
+			body,
+			idempotencyKey,
+			itemIndex: first.itemIndex,
+		}).catch((error: unknown) => {
 			if (refusedOutright(error)) memory.forget(route, first.itemIndex);
 			throw error;
 		});
-		if (!isBatch(answer.body)) throw unexpectedResponse(client, 'POST /batches did not return a batch', answer.body, first.itemIndex);
+		if (!isBatch(answer.body))
+			throw unexpectedResponse(
+				client,
+				'POST /batches did not return a batch',
+				answer.body,
+				first.itemIndex,
+			);
 		created = answer.body;
 		memory.created(route, first.itemIndex, created.id);
 	}
 	if (!first.run!.wait) {
-		const items = Array.isArray(created.items) ? (created.items as BatchItem[]) : await listBatchItems(client, created.id, first.itemIndex);
+		const items = Array.isArray(created.items)
+			? (created.items as BatchItem[])
+			: await listBatchItems(client, created.id, first.itemIndex);
 		return await outputsOf(ctx, client, calls, created, items, 'byIndex');
 	}
 	waits.addBatch(calls, created, 'byIndex');
@@ -184,28 +254,45 @@ async function submitBatch(
 }
 
 /** Operation names a batch can target: the generating submits, as the document's tables write them. */
-export const BATCH_OPERATIONS: readonly string[] = catalog.filter((e) => e.output === 'run' && e.method === 'POST').map(endpointKey);
+export const BATCH_OPERATIONS: readonly string[] = catalog
+	.filter((e) => e.output === 'run' && e.method === 'POST')
+	.map(endpointKey);
 
 /**
  * The target as the service takes it (README: Assumptions): in mode operation an operation name
  * ("POST /images/generations"; a path alone, as earlier versions wrote it, is read as that POST);
  * in mode workflow a workflow key. Anything else is refused before sending, naming the choices.
  */
-function batchTarget(ctx: IExecuteFunctions, call: PreparedCall, mode: string, raw: string): string {
+function batchTarget(
+	ctx: IExecuteFunctions,
+	call: PreparedCall,
+	mode: string,
+	raw: string,
+): string {
 	const value = raw.trim();
 	if (mode === 'workflow') {
 		if ((WORKFLOW_KEYS as readonly string[]).includes(value)) return value;
-		throw new NodeOperationError(ctx.getNode(), `Target: "${value}" is not a workflow; allowed: ${WORKFLOW_KEYS.join(', ')}`, {
-			itemIndex: call.itemIndex,
-			description: `${NOTHING_SPENT} (API field target.)`,
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Target: "${value}" is not a workflow; allowed: ${WORKFLOW_KEYS.join(', ')}`,
+			{
+				itemIndex: call.itemIndex,
+				description: `${NOTHING_SPENT} (API field target.)`,
+			},
+		);
 	}
-	const name = /^[A-Z]+\s/.test(value) ? value.replace(/\s+/, ' ') : `POST /${value.replace(/^\/+/, '')}`;
+	const name = /^[A-Z]+\s/.test(value)
+		? value.replace(/\s+/, ' ')
+		: `POST /${value.replace(/^\/+/, '')}`;
 	if (BATCH_OPERATIONS.includes(name)) return name;
-	throw new NodeOperationError(ctx.getNode(), `Target: "${value}" is not a generating operation; allowed: an operation name such as POST /images/generations or POST /videos/generations`, {
-		itemIndex: call.itemIndex,
-		description: `${NOTHING_SPENT} All operation names: ${BATCH_OPERATIONS.join(', ')}. (API field target.)`,
-	});
+	throw new NodeOperationError(
+		ctx.getNode(),
+		`Target: "${value}" is not a generating operation; allowed: an operation name such as POST /images/generations or POST /videos/generations`,
+		{
+			itemIndex: call.itemIndex,
+			description: `${NOTHING_SPENT} All operation names: ${BATCH_OPERATIONS.join(', ')}. (API field target.)`,
+		},
+	);
 }
 
 /** MediaGen Batch → Create From Items: each input item's "Item Body" becomes one batch item. */
@@ -219,15 +306,21 @@ export async function createBatchFromItems(
 	for (const call of calls) {
 		const item = call.body.item;
 		if (typeof item !== 'object' || item === null || Array.isArray(item)) {
-			throw new NodeOperationError(ctx.getNode(), 'Item Body: must be a JSON object; allowed: an object such as {"prompt": "…"}, the body the Target takes', {
-				itemIndex: call.itemIndex,
-				description: `${NOTHING_SPENT} (API field item.)`,
-			});
+			throw new NodeOperationError(
+				ctx.getNode(),
+				'Item Body: must be a JSON object; allowed: an object such as {"prompt": "…"}, the body the Target takes',
+				{
+					itemIndex: call.itemIndex,
+					description: `${NOTHING_SPENT} (API field item.)`,
+				},
+			);
 		}
 	}
 	const mode = sameSetting(ctx, calls, 'mode') as string;
 	const target = batchTarget(ctx, calls[0], mode, String(sameSetting(ctx, calls, 'target') ?? ''));
-	if (mode === 'workflow') for (const call of calls) checkWorkflowInputs(ctx, call.itemIndex, target, call.body.item as IDataObject, 'Item Body');
+	if (mode === 'workflow')
+		for (const call of calls)
+			checkWorkflowInputs(ctx, call.itemIndex, target, call.body.item as IDataObject, 'Item Body');
 	const concurrency = sameSetting(ctx, calls, 'concurrency');
 	return await submitBatch(ctx, client, calls, memory, waits, () => ({
 		mode,
@@ -259,9 +352,24 @@ export async function sendRunsAsBatch(
 }
 
 /** MediaGen Batch → Wait for Completion: reads the batch and holds it; its outputs are one item per batch item. */
-export async function waitForBatchItems(_ctx: IExecuteFunctions, client: ApiClient, call: PreparedCall, waits: WaitList): Promise<INodeExecutionData[]> {
-	const { body } = await apiRequest<unknown>(client, { method: 'GET', path: call.path, itemIndex: call.itemIndex });
-	if (!isBatch(body)) throw unexpectedResponse(client, `GET ${call.path} did not return a batch`, body, call.itemIndex);
+export async function waitForBatchItems(
+	_ctx: IExecuteFunctions,
+	client: ApiClient,
+	call: PreparedCall,
+	waits: WaitList,
+): Promise<INodeExecutionData[]> {
+	const { body } = await apiRequest<unknown>(client, {
+		method: 'GET',
+		path: call.path,
+		itemIndex: call.itemIndex,
+	});
+	if (!isBatch(body))
+		throw unexpectedResponse(
+			client,
+			`GET ${call.path} did not return a batch`,
+			body,
+			call.itemIndex,
+		);
 	waits.addBatch([call], body, 'one');
 	return [];
 }

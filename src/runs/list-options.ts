@@ -26,12 +26,27 @@ export const limit = new NumberOption({
 export const LIST_OPTIONS = [returnAll, limit];
 
 /** Return All, then Limit while Return All is off; `own` gives the operation's displayOptions. */
-export function listOptionProperties(own: (extra?: Record<string, unknown[]>) => INodeProperties['displayOptions']): INodeProperties[] {
-	return [returnAll.property({ displayOptions: own() }), limit.property({ displayOptions: own({ [returnAll.name]: [false] }) })];
+export function listOptionProperties(
+	own: (extra?: Record<string, unknown[]>) => INodeProperties['displayOptions'],
+): INodeProperties[] {
+	return [
+		returnAll.property({ displayOptions: own() }),
+		limit.property({ displayOptions: own({ [returnAll.name]: [false] }) }),
+	];
 }
 
 /** How much of a list an item asks for; `get` reads a top-level parameter for the item. */
-export function listSettingsOf(ctx: RefusalContext, itemIndex: number, get: (name: string, fallback: unknown) => unknown): { returnAll: boolean; limit: number } {
-	const values: IDataObject = { [returnAll.name]: get(returnAll.name, false) as IDataObject[string], [limit.name]: get(limit.name, limit.spec.default) as IDataObject[string] };
-	return { returnAll: returnAll.read(values), limit: Math.round(limit.read(ctx, itemIndex, values)) };
+export function listSettingsOf(
+	ctx: RefusalContext,
+	itemIndex: number,
+	get: (name: string, fallback: unknown) => unknown,
+): { returnAll: boolean; limit: number } {
+	const values: IDataObject = {
+		[returnAll.name]: get(returnAll.name, false) as IDataObject[string],
+		[limit.name]: get(limit.name, limit.spec.default) as IDataObject[string],
+	};
+	return {
+		returnAll: returnAll.read(values),
+		limit: Math.round(limit.read(ctx, itemIndex, values)),
+	};
 }

@@ -8,7 +8,8 @@ import type { PreparedCall } from './call';
 /** API document: 43 to 128 base64url characters (a subset of RFC 7636's); base64url of 48 random bytes gives 64. */
 export function makeCodeVerifier(bytes = 48): string {
 	const verifier = randomBytes(bytes).toString('base64url');
-	if (verifier.length < 43 || verifier.length > 128) throw new Error(`code_verifier of ${verifier.length} characters`);
+	if (verifier.length < 43 || verifier.length > 128)
+		throw new Error(`code_verifier of ${verifier.length} characters`);
 	return verifier;
 }
 
@@ -22,7 +23,11 @@ export function codeChallengeS256(verifier: string): string {
  * verifier with the session so that a later Exchange (after the user approved at
  * verification_url) can prove it started the session.
  */
-export async function startPkceSession(_ctx: IExecuteFunctions, client: ApiClient, call: PreparedCall): Promise<INodeExecutionData[]> {
+export async function startPkceSession(
+	_ctx: IExecuteFunctions,
+	client: ApiClient,
+	call: PreparedCall,
+): Promise<INodeExecutionData[]> {
 	const codeVerifier = makeCodeVerifier();
 	const codeChallenge = codeChallengeS256(codeVerifier);
 	const { body } = await apiRequest(client, {
@@ -32,5 +37,10 @@ export async function startPkceSession(_ctx: IExecuteFunctions, client: ApiClien
 		auth: 'none',
 		itemIndex: call.itemIndex,
 	});
-	return [{ json: { ...body, code_verifier: codeVerifier, code_challenge: codeChallenge }, pairedItem: { item: call.itemIndex } }];
+	return [
+		{
+			json: { ...body, code_verifier: codeVerifier, code_challenge: codeChallenge },
+			pairedItem: { item: call.itemIndex },
+		},
+	];
 }

@@ -1,4 +1,9 @@
-import { NodeOperationError, type IDataObject, type IExecuteFunctions, type JsonObject } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	type IDataObject,
+	type IExecuteFunctions,
+	type JsonObject,
+} from 'n8n-workflow';
 
 import { problemOf } from '../transport/problem';
 import { apiRequest, unexpectedResponse, type ApiClient } from '../transport/request';
@@ -16,31 +21,61 @@ export interface Quote extends IDataObject {
 }
 
 function isQuote(value: unknown): value is Quote {
-	return typeof value === 'object' && value !== null && typeof (value as Quote).credits === 'number' && typeof (value as Quote).quote_token === 'string';
+	return (
+		typeof value === 'object' &&
+		value !== null &&
+		typeof (value as Quote).credits === 'number' &&
+		typeof (value as Quote).quote_token === 'string'
+	);
 }
 
 /** Parameters that do not belong in an estimate (they do not change the price). */
 export const NOT_PRICED = ['quote_token', 'team_id', 'project_id'];
 
-async function estimateOf(client: ApiClient, call: PreparedCall, model: string | undefined): Promise<Quote> {
+async function estimateOf(
+	client: ApiClient,
+	call: PreparedCall,
+	model: string | undefined,
+): Promise<Quote> {
 	const body: IDataObject = { ...call.body };
 	for (const key of NOT_PRICED) delete body[key];
 	if (model) body.model = model;
-	const { body: quote } = await apiRequest<unknown>(client, { method: 'POST', path: '/models/estimate-cost', body, itemIndex: call.itemIndex });
-	if (!isQuote(quote)) throw unexpectedResponse(client, 'POST /models/estimate-cost did not return credits and a quote_token', quote, call.itemIndex);
+	const { body: quote } = await apiRequest<unknown>(client, {
+		method: 'POST',
+		path: '/models/estimate-cost',
+		body,
+		itemIndex: call.itemIndex,
+	});
+	if (!isQuote(quote))
+		throw unexpectedResponse(
+			client,
+			'POST /models/estimate-cost did not return credits and a quote_token',
+			quote,
+			call.itemIndex,
+		);
 	return quote;
 }
 
-function overBudget(ctx: IExecuteFunctions, call: PreparedCall, quote: QuotedPrice, maxCredits: number): NodeOperationError {
+function overBudget(
+	ctx: IExecuteFunctions,
+	call: PreparedCall,
+	quote: QuotedPrice,
+	maxCredits: number,
+): NodeOperationError {
 	const error = new NodeOperationError(
 		ctx.getNode(),
 		`Max Credits: ${call.endpoint.name} costs ${quote.credits} credits${quote.model ? ` on model ${String(quote.model)}` : ''}, above the maximum of ${maxCredits}`,
 		{
 			itemIndex: call.itemIndex,
-			description: 'Nothing was submitted: no run was created and no credits were spent. Raise Max Credits or choose cheaper parameters.',
+			description:
+				'Nothing was submitted: no run was created and no credits were spent. Raise Max Credits or choose cheaper parameters.',
 		},
 	);
-	error.context.problem = { code: 'max_credits_exceeded', credits: quote.credits, max_credits: maxCredits } as JsonObject;
+	error.context.problem = {
+		code: 'max_credits_exceeded',
+		credits: quote.credits,
+		max_credits: maxCredits,
+	} as JsonObject;
 	return error;
 }
 
@@ -71,7 +106,11 @@ export async function quoteCall(client: ApiClient, call: PreparedCall): Promise<
  * quote (else 409 quote_mismatch, whose fresh quote is accepted only within Max Credits), so the
  * run is charged the price just checked.
  */
-export async function bindQuote(ctx: IExecuteFunctions, client: ApiClient, call: PreparedCall): Promise<void> {
+export async function bindQuote(
+	ctx: IExecuteFunctions,
+	client: ApiClient,
+	call: PreparedCall,
+): Promise<void> {
 	const maxCredits = call.cost?.maxCredits;
 	if (maxCredits === undefined) return;
 	const quote = await quoteCall(client, call);

@@ -11,7 +11,8 @@ import { BooleanOption, NumberOption, TextOption, type RefusalContext } from '..
 export const maxParallelSubmits = new NumberOption({
 	name: 'concurrency',
 	displayName: 'Max Parallel Submits',
-	description: 'How many items are submitted at once; the runs are waited for in one loop as they are sent',
+	description:
+		'How many items are submitted at once; the runs are waited for in one loop as they are sent',
 	default: 20,
 	min: 1,
 	max: 50,
@@ -22,7 +23,8 @@ export const maxParallelSubmits = new NumberOption({
 export const requestTimeout = new NumberOption({
 	name: 'requestTimeout',
 	displayName: 'Request Timeout (Seconds)',
-	description: 'A reply slower than this is treated as lost; submits are then resent with the same Idempotency-Key',
+	description:
+		'A reply slower than this is treated as lost; submits are then resent with the same Idempotency-Key',
 	default: 30,
 	min: 1,
 	max: 600,
@@ -32,7 +34,8 @@ export const requestTimeout = new NumberOption({
 export const useBatchApi = new BooleanOption({
 	name: 'useBatchApi',
 	displayName: 'Use Batch API',
-	description: 'Whether to send all items as one batch and wait for the batch, instead of one submit per item (API: POST /batches)',
+	description:
+		'Whether to send all items as one batch and wait for the batch, instead of one submit per item (API: POST /batches)',
 	default: false,
 	changesRequest: false,
 });
@@ -59,7 +62,8 @@ export const idempotencyKey = new TextOption({
 export const teamId = new TextOption({
 	name: 'teamId',
 	displayName: 'Team ID',
-	description: 'Bill the workspace (team) pool instead of the personal balance; the key also needs teams:read',
+	description:
+		'Bill the workspace (team) pool instead of the personal balance; the key also needs teams:read',
 	default: '',
 	changesRequest: true,
 });
@@ -73,7 +77,15 @@ export const projectId = new TextOption({
 });
 
 /** Every option this module defines, for the node's description and the checks over all options. */
-export const SUBMIT_OPTIONS = [maxParallelSubmits, requestTimeout, useBatchApi, quoteToken, idempotencyKey, teamId, projectId];
+export const SUBMIT_OPTIONS = [
+	maxParallelSubmits,
+	requestTimeout,
+	useBatchApi,
+	quoteToken,
+	idempotencyKey,
+	teamId,
+	projectId,
+];
 
 /** The options of this module an operation offers (unordered: the Options collection sorts them). */
 export function submitOptionProperties(e: Endpoint): INodeProperties[] {
@@ -92,15 +104,23 @@ export function submitOptionProperties(e: Endpoint): INodeProperties[] {
  * The job an item names through Idempotency Key: a number from an expression counts as its text;
  * a blank value means none (the node derives a key); anything else is refused.
  */
-export function jobNameOf(ctx: RefusalContext, itemIndex: number, options: IDataObject): string | undefined {
+export function jobNameOf(
+	ctx: RefusalContext,
+	itemIndex: number,
+	options: IDataObject,
+): string | undefined {
 	const raw = options[idempotencyKey.name];
 	if (raw === undefined || raw === null) return undefined;
 	if (typeof raw === 'number' && Number.isFinite(raw)) return String(raw);
 	if (typeof raw !== 'string') {
-		throw new NodeOperationError(ctx.getNode(), `${idempotencyKey.displayName}: ${JSON.stringify(raw) ?? String(raw)} is not allowed; allowed: text that names the job, e.g. {{ $json.sku }}`, {
-			itemIndex,
-			description: NOTHING_SPENT,
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`${idempotencyKey.displayName}: ${JSON.stringify(raw) ?? String(raw)} is not allowed; allowed: text that names the job, e.g. {{ $json.sku }}`,
+			{
+				itemIndex,
+				description: NOTHING_SPENT,
+			},
+		);
 	}
 	return raw.trim() || undefined;
 }

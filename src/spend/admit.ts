@@ -1,6 +1,12 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { budgetExceeded, readCredentialBudgets, remainingOf, type Budget, type BudgetFigures } from './budget';
+import {
+	budgetExceeded,
+	readCredentialBudgets,
+	remainingOf,
+	type Budget,
+	type BudgetFigures,
+} from './budget';
 import type { PreparedCall } from '../runs/call';
 import { isPriceable } from './cost';
 import { creditsOption } from './spend-options';
@@ -20,14 +26,17 @@ export function sendsInOneRequest(call: PreparedCall): boolean {
 }
 
 /** A request that spends credits: a generating submit, or a batch of them. */
-const spends = (call: PreparedCall) => call.endpoint.method === 'POST' && (call.endpoint.output === 'run' || call.endpoint.output === 'batch');
+const spends = (call: PreparedCall) =>
+	call.endpoint.method === 'POST' &&
+	(call.endpoint.output === 'run' || call.endpoint.output === 'batch');
 
 /** Credits each earlier run of this node quoted in this execution (a loop runs it several times), by run index. */
 const EXECUTION_CREDITS_KEY = 'mediaGenQuotedCredits';
 
 function executionLedger(ctx: IExecuteFunctions): Record<string, number> {
 	const context = ctx.getContext('node');
-	if (typeof context[EXECUTION_CREDITS_KEY] !== 'object' || context[EXECUTION_CREDITS_KEY] === null) context[EXECUTION_CREDITS_KEY] = {};
+	if (typeof context[EXECUTION_CREDITS_KEY] !== 'object' || context[EXECUTION_CREDITS_KEY] === null)
+		context[EXECUTION_CREDITS_KEY] = {};
 	return context[EXECUTION_CREDITS_KEY] as Record<string, number>;
 }
 
@@ -62,8 +71,20 @@ interface Limits {
 function limitsOf(ctx: IExecuteFunctions, client: ApiClient, first: PreparedCall): Limits {
 	const limits: Limits = {};
 	if (isPriceable(first)) limits.per_execution = first.cost?.executionBudget;
-	limits.per_day = creditsOption(ctx, first.itemIndex, client.creditLimits?.per_day, 'Credit Limit per Day (credential)', true);
-	limits.per_month = creditsOption(ctx, first.itemIndex, client.creditLimits?.per_month, 'Credit Limit per Month (credential)', true);
+	limits.per_day = creditsOption(
+		ctx,
+		first.itemIndex,
+		client.creditLimits?.per_day,
+		'Credit Limit per Day (credential)',
+		true,
+	);
+	limits.per_month = creditsOption(
+		ctx,
+		first.itemIndex,
+		client.creditLimits?.per_month,
+		'Credit Limit per Month (credential)',
+		true,
+	);
 	return limits;
 }
 
@@ -105,7 +126,12 @@ export async function admitWithinBudgets(
 		for (const call of subjects) refuse(call, error);
 		return { calls: calls.filter((c) => !refused.has(c)) };
 	}
-	if (limits.per_execution === undefined && limits.per_day === undefined && limits.per_month === undefined) return { calls };
+	if (
+		limits.per_execution === undefined &&
+		limits.per_day === undefined &&
+		limits.per_month === undefined
+	)
+		return { calls };
 
 	const replayed = new Map<PreparedCall, number>();
 	const fresh: PreparedCall[] = [];
@@ -127,13 +153,28 @@ export async function admitWithinBudgets(
 	const figures: BudgetFigures[] = [];
 	const ledger = executionLedger(ctx);
 	if (limits.per_execution !== undefined) {
-		const earlierRuns = Object.entries(ledger).reduce((sum, [run, credits]) => (run === String(runIndex) ? sum : sum + credits), 0);
-		figures.push({ budget: 'per_execution', limit: limits.per_execution, spent: earlierRuns + [...replayed.values()].reduce((a, b) => a + b, 0), in_flight: 0 });
+		const earlierRuns = Object.entries(ledger).reduce(
+			(sum, [run, credits]) => (run === String(runIndex) ? sum : sum + credits),
+			0,
+		);
+		figures.push({
+			budget: 'per_execution',
+			limit: limits.per_execution,
+			spent: earlierRuns + [...replayed.values()].reduce((a, b) => a + b, 0),
+			in_flight: 0,
+		});
 	}
 	const pending = fresh.filter((call) => !refused.has(call));
 	if ((limits.per_day !== undefined || limits.per_month !== undefined) && pending.length > 0) {
 		try {
-			figures.push(...(await readCredentialBudgets(client, { per_day: limits.per_day, per_month: limits.per_month }, new Date(), pending[0].itemIndex)));
+			figures.push(
+				...(await readCredentialBudgets(
+					client,
+					{ per_day: limits.per_day, per_month: limits.per_month },
+					new Date(),
+					pending[0].itemIndex,
+				)),
+			);
 		} catch (error) {
 			// the limit cannot be checked (e.g. the key lacks runs:read): nothing new is sent
 			for (const call of pending) refuse(call, error);
@@ -154,7 +195,9 @@ export async function admitWithinBudgets(
 		}
 		for (const f of figures) admittedBy.set(f.budget, admittedBy.get(f.budget)! + (price ?? 0));
 	}
-	const admitted = pending.filter((call) => !refused.has(call)).reduce((sum, call) => sum + (call.quote?.credits ?? 0), 0);
+	const admitted = pending
+		.filter((call) => !refused.has(call))
+		.reduce((sum, call) => sum + (call.quote?.credits ?? 0), 0);
 	ledger[String(runIndex)] = admitted + [...replayed.values()].reduce((a, b) => a + b, 0);
 	return { calls: calls.filter((c) => !refused.has(c)), budgets: { figures, admitted } };
 }

@@ -1,4 +1,9 @@
-import { NodeOperationError, type IDataObject, type IExecuteFunctions, type JsonObject } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	type IDataObject,
+	type IExecuteFunctions,
+	type JsonObject,
+} from 'n8n-workflow';
 
 import { listAll } from '../transport/paginate';
 import { apiRequest, unexpectedResponse, type ApiClient } from '../transport/request';
@@ -36,16 +41,28 @@ export function periodStart(budget: 'per_day' | 'per_month', now: Date): Date {
 
 /** Credits the service charged since `start` (GET /usage; UsageSummary.totals.credits_spent). */
 async function chargedSince(client: ApiClient, start: Date, itemIndex: number): Promise<number> {
-	const { body } = await apiRequest<IDataObject>(client, { method: 'GET', path: '/usage', qs: { start: start.toISOString(), group_by: 'none' }, itemIndex });
+	const { body } = await apiRequest<IDataObject>(client, {
+		method: 'GET',
+		path: '/usage',
+		qs: { start: start.toISOString(), group_by: 'none' },
+		itemIndex,
+	});
 	const totals = body?.totals as IDataObject | undefined;
 	const spent = totals?.credits_spent;
-	if (typeof spent !== 'number' || !Number.isFinite(spent)) throw unexpectedResponse(client, 'GET /usage did not return totals.credits_spent', body, itemIndex);
+	if (typeof spent !== 'number' || !Number.isFinite(spent))
+		throw unexpectedResponse(
+			client,
+			'GET /usage did not return totals.credits_spent',
+			body,
+			itemIndex,
+		);
 	return spent;
 }
 
 /** What the service reports a run costs, where it reports it (not shown by the document; read defensively). */
 function reportedCredits(run: Run): number | undefined {
-	for (const value of [run.usage?.credits, run.usage?.credits_reserved, run.credits]) if (typeof value === 'number' && Number.isFinite(value)) return value;
+	for (const value of [run.usage?.credits, run.usage?.credits_reserved, run.credits])
+		if (typeof value === 'number' && Number.isFinite(value)) return value;
 	return undefined;
 }
 
@@ -53,14 +70,27 @@ function reportedCredits(run: Run): number | undefined {
  * The price of a run in flight: what the service reports on it, else an estimate of its model and
  * the inputs it echoes (`input_summary`) — the document shows no reserved amount on a run.
  */
-async function priceInFlight(client: ApiClient, run: Run, itemIndex: number): Promise<number | undefined> {
+async function priceInFlight(
+	client: ApiClient,
+	run: Run,
+	itemIndex: number,
+): Promise<number | undefined> {
 	const reported = reportedCredits(run);
 	if (reported !== undefined) return reported;
 	if (typeof run.model !== 'string' || !run.model) return undefined;
-	const summary = (run.input_summary && typeof run.input_summary === 'object' ? run.input_summary : {}) as IDataObject;
-	const inputs = Object.fromEntries(Object.entries(summary).filter(([name, value]) => !name.startsWith('has_') && value !== null));
+	const summary = (
+		run.input_summary && typeof run.input_summary === 'object' ? run.input_summary : {}
+	) as IDataObject;
+	const inputs = Object.fromEntries(
+		Object.entries(summary).filter(([name, value]) => !name.startsWith('has_') && value !== null),
+	);
 	try {
-		const { body } = await apiRequest<IDataObject>(client, { method: 'POST', path: '/models/estimate-cost', body: { ...inputs, model: run.model }, itemIndex });
+		const { body } = await apiRequest<IDataObject>(client, {
+			method: 'POST',
+			path: '/models/estimate-cost',
+			body: { ...inputs, model: run.model },
+			itemIndex,
+		});
 		return typeof body?.credits === 'number' ? body.credits : undefined;
 	} catch {
 		return undefined;
@@ -72,10 +102,18 @@ const IN_FLIGHT_PRICING_CONCURRENCY = 5;
 const MAX_IN_FLIGHT_READ = 1000;
 
 /** The runs in flight created since `start`, and what they will cost. */
-async function inFlightSince(client: ApiClient, start: Date, itemIndex: number): Promise<Array<{ run: Run; credits?: number }>> {
+async function inFlightSince(
+	client: ApiClient,
+	start: Date,
+	itemIndex: number,
+): Promise<Array<{ run: Run; credits?: number }>> {
 	const runs: Run[] = [];
 	for (const status of ['queued', 'processing']) {
-		const rows = await listAll(client, { path: '/runs', qs: { status }, itemIndex }, { returnAll: false, limit: MAX_IN_FLIGHT_READ });
+		const rows = await listAll(
+			client,
+			{ path: '/runs', qs: { status }, itemIndex },
+			{ returnAll: false, limit: MAX_IN_FLIGHT_READ },
+		);
 		// a service that ignores the filter lists every run: keep those still in flight
 		for (const row of rows) if (isRun(row) && row.status === status) runs.push(row);
 	}
@@ -94,8 +132,15 @@ async function inFlightSince(client: ApiClient, start: Date, itemIndex: number):
  * The credential limits' figures now: runs in flight are read BEFORE the ledger, so a run that
  * completes in between is counted twice (never missed).
  */
-export async function readCredentialBudgets(client: ApiClient, limits: { per_day?: number; per_month?: number }, now: Date, itemIndex: number): Promise<BudgetFigures[]> {
-	const active = (['per_day', 'per_month'] as const).filter((budget) => limits[budget] !== undefined);
+export async function readCredentialBudgets(
+	client: ApiClient,
+	limits: { per_day?: number; per_month?: number },
+	now: Date,
+	itemIndex: number,
+): Promise<BudgetFigures[]> {
+	const active = (['per_day', 'per_month'] as const).filter(
+		(budget) => limits[budget] !== undefined,
+	);
 	if (active.length === 0) return [];
 	const earliest = periodStart(active.includes('per_month') ? 'per_month' : 'per_day', now);
 	const inFlight = await inFlightSince(client, earliest, itemIndex);
@@ -136,18 +181,31 @@ export function remainingOf(figures: BudgetFigures, admitted: number): number {
  * The refusal of an item whose price would take a limit past its value: code `budget_exceeded`,
  * with what was spent, in flight and admitted before it, what it costs and the limit.
  */
-export function budgetExceeded(ctx: IExecuteFunctions, itemIndex: number, figures: BudgetFigures, admitted: number, quoted: number | undefined): NodeOperationError {
+export function budgetExceeded(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	figures: BudgetFigures,
+	admitted: number,
+	quoted: number | undefined,
+): NodeOperationError {
 	const label = LABELS[figures.budget];
 	const used = round(figures.spent + figures.in_flight + admitted);
 	const where =
 		figures.budget === 'per_execution'
 			? "this node's items in this execution"
 			: `the account since ${figures.since!.slice(0, figures.budget === 'per_day' ? 10 : 7)} (UTC), runs in flight included`;
-	const cost = quoted === undefined ? 'cannot be priced before it is sent, and nothing is left' : `costs ${quoted} credits`;
-	const error = new NodeOperationError(ctx.getNode(), `${label}: this item ${cost}; ${where} already take ${used} of ${figures.limit}`, {
-		itemIndex,
-		description: `Nothing was submitted for this item: no run was created and no credits were spent. Raise ${label}${figures.budget === 'per_execution' ? ' (node option)' : ' (in the credential)'}, or wait for the next ${figures.budget === 'per_month' ? 'month' : figures.budget === 'per_day' ? 'day' : 'execution'}.`,
-	});
+	const cost =
+		quoted === undefined
+			? 'cannot be priced before it is sent, and nothing is left'
+			: `costs ${quoted} credits`;
+	const error = new NodeOperationError(
+		ctx.getNode(),
+		`${label}: this item ${cost}; ${where} already take ${used} of ${figures.limit}`,
+		{
+			itemIndex,
+			description: `Nothing was submitted for this item: no run was created and no credits were spent. Raise ${label}${figures.budget === 'per_execution' ? ' (node option)' : ' (in the credential)'}, or wait for the next ${figures.budget === 'per_month' ? 'month' : figures.budget === 'per_day' ? 'day' : 'execution'}.`,
+		},
+	);
 	error.context.problem = {
 		code: 'budget_exceeded',
 		budget: figures.budget,

@@ -24,7 +24,13 @@ import { maxCredits, maxCreditsPerExecution } from './spend-options';
  * Estimate Cost operation into its POST /models/estimate-cost, and notes what prices a submit
  * (its model) and Max Credits.
  */
-export function planCost(ctx: IExecuteFunctions, call: PreparedCall, model: Model | undefined, estimate: boolean, options: IDataObject): void {
+export function planCost(
+	ctx: IExecuteFunctions,
+	call: PreparedCall,
+	model: Model | undefined,
+	estimate: boolean,
+	options: IDataObject,
+): void {
 	const { endpoint, itemIndex } = call;
 	if (estimate) {
 		for (const key of NOT_PRICED) delete call.body[key];
@@ -35,16 +41,24 @@ export function planCost(ctx: IExecuteFunctions, call: PreparedCall, model: Mode
 	if (endpoint.output !== 'run' || !offersEstimate(endpoint)) return;
 	const limit = maxCredits.readLimit(ctx, itemIndex, options);
 	if (limit !== undefined && useBatchApi.read(options)) {
-		throw new NodeOperationError(ctx.getNode(), `${maxCredits.displayName} cannot be combined with ${useBatchApi.displayName}: a batch is not quoted; allowed: one of the two`, {
-			itemIndex,
-			description: 'Turn off Use Batch API to keep the per-item price check, or remove Max Credits. Nothing was sent.',
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`${maxCredits.displayName} cannot be combined with ${useBatchApi.displayName}: a batch is not quoted; allowed: one of the two`,
+			{
+				itemIndex,
+				description:
+					'Turn off Use Batch API to keep the per-item price check, or remove Max Credits. Nothing was sent.',
+			},
+		);
 	}
-	call.cost = { maxCredits: limit, model: model?.id, executionBudget: maxCreditsPerExecution.readLimit(ctx, itemIndex, options) };
+	call.cost = {
+		maxCredits: limit,
+		model: model?.id,
+		executionBudget: maxCreditsPerExecution.readLimit(ctx, itemIndex, options),
+	};
 }
 
 /** Whether a submit can be priced before it is sent (a model-aware generating operation). */
 export function isPriceable(call: PreparedCall): boolean {
 	return call.cost !== undefined;
 }
-

@@ -23,15 +23,28 @@ export interface EditsThatKeepTheJob {
  * with the parameters of the saved workflow when asked to: a different edition then means the user
  * edited the node, and its items are new jobs rather than replays of the runs the first try made.
  */
-export function editionOf(node: Pick<INode, 'parameters' | 'credentials'>, keep: EditsThatKeepTheJob): string {
+export function editionOf(
+	node: Pick<INode, 'parameters' | 'credentials'>,
+	keep: EditsThatKeepTheJob,
+): string {
 	const parameters: Record<string, unknown> = {};
 	for (const [name, value] of Object.entries(node.parameters ?? {})) {
 		if (keep.topLevel.has(name)) continue;
 		if (name === keep.inCollection && value && typeof value === 'object' && !Array.isArray(value)) {
-			parameters[name] = Object.fromEntries(Object.entries(value).filter(([option]) => !keep.inOptions.has(option)));
+			parameters[name] = Object.fromEntries(
+				Object.entries(value).filter(([option]) => !keep.inOptions.has(option)),
+			);
 		} else parameters[name] = value;
 	}
-	const credentials = Object.fromEntries(Object.entries(node.credentials ?? {}).map(([type, details]) => [type, details?.id ?? details?.name ?? null]));
+	const credentials = Object.fromEntries(
+		Object.entries(node.credentials ?? {}).map(([type, details]) => [
+			type,
+			details?.id ?? details?.name ?? null,
+		]),
+	);
 	// the editor may save the same parameters in another order
-	return createHash('sha256').update(canonicalJson({ parameters, credentials })).digest('hex').slice(0, 32);
+	return createHash('sha256')
+		.update(canonicalJson({ parameters, credentials }))
+		.digest('hex')
+		.slice(0, 32);
 }

@@ -6,12 +6,20 @@ import type { FailItem } from '../outputs/error-item';
 
 /** Item positions as a sentence says them: "3", "0 and 2", "0, 1 and 2". */
 export function spelledItems(indexes: number[]): string {
-	return indexes.length < 2 ? indexes.join('') : `${indexes.slice(0, -1).join(', ')} and ${indexes[indexes.length - 1]}`;
+	return indexes.length < 2
+		? indexes.join('')
+		: `${indexes.slice(0, -1).join(', ')} and ${indexes[indexes.length - 1]}`;
 }
 
 /** The same request, as far as the node can tell before anything is uploaded. */
 function sameRequest(a: PreparedCall, b: PreparedCall): boolean {
-	return a.uploads.length === 0 && b.uploads.length === 0 && a.path === b.path && JSON.stringify(a.qs) === JSON.stringify(b.qs) && JSON.stringify(a.body) === JSON.stringify(b.body);
+	return (
+		a.uploads.length === 0 &&
+		b.uploads.length === 0 &&
+		a.path === b.path &&
+		JSON.stringify(a.qs) === JSON.stringify(b.qs) &&
+		JSON.stringify(a.body) === JSON.stringify(b.body)
+	);
 }
 
 /**
@@ -21,7 +29,11 @@ function sameRequest(a: PreparedCall, b: PreparedCall): boolean {
  * the service would refuse the second after the first was paid. Returns the calls that are still
  * to be sent; the items served by another's run carry `sharesRunOf`.
  */
-export function settleSharedJobs(ctx: IExecuteFunctions, calls: PreparedCall[], fail: FailItem): PreparedCall[] {
+export function settleSharedJobs(
+	ctx: IExecuteFunctions,
+	calls: PreparedCall[],
+	fail: FailItem,
+): PreparedCall[] {
 	const byKey = new Map<string, PreparedCall[]>();
 	for (const call of calls) {
 		// a batch the items make together (Batch → Create From Items) is one request under one key
@@ -46,7 +58,11 @@ export function settleSharedJobs(ctx: IExecuteFunctions, calls: PreparedCall[], 
 					description: `${NOTHING_SPENT} A value names one job of this node: give each item its own (e.g. {{ $json.sku }}), or make their requests the same (one run then serves them all).`,
 				},
 			);
-			error.context.problem = { code: 'job_named_twice', job: call.job, items: indexes } as JsonObject;
+			error.context.problem = {
+				code: 'job_named_twice',
+				job: call.job,
+				items: indexes,
+			} as JsonObject;
 			refused.add(call);
 			fail(call.itemIndex, error);
 		}

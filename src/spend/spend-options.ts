@@ -11,17 +11,41 @@ import { NumberOption, type RefusalContext } from '../options/option';
  * A money limit as the user wrote it; undefined when it is not set at all (an option not added, a
  * credential field left empty: `blankIsUnset`). A limit that is set must be a number of 0 or more.
  */
-export function creditsOption(ctx: RefusalContext, itemIndex: number, raw: unknown, label: string, blankIsUnset = false): number | undefined {
-	if (raw === undefined || (blankIsUnset && (raw === null || (typeof raw === 'string' && raw.trim() === '')))) return undefined;
-	const value = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw.trim()) : NaN;
+export function creditsOption(
+	ctx: RefusalContext,
+	itemIndex: number,
+	raw: unknown,
+	label: string,
+	blankIsUnset = false,
+): number | undefined {
+	if (
+		raw === undefined ||
+		(blankIsUnset && (raw === null || (typeof raw === 'string' && raw.trim() === '')))
+	)
+		return undefined;
+	const value =
+		typeof raw === 'number'
+			? raw
+			: typeof raw === 'string' && raw.trim() !== ''
+				? Number(raw.trim())
+				: NaN;
 	if (Number.isFinite(value) && value >= 0) return value;
 	// a cap that is set but blank (an expression that resolved to nothing) must not silently lift the cap
 	const empty = raw === null || (typeof raw === 'string' && raw.trim() === '');
-	const shown = typeof raw === 'number' ? String(raw) : empty ? 'an empty value' : (JSON.stringify(raw) ?? String(raw));
-	throw new NodeOperationError(ctx.getNode(), `${label}: ${shown} is not allowed; allowed: a number of credits of 0 or more`, {
-		itemIndex,
-		description: `${NOTHING_SPENT} ${blankIsUnset ? 'Leave the field empty' : 'Remove the option'} for no limit.`,
-	});
+	const shown =
+		typeof raw === 'number'
+			? String(raw)
+			: empty
+				? 'an empty value'
+				: (JSON.stringify(raw) ?? String(raw));
+	throw new NodeOperationError(
+		ctx.getNode(),
+		`${label}: ${shown} is not allowed; allowed: a number of credits of 0 or more`,
+		{
+			itemIndex,
+			description: `${NOTHING_SPENT} ${blankIsUnset ? 'Leave the field empty' : 'Remove the option'} for no limit.`,
+		},
+	);
 }
 
 /** A money limit in the Options collection: no maximum, two decimals, absent = no limit. */
@@ -48,7 +72,7 @@ export const maxCreditsPerExecution = new CreditsOption({
 	name: 'maxCreditsPerExecution',
 	displayName: 'Max Credits per Execution',
 	description:
-		"Most credits this node may submit in one execution, all items together: every item is estimated first, and an item whose price would pass this is refused before anything of it is sent (error code \"budget_exceeded\"). The first item's value counts.",
+		'Most credits this node may submit in one execution, all items together: every item is estimated first, and an item whose price would pass this is refused before anything of it is sent (error code "budget_exceeded"). The first item\'s value counts.',
 	default: 100,
 	min: 0,
 	max: Infinity,
@@ -60,4 +84,5 @@ export const maxCreditsPerExecution = new CreditsOption({
 export const SPEND_OPTIONS = [maxCredits, maxCreditsPerExecution];
 
 /** The money options of an operation that can be priced first. */
-export const spendOptionProperties = (): INodeProperties[] => SPEND_OPTIONS.map((option) => option.property());
+export const spendOptionProperties = (): INodeProperties[] =>
+	SPEND_OPTIONS.map((option) => option.property());

@@ -15,7 +15,15 @@ const round = (credits: number) => Math.round(credits * 100) / 100;
 export function quoteFields(call: PreparedCall): IDataObject {
 	if (!call.quote) return {};
 	const { credits, model, currency, expires_at } = call.quote;
-	return { quoted_credits: credits, quote: { credits, ...(model ? { model } : {}), ...(currency ? { currency } : {}), ...(expires_at ? { expires_at } : {}) } };
+	return {
+		quoted_credits: credits,
+		quote: {
+			credits,
+			...(model ? { model } : {}),
+			...(currency ? { currency } : {}),
+			...(expires_at ? { expires_at } : {}),
+		},
+	};
 }
 
 /** What the run of an output item was charged: a variant item names the whole run's in `run_credits`. */
@@ -25,11 +33,14 @@ function chargedOf(json: IDataObject): number | undefined {
 	return typeof json.run_credits === 'number' ? json.run_credits : creditsOf(json);
 }
 
-
 /** One line per budget: what is left of it. */
 function budgetLines(budgets: BudgetState): string[] {
 	const view = budgetView(budgets);
-	const names: Record<string, string> = { per_execution: 'Max Credits per Execution', per_day: 'Credit Limit per Day', per_month: 'Credit Limit per Month' };
+	const names: Record<string, string> = {
+		per_execution: 'Max Credits per Execution',
+		per_day: 'Credit Limit per Day',
+		per_month: 'Credit Limit per Month',
+	};
 	return Object.entries(view).map(([budget, figures]) => {
 		const { limit, remaining } = figures as IDataObject;
 		return `${names[budget]}: ${String(remaining)} of ${String(limit)} credits left`;
@@ -49,7 +60,11 @@ export function reportSpend(
 	budgets: BudgetState | undefined,
 	editedItems: Set<number>,
 ): void {
-	const spending = calls.filter((c) => c.endpoint.method === 'POST' && (c.endpoint.output === 'run' || c.endpoint.output === 'batch'));
+	const spending = calls.filter(
+		(c) =>
+			c.endpoint.method === 'POST' &&
+			(c.endpoint.output === 'run' || c.endpoint.output === 'batch'),
+	);
 	const lines: string[] = [];
 	if (results) {
 		const charged = new Map<string, number>();
@@ -66,11 +81,16 @@ export function reportSpend(
 		const quotedSum = round([...quoted].reduce((sum, c) => sum + c.quote!.credits, 0));
 		if (charged.size || quoted.size) {
 			const total = round([...charged.values()].reduce((a, b) => a + b, 0));
-			lines.push(`Charged ${total} credits for ${charged.size} run${charged.size === 1 ? '' : 's'}${quoted.size ? ` (quoted before sending: ${quotedSum} for ${quoted.size})` : ''}.`);
+			lines.push(
+				`Charged ${total} credits for ${charged.size} run${charged.size === 1 ? '' : 's'}${quoted.size ? ` (quoted before sending: ${quotedSum} for ${quoted.size})` : ''}.`,
+			);
 		}
 	} else {
 		const quoted = spending.filter((c) => c.quote && c.sharesRunOf === undefined);
-		if (quoted.length) lines.push(`Quoted ${round(quoted.reduce((sum, c) => sum + c.quote!.credits, 0))} credits for ${quoted.length} submit${quoted.length === 1 ? '' : 's'}; what each run was charged is on its item when the execution resumes.`);
+		if (quoted.length)
+			lines.push(
+				`Quoted ${round(quoted.reduce((sum, c) => sum + c.quote!.credits, 0))} credits for ${quoted.length} submit${quoted.length === 1 ? '' : 's'}; what each run was charged is on its item when the execution resumes.`,
+			);
 	}
 	if (budgets) lines.push(...budgetLines(budgets));
 	const edited = [...editedItems].sort((a, b) => a - b);
@@ -80,9 +100,17 @@ export function reportSpend(
 		);
 	}
 	if (spending.some((c) => c.run?.useBatchApi && c.job)) {
-		lines.push('Use Batch API: each job named by Options → Idempotency Key was sent as its own submit under its own key (POST /batches takes one key for all its items, so a re-run with other jobs would pay again).');
+		lines.push(
+			'Use Batch API: each job named by Options → Idempotency Key was sent as its own submit under its own key (POST /batches takes one key for all its items, so a re-run with other jobs would pay again).',
+		);
 	}
 	if (lines.length && typeof ctx.addExecutionHints === 'function') {
-		ctx.addExecutionHints(...lines.map((message) => ({ message, type: 'info' as const, location: 'outputPane' as const })));
+		ctx.addExecutionHints(
+			...lines.map((message) => ({
+				message,
+				type: 'info' as const,
+				location: 'outputPane' as const,
+			})),
+		);
 	}
 }

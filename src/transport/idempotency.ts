@@ -12,7 +12,8 @@ export interface IdempotencyScope {
 	route: string;
 }
 
-const hashed = (parts: Array<string | number>) => `n8n-${createHash('sha256').update(parts.join('\n')).digest('hex').slice(0, 48)}`;
+const hashed = (parts: Array<string | number>) =>
+	`n8n-${createHash('sha256').update(parts.join('\n')).digest('hex').slice(0, 48)}`;
 
 /**
  * Derived, never remembered, and independent of the request body: parameters resolved from
@@ -22,7 +23,15 @@ const hashed = (parts: Array<string | number>) => `n8n-${createHash('sha256').up
  * execution gets a new key.
  */
 export function deriveIdempotencyKey(scope: IdempotencyScope): string {
-	return hashed(['scope', scope.workflowId, scope.executionId, scope.nodeName, scope.runIndex, scope.itemIndex, scope.route]);
+	return hashed([
+		'scope',
+		scope.workflowId,
+		scope.executionId,
+		scope.nodeName,
+		scope.runIndex,
+		scope.itemIndex,
+		scope.route,
+	]);
 }
 
 /** Where a job named by the "Idempotency Key" option lives: one operation of one node of one workflow. */

@@ -18,11 +18,13 @@ export function redactUrl(value: string): string {
 /** A copy of a response body that is safe to show: secret fields dropped, URLs cut to origin and path. */
 export function redactForDisplay(value: unknown, depth = 0): unknown {
 	if (depth > 8) return '…';
-	if (typeof value === 'string') return /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? redactUrl(value) : value;
+	if (typeof value === 'string')
+		return /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? redactUrl(value) : value;
 	if (Array.isArray(value)) return value.slice(0, 20).map((v) => redactForDisplay(v, depth + 1));
 	if (value && typeof value === 'object') {
 		const out: Record<string, unknown> = {};
-		for (const [key, inner] of Object.entries(value)) out[key] = SECRET_FIELD.test(key) ? '[hidden]' : redactForDisplay(inner, depth + 1);
+		for (const [key, inner] of Object.entries(value))
+			out[key] = SECRET_FIELD.test(key) ? '[hidden]' : redactForDisplay(inner, depth + 1);
 		return out;
 	}
 	return value;
@@ -38,7 +40,15 @@ const base64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
 /** The forms a service or proxy could echo a value in: raw, inside a JSON string, percent- or form-encoded (either hex case), base64. */
 function encodingsOf(value: string): string[] {
 	const url = encodeURIComponent(value);
-	const forms = [value, JSON.stringify(value).slice(1, -1), url, url.replace(/%20/g, '+'), url.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()), base64(value), base64(value).replace(/=+$/, '')];
+	const forms = [
+		value,
+		JSON.stringify(value).slice(1, -1),
+		url,
+		url.replace(/%20/g, '+'),
+		url.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()),
+		base64(value),
+		base64(value).replace(/=+$/, ''),
+	];
 	return [...new Set(forms)].filter((form) => form.length >= MIN_SECRET_LENGTH);
 }
 
@@ -56,7 +66,8 @@ export class SecretValues {
 	/** Adds secrets (non-strings and values shorter than 4 characters are ignored). */
 	add(...values: unknown[]): this {
 		for (const value of values) {
-			if (typeof value !== 'string' || value.length < MIN_SECRET_LENGTH || this.values.has(value)) continue;
+			if (typeof value !== 'string' || value.length < MIN_SECRET_LENGTH || this.values.has(value))
+				continue;
 			this.values.add(value);
 			this.pattern = undefined;
 		}
@@ -69,7 +80,11 @@ export class SecretValues {
 		const { apiKey, clientId, clientSecret, accessToken } = credentials;
 		this.add(apiKey, clientId, clientSecret, accessToken);
 		if (typeof clientId === 'string' && typeof clientSecret === 'string' && clientSecret) {
-			for (const pair of [`${clientId}:${clientSecret}`, `${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`]) this.add(pair);
+			for (const pair of [
+				`${clientId}:${clientSecret}`,
+				`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`,
+			])
+				this.add(pair);
 		}
 		return this;
 	}
@@ -77,7 +92,9 @@ export class SecretValues {
 	private regex(): RegExp | undefined {
 		if (this.values.size === 0) return undefined;
 		if (!this.pattern) {
-			const forms = [...new Set([...this.values].flatMap(encodingsOf))].sort((a, b) => b.length - a.length);
+			const forms = [...new Set([...this.values].flatMap(encodingsOf))].sort(
+				(a, b) => b.length - a.length,
+			);
 			this.pattern = new RegExp(forms.map(escapeRegExp).join('|'), 'g');
 		}
 		return this.pattern;
@@ -95,7 +112,14 @@ export class SecretValues {
 
 	private scrub(value: unknown, seen: WeakSet<object>, depth: number): unknown {
 		if (typeof value === 'string') return this.text(value);
-		if (typeof value !== 'object' || value === null || depth > 12 || seen.has(value) || this.values.size === 0) return value;
+		if (
+			typeof value !== 'object' ||
+			value === null ||
+			depth > 12 ||
+			seen.has(value) ||
+			this.values.size === 0
+		)
+			return value;
 		seen.add(value);
 		if (Array.isArray(value)) {
 			for (let i = 0; i < value.length; i++) value[i] = this.scrub(value[i], seen, depth + 1);

@@ -12,14 +12,27 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
-import { BEARER_CREDENTIAL_TYPE, normalizeBaseUrl, type CredentialType } from '../credentials/credential-types';
+import {
+	BEARER_CREDENTIAL_TYPE,
+	normalizeBaseUrl,
+	type CredentialType,
+} from '../credentials/credential-types';
 import { egressRefusalOf, type EgressRefusal } from './egress-refusal';
 import { sleep } from './sleep';
 import { isProblem, problemError, type Problem } from './problem';
 import { redactForDisplay, redactUrl, SecretValues } from './redact';
-import { decideRetry, DEFAULT_RETRY_LIMITS, parseRetryAfter, type RetryLimits } from './retry-policy';
+import {
+	decideRetry,
+	DEFAULT_RETRY_LIMITS,
+	parseRetryAfter,
+	type RetryLimits,
+} from './retry-policy';
 
-export type RequestContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions;
+export type RequestContext =
+	| IExecuteFunctions
+	| ILoadOptionsFunctions
+	| IHookFunctions
+	| IWebhookFunctions;
 
 /** What every request of one node execution shares. */
 export interface ApiClient {
@@ -53,12 +66,18 @@ export interface ApiClient {
  * as its `authenticate` block does (`Bearer <key>`). `known`: the credential when the caller has read
  * it already (a burst of resume deliveries shares one read).
  */
-export async function createClient(ctx: RequestContext, credentialType: CredentialType, known?: ICredentialDataDecryptedObject): Promise<ApiClient> {
-	const credentials = known ?? (await ctx.getCredentials<ICredentialDataDecryptedObject>(credentialType));
+export async function createClient(
+	ctx: RequestContext,
+	credentialType: CredentialType,
+	known?: ICredentialDataDecryptedObject,
+): Promise<ApiClient> {
+	const credentials =
+		known ?? (await ctx.getCredentials<ICredentialDataDecryptedObject>(credentialType));
 	const baseUrl = normalizeBaseUrl(credentials.baseUrl);
 	if (!baseUrl) {
 		throw new NodeOperationError(ctx.getNode(), 'The MediaGen credential has no Base URL', {
-			description: 'Open the credential and set Base URL to the service address, ending in /v1. Nothing was sent.',
+			description:
+				'Open the credential and set Base URL to the service address, ending in /v1. Nothing was sent.',
 		});
 	}
 	const signal = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
@@ -69,9 +88,15 @@ export async function createClient(ctx: RequestContext, credentialType: Credenti
 		retryLimits: DEFAULT_RETRY_LIMITS,
 		requestTimeoutMs: 30_000,
 		signal,
-		authorization: credentialType === BEARER_CREDENTIAL_TYPE ? `Bearer ${String(credentials.apiKey ?? '')}` : undefined,
+		authorization:
+			credentialType === BEARER_CREDENTIAL_TYPE
+				? `Bearer ${String(credentials.apiKey ?? '')}`
+				: undefined,
 		secrets: new SecretValues().addCredential(credentials),
-		creditLimits: { per_day: credentials.creditLimitPerDay, per_month: credentials.creditLimitPerMonth },
+		creditLimits: {
+			per_day: credentials.creditLimitPerDay,
+			per_month: credentials.creditLimitPerMonth,
+		},
 	};
 }
 
@@ -82,10 +107,17 @@ export async function createClient(ctx: RequestContext, credentialType: Credenti
  */
 export async function learnCredentialSecrets(client: ApiClient, status?: number): Promise<void> {
 	if (client.credentialType === BEARER_CREDENTIAL_TYPE) return;
-	if (status !== 401 && client.tokenReadAt !== undefined && Date.now() - client.tokenReadAt < 60_000) return;
+	if (
+		status !== 401 &&
+		client.tokenReadAt !== undefined &&
+		Date.now() - client.tokenReadAt < 60_000
+	)
+		return;
 	client.tokenReadAt = Date.now();
 	try {
-		client.secrets.addCredential(await client.ctx.getCredentials<ICredentialDataDecryptedObject>(client.credentialType));
+		client.secrets.addCredential(
+			await client.ctx.getCredentials<ICredentialDataDecryptedObject>(client.credentialType),
+		);
 	} catch {
 		// the error being reported matters more; what is known is redacted all the same
 	}
@@ -124,7 +156,8 @@ interface HttpFailure {
 }
 
 /** A problem document that names its HTTP status (how the OAuth2 credential reports a failed token request). */
-const statusOfProblem = (data: unknown) => (isProblem(data) && typeof data.status === 'number' ? data.status : undefined);
+const statusOfProblem = (data: unknown) =>
+	isProblem(data) && typeof data.status === 'number' ? data.status : undefined;
 
 /**
  * n8n wraps request errors (NodeApiError → cause → axios error); find the HTTP response inside.
@@ -134,7 +167,12 @@ function failureOf(error: unknown): HttpFailure {
 	let networkCode: string | undefined;
 	let statusOnly: HttpFailure | undefined;
 	type Layer = {
-		response?: { status?: number; headers?: Record<string, unknown>; data?: unknown; body?: unknown };
+		response?: {
+			status?: number;
+			headers?: Record<string, unknown>;
+			data?: unknown;
+			body?: unknown;
+		};
 		status?: unknown;
 		body?: unknown;
 		code?: unknown;
@@ -146,14 +184,23 @@ function failureOf(error: unknown): HttpFailure {
 	for (let depth = 0; current && depth < 6; depth++) {
 		// n8n 2.8's NodeApiError loses its cause (a class field re-declared after super() resets it) and
 		// keeps only httpCode and, for a JSON object body, context.data; used when no response is found.
-		if (statusOnly === undefined && typeof current.httpCode === 'string' && /^\d{3}$/.test(current.httpCode)) {
+		if (
+			statusOnly === undefined &&
+			typeof current.httpCode === 'string' &&
+			/^\d{3}$/.test(current.httpCode)
+		) {
 			statusOnly = { status: Number(current.httpCode), headers: {}, data: current.context?.data };
 		}
 		const problemStatus = statusOfProblem(current.context?.data);
-		if (statusOnly === undefined && problemStatus !== undefined) statusOnly = { status: problemStatus, headers: {}, data: current.context?.data };
+		if (statusOnly === undefined && problemStatus !== undefined)
+			statusOnly = { status: problemStatus, headers: {}, data: current.context?.data };
 		const response = current.response;
 		if (response && typeof response.status === 'number') {
-			return { status: response.status, headers: response.headers ?? {}, data: response.data ?? response.body };
+			return {
+				status: response.status,
+				headers: response.headers ?? {},
+				data: response.data ?? response.body,
+			};
 		}
 		if (networkCode === undefined && typeof current.code === 'string') networkCode = current.code;
 		current = current.cause as Layer | undefined;
@@ -173,7 +220,11 @@ function parseBody(data: unknown): unknown {
 	return data;
 }
 
-async function toError(client: ApiClient, request: ApiRequest, failure: HttpFailure): Promise<NodeApiError> {
+async function toError(
+	client: ApiClient,
+	request: ApiRequest,
+	failure: HttpFailure,
+): Promise<NodeApiError> {
 	await learnCredentialSecrets(client, failure.status);
 	const node = client.ctx.getNode();
 	// redacted before anything is cut short: half a secret must not survive a truncation
@@ -197,7 +248,8 @@ async function toError(client: ApiClient, request: ApiRequest, failure: HttpFail
 			: {
 					code: `http_${failure.status}`,
 					title: `HTTP ${failure.status} from ${request.method} ${request.path}`,
-					detail: typeof body === 'string' ? String(redactForDisplay(body.slice(0, 300))) : undefined,
+					detail:
+						typeof body === 'string' ? String(redactForDisplay(body.slice(0, 300))) : undefined,
 				};
 		return problemError(node, problem, failure.status, request.itemIndex);
 	}
@@ -213,13 +265,18 @@ async function toError(client: ApiClient, request: ApiRequest, failure: HttpFail
 }
 
 /** n8n's SSRF protection refused the request: its words, not an outage (no retry). */
-function blockedByN8n(client: ApiClient, request: ApiRequest, refused: EgressRefusal): NodeApiError {
+function blockedByN8n(
+	client: ApiClient,
+	request: ApiRequest,
+	refused: EgressRefusal,
+): NodeApiError {
 	return problemError(
 		client.ctx.getNode(),
 		{
 			code: 'blocked_by_n8n',
 			title: `n8n's SSRF protection refused ${request.method} ${request.path}: ${refused.message}`,
-			detail: `${refused.description ?? ''} The service's address is the credential's Base URL (${redactUrl(client.baseUrl)}): an n8n administrator allows it with N8N_SSRF_ALLOWED_HOSTNAMES or N8N_SSRF_ALLOWED_IP_RANGES.`.trim(),
+			detail:
+				`${refused.description ?? ''} The service's address is the credential's Base URL (${redactUrl(client.baseUrl)}): an n8n administrator allows it with N8N_SSRF_ALLOWED_HOSTNAMES or N8N_SSRF_ALLOWED_IP_RANGES.`.trim(),
 		},
 		undefined,
 		request.itemIndex,
@@ -228,7 +285,8 @@ function blockedByN8n(client: ApiClient, request: ApiRequest, refused: EgressRef
 
 function lowerCaseHeaders(headers: unknown): Record<string, string> {
 	const out: Record<string, string> = {};
-	for (const [k, v] of Object.entries((headers as Record<string, unknown>) ?? {})) out[k.toLowerCase()] = String(v);
+	for (const [k, v] of Object.entries((headers as Record<string, unknown>) ?? {}))
+		out[k.toLowerCase()] = String(v);
 	return out;
 }
 
@@ -255,9 +313,17 @@ async function sendOnce(client: ApiClient, request: ApiRequest): Promise<ApiResp
 		// what httpRequestWithAuthentication adds besides the credential: the execution's cancel signal
 		response = await client.ctx.helpers.httpRequest({ ...options, abortSignal: client.signal });
 	} else {
-		response = await client.ctx.helpers.httpRequestWithAuthentication.call(client.ctx, client.credentialType, options);
+		response = await client.ctx.helpers.httpRequestWithAuthentication.call(
+			client.ctx,
+			client.credentialType,
+			options,
+		);
 	}
-	return { status: response.statusCode, body: parseBody(response.body), headers: lowerCaseHeaders(response.headers) };
+	return {
+		status: response.statusCode,
+		body: parseBody(response.body),
+		headers: lowerCaseHeaders(response.headers),
+	};
 }
 
 /**
@@ -265,7 +331,10 @@ async function sendOnce(client: ApiClient, request: ApiRequest): Promise<ApiResp
  * has the OAuth2 credential fetch its token, and fetch it again after a 401), problem documents
  * turned into errors that keep their `code`, and the retry rules of `retry-policy.ts`.
  */
-export async function apiRequest<T = IDataObject>(client: ApiClient, request: ApiRequest): Promise<ApiResponse<T>> {
+export async function apiRequest<T = IDataObject>(
+	client: ApiClient,
+	request: ApiRequest,
+): Promise<ApiResponse<T>> {
 	for (let attempt = 1; ; attempt++) {
 		try {
 			return (await sendOnce(client, request)) as ApiResponse<T>;
@@ -279,13 +348,18 @@ export async function apiRequest<T = IDataObject>(client: ApiClient, request: Ap
 					hasIdempotencyKey: Boolean(request.idempotencyKey) && request.resendable !== false,
 					status: failure.status,
 					networkCode: failure.code,
-					retryAfterSeconds: parseRetryAfter(failure.headers['retry-after'] ?? failure.headers['Retry-After']),
+					retryAfterSeconds: parseRetryAfter(
+						failure.headers['retry-after'] ?? failure.headers['Retry-After'],
+					),
 					attempt,
 				},
-				request.retryLimits ? { ...client.retryLimits, ...request.retryLimits } : client.retryLimits,
+				request.retryLimits
+					? { ...client.retryLimits, ...request.retryLimits }
+					: client.retryLimits,
 			);
 			if (!decision.retry || client.signal?.aborted) throw await toError(client, request, failure);
-			if (!(await sleep(decision.delayMs, client.signal))) throw await toError(client, request, failure);
+			if (!(await sleep(decision.delayMs, client.signal)))
+				throw await toError(client, request, failure);
 		}
 	}
 }
@@ -300,7 +374,19 @@ function structuredCloneOf(body: unknown): unknown {
 }
 
 /** Error for a value the service returned that the node cannot use. */
-export function unexpectedResponse(client: ApiClient, what: string, body: unknown, itemIndex?: number): NodeApiError {
-	const shown = JSON.stringify(redactForDisplay(client.secrets.value(structuredCloneOf(body))) as JsonObject)?.slice(0, 300);
-	return problemError(client.ctx.getNode(), { code: 'unexpected_response', title: what, detail: shown }, undefined, itemIndex);
+export function unexpectedResponse(
+	client: ApiClient,
+	what: string,
+	body: unknown,
+	itemIndex?: number,
+): NodeApiError {
+	const shown = JSON.stringify(
+		redactForDisplay(client.secrets.value(structuredCloneOf(body))) as JsonObject,
+	)?.slice(0, 300);
+	return problemError(
+		client.ctx.getNode(),
+		{ code: 'unexpected_response', title: what, detail: shown },
+		undefined,
+		itemIndex,
+	);
 }

@@ -23,6 +23,7 @@ export interface WaitSet {
 
 /** The calls whose outputs depend on what is held, in input order. */
 export function waitedCalls(waitSet: WaitSet): PreparedCall[] {
-	return [...waitSet.runs.map((r) => r.call), ...waitSet.batches.flatMap((b) => b.calls)].sort((a, b) => a.itemIndex - b.itemIndex);
+	return [...waitSet.runs.map((r) => r.call), ...waitSet.batches.flatMap((b) => b.calls)].sort(
+		(a, b) => a.itemIndex - b.itemIndex,
+	);
 }
-

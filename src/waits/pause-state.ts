@@ -60,13 +60,19 @@ export function shapeOf(call: PreparedCall): CallShape {
 	if (Object.keys(call.settings).length) shape.s = call.settings;
 	if (call.run!.returnUrlsOnly) shape.u = true;
 	if (call.run!.binaryPropertyName !== 'data') shape.b = call.run!.binaryPropertyName;
-	if (call.run!.maxOutputBytes !== DEFAULT_MAX_OUTPUT_MB * BYTES_PER_MB) shape.m = call.run!.maxOutputBytes;
+	if (call.run!.maxOutputBytes !== DEFAULT_MAX_OUTPUT_MB * BYTES_PER_MB)
+		shape.m = call.run!.maxOutputBytes;
 	if (call.run!.simplify) shape.f = true;
 	return shape;
 }
 
 /** The state for custom data: compact JSON, shapes listed once each. */
-export function encodeState(endpointId: string, sealedSecret: string, deadline: number, heldShapes: CallShape[]): string {
+export function encodeState(
+	endpointId: string,
+	sealedSecret: string,
+	deadline: number,
+	heldShapes: CallShape[],
+): string {
 	const shapes: CallShape[] = [];
 	const keys: string[] = [];
 	const shapeIndex = heldShapes.map((shape) => {
@@ -79,7 +85,13 @@ export function encodeState(endpointId: string, sealedSecret: string, deadline: 
 		}
 		return index;
 	});
-	const state: PausedState = { endpointId, sealedSecret, deadline, shapes, ...(shapes.length > 1 ? { shapeOf: shapeIndex } : {}) };
+	const state: PausedState = {
+		endpointId,
+		sealedSecret,
+		deadline,
+		shapes,
+		...(shapes.length > 1 ? { shapeOf: shapeIndex } : {}),
+	};
 	return `${VERSION}:${JSON.stringify(state)}`;
 }
 
@@ -87,7 +99,12 @@ export function decodeState(value: unknown): PausedState | undefined {
 	if (typeof value !== 'string' || !value.startsWith(`${VERSION}:`)) return undefined;
 	try {
 		const state = JSON.parse(value.slice(VERSION.length + 1)) as PausedState;
-		return typeof state.endpointId === 'string' && typeof state.sealedSecret === 'string' && Array.isArray(state.shapes) && state.shapes.length > 0 ? state : undefined;
+		return typeof state.endpointId === 'string' &&
+			typeof state.sealedSecret === 'string' &&
+			Array.isArray(state.shapes) &&
+			state.shapes.length > 0
+			? state
+			: undefined;
 	} catch {
 		return undefined;
 	}
@@ -104,7 +121,11 @@ function heldSubject(item: INodeExecutionData): { runId?: string; batchId?: stri
 
 function pairedIndex(item: INodeExecutionData, position: number): number {
 	const paired = Array.isArray(item.pairedItem) ? item.pairedItem[0] : item.pairedItem;
-	return typeof paired === 'number' ? paired : typeof paired?.item === 'number' ? paired.item : position;
+	return typeof paired === 'number'
+		? paired
+		: typeof paired?.item === 'number'
+			? paired.item
+			: position;
 }
 
 function callOf(endpoint: Endpoint, itemIndex: number, shape: CallShape): PreparedCall {
@@ -137,7 +158,11 @@ function callOf(endpoint: Endpoint, itemIndex: number, shape: CallShape): Prepar
  * What a resumed node waited for, rebuilt from the items it stored and its state: the held runs and
  * batches (only their ids are known until they are read) with calls that give the same outputs.
  */
-export function waitSetFromStored(stored: INodeExecutionData[], state: PausedState, endpoint: Endpoint): WaitSet {
+export function waitSetFromStored(
+	stored: INodeExecutionData[],
+	state: PausedState,
+	endpoint: Endpoint,
+): WaitSet {
 	const waitSet: WaitSet = { runs: [], batches: [] };
 	let slot = 0;
 	for (const [position, item] of stored.entries()) {
@@ -147,15 +172,27 @@ export function waitSetFromStored(stored: INodeExecutionData[], state: PausedSta
 		slot++;
 		const call = callOf(endpoint, pairedIndex(item, position), shape);
 		// the price quoted before the pause travels on the stored item (pause.ts, deadlineItems)
-		if (typeof item.json.quoted_credits === 'number') call.quote = { credits: item.json.quoted_credits, bound: false };
+		if (typeof item.json.quoted_credits === 'number')
+			call.quote = { credits: item.json.quoted_credits, bound: false };
 		if (subject.runId) {
-			waitSet.runs.push({ call, run: { id: subject.runId, object: 'run', status: 'queued' } as Run });
+			waitSet.runs.push({
+				call,
+				run: { id: subject.runId, object: 'run', status: 'queued' } as Run,
+			});
 			continue;
 		}
 		const batchId = subject.batchId!;
-		const group = endpoint.custom === 'waitForBatch' ? undefined : waitSet.batches.find((b) => b.batch.id === batchId);
+		const group =
+			endpoint.custom === 'waitForBatch'
+				? undefined
+				: waitSet.batches.find((b) => b.batch.id === batchId);
 		if (group) group.calls.push(call);
-		else waitSet.batches.push({ calls: [call], batch: { id: batchId, status: 'processing' } as Batch, pairing: endpoint.custom === 'waitForBatch' ? 'one' : 'byIndex' });
+		else
+			waitSet.batches.push({
+				calls: [call],
+				batch: { id: batchId, status: 'processing' } as Batch,
+				pairing: endpoint.custom === 'waitForBatch' ? 'one' : 'byIndex',
+			});
 	}
 	return waitSet;
 }

@@ -1,4 +1,8 @@
-import type { ICredentialDataDecryptedObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+} from 'n8n-workflow';
 
 import { isBatchFinished, readBatch } from '../runs/batches';
 import { batchWaitError } from './batch-wait';
@@ -8,7 +12,12 @@ import { problemOf } from '../transport/problem';
 import type { SecretValues } from '../transport/redact';
 import type { ApiClient } from '../transport/request';
 import type { EventType } from '../webhooks/events';
-import { registerPausedEndpoint, removeLeftoverPausedEndpoints, removePausedEndpoint, type PausedExecution } from '../webhooks/paused-endpoint';
+import {
+	registerPausedEndpoint,
+	removeLeftoverPausedEndpoints,
+	removePausedEndpoint,
+	type PausedExecution,
+} from '../webhooks/paused-endpoint';
 import { credentialSecretOf, sealSecret, type SealKey } from '../webhooks/sealed-secret';
 import { errorItem } from '../outputs/error-item';
 import type { WaitSet } from './awaited';
@@ -28,37 +37,68 @@ const RUN_EVENTS: EventType[] = ['run.completed', 'run.failed'];
 const BATCH_EVENTS: EventType[] = ['batch.completed', 'batch.failed', ...RUN_EVENTS];
 
 /** The key of the sealed signing secret: the credential's own secret, bound to this execution and node. */
-export function sealKeyOf(credentials: ICredentialDataDecryptedObject, executionId: string, nodeName: string): SealKey | undefined {
+export function sealKeyOf(
+	credentials: ICredentialDataDecryptedObject,
+	executionId: string,
+	nodeName: string,
+): SealKey | undefined {
 	const secret = credentialSecretOf(credentials);
-	return secret ? { credentialSecret: secret, context: `${executionId}\u0000${nodeName}` } : undefined;
+	return secret
+		? { credentialSecret: secret, context: `${executionId}\u0000${nodeName}` }
+		: undefined;
 }
 
 function isLoopback(url: string): boolean {
 	const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-	return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\./.test(host);
+	return (
+		host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\./.test(host)
+	);
 }
 
-const hasWaitsLeft = (waitSet: WaitSet) => waitSet.runs.some((r) => !isTerminal(r.run)) || waitSet.batches.some((b) => !isBatchFinished(b.batch));
+const hasWaitsLeft = (waitSet: WaitSet) =>
+	waitSet.runs.some((r) => !isTerminal(r.run)) ||
+	waitSet.batches.some((b) => !isBatchFinished(b.batch));
 
 /** A wait's item at the deadline: the in-execution wait's timeout item (what n8n outputs then, unchanged). */
-function deadlineItems(ctx: IExecuteFunctions, waitSet: WaitSet, timeoutMs: number, secrets: SecretValues): Map<number, INodeExecutionData> {
+function deadlineItems(
+	ctx: IExecuteFunctions,
+	waitSet: WaitSet,
+	timeoutMs: number,
+	secrets: SecretValues,
+): Map<number, INodeExecutionData> {
 	const items = new Map<number, INodeExecutionData>();
 	for (const { call, run } of waitSet.runs) {
 		// the message names the timeout that ran out: the paused wait's, the longest of its items'
 		const paused = { ...call, run: { ...call.run!, waitTimeoutMs: timeoutMs } };
-		const item = errorItem(outcomeError(ctx, paused, { state: 'timeout', run }), call.itemIndex, secrets);
+		const item = errorItem(
+			outcomeError(ctx, paused, { state: 'timeout', run }),
+			call.itemIndex,
+			secrets,
+		);
 		if (call.quote) item.json.quoted_credits = call.quote.credits;
 		items.set(call.itemIndex, item);
 	}
 	for (const { calls, batch } of waitSet.batches) {
-		for (const call of calls) items.set(call.itemIndex, errorItem(batchWaitError(ctx, batch, call.itemIndex, false), call.itemIndex, secrets));
+		for (const call of calls)
+			items.set(
+				call.itemIndex,
+				errorItem(batchWaitError(ctx, batch, call.itemIndex, false), call.itemIndex, secrets),
+			);
 	}
 	return items;
 }
 
 /** Why this execution cannot pause here (it then waits in the execution), or undefined. */
-function whyNotPause(ctx: IExecuteFunctions, client: ApiClient, results: INodeExecutionData[][], heldIndexes: Set<number>, resumeUrl: string, stateLength: number): string | undefined {
-	if (ctx.getMode() === 'cli') return 'n8n execute (the command line) ends when the workflow stops, so nothing would resume it';
+function whyNotPause(
+	ctx: IExecuteFunctions,
+	client: ApiClient,
+	results: INodeExecutionData[][],
+	heldIndexes: Set<number>,
+	resumeUrl: string,
+	stateLength: number,
+): string | undefined {
+	if (ctx.getMode() === 'cli')
+		return 'n8n execute (the command line) ends when the workflow stops, so nothing would resume it';
 	if (runsAsTool(ctx)) return 'an AI agent waits for its tools to answer';
 	if (results.some((items, index) => !heldIndexes.has(index) && items.length !== 1)) {
 		return 'a paused node resumes with one item per input item, and some input items have several outputs or none';
@@ -70,13 +110,18 @@ function whyNotPause(ctx: IExecuteFunctions, client: ApiClient, results: INodeEx
 	if (!(stateKey(ctx.getNode().name) in all) && Object.keys(all).length >= CUSTOM_DATA_KEYS) {
 		return `the execution's custom data already holds ${CUSTOM_DATA_KEYS} keys, and the paused node keeps its state there`;
 	}
-	if (stateLength > STATE_MAX_LENGTH) return 'the items have too many different output settings (Binary Field Name, Return URLs Only, …) to keep for the resume';
+	if (stateLength > STATE_MAX_LENGTH)
+		return 'the items have too many different output settings (Binary Field Name, Return URLs Only, …) to keep for the resume';
 	return undefined;
 }
 
 function waitHereInstead(ctx: IExecuteFunctions, client: ApiClient, reason: string): undefined {
 	if (typeof ctx.addExecutionHints === 'function') {
-		ctx.addExecutionHints({ message: client.secrets.text(`Waited in this execution instead of pausing it: ${reason}.`), type: 'info', location: 'outputPane' });
+		ctx.addExecutionHints({
+			message: client.secrets.text(`Waited in this execution instead of pausing it: ${reason}.`),
+			type: 'info',
+			location: 'outputPane',
+		});
 	}
 	return undefined;
 }
@@ -91,7 +136,12 @@ function pausedHint(waitSet: WaitSet, deadline: Date): string {
 	const runs = waitSet.runs.filter((r) => !isTerminal(r.run)).map((r) => r.run.id);
 	const batches = waitSet.batches.filter((b) => !isBatchFinished(b.batch)).map((b) => b.batch.id);
 	const ids = [...runs, ...batches];
-	const what = [runs.length ? counted(runs.length, 'run', 'runs') : '', batches.length ? counted(batches.length, 'batch', 'batches') : ''].filter(Boolean).join(' and ');
+	const what = [
+		runs.length ? counted(runs.length, 'run', 'runs') : '',
+		batches.length ? counted(batches.length, 'batch', 'batches') : '',
+	]
+		.filter(Boolean)
+		.join(' and ');
 	const listed = `${ids.slice(0, 3).join(', ')}${ids.length > 3 ? ', …' : ''}`;
 	const by = `${deadline.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 	return `Paused until MediaGen finishes ${what} (${listed}): the execution continues by itself when the service reports ${ids.length === 1 ? 'it' : 'them'} finished, at the latest at ${by} (Wait Timeout). Meanwhile it is listed as Waiting under Executions and holds no worker.`;
@@ -106,7 +156,8 @@ async function refresh(client: ApiClient, waitSet: WaitSet): Promise<void> {
 		);
 		for (const entry of waitSet.runs) entry.run = runs.get(entry.run.id) ?? entry.run;
 	}
-	for (const entry of waitSet.batches) entry.batch = await readBatch(client, entry.batch.id, entry.calls[0].itemIndex);
+	for (const entry of waitSet.batches)
+		entry.batch = await readBatch(client, entry.batch.id, entry.calls[0].itemIndex);
 }
 
 /**
@@ -116,19 +167,45 @@ async function refresh(client: ApiClient, waitSet: WaitSet): Promise<void> {
  * the execution resumes), or undefined when the node waits in the execution instead — nothing left
  * to wait for, or pausing is not possible here (the reason goes to the execution's hints).
  */
-export async function pauseExecution(ctx: IExecuteFunctions, client: ApiClient, waitSet: WaitSet, results: INodeExecutionData[][]): Promise<INodeExecutionData[] | undefined> {
+export async function pauseExecution(
+	ctx: IExecuteFunctions,
+	client: ApiClient,
+	waitSet: WaitSet,
+	results: INodeExecutionData[][],
+): Promise<INodeExecutionData[] | undefined> {
 	if (!hasWaitsLeft(waitSet)) return undefined;
 	const node = ctx.getNode();
-	const calls = new Map([...waitSet.runs.map((r) => r.call), ...waitSet.batches.flatMap((b) => b.calls)].map((c) => [c.itemIndex, c]));
-	const shapes: CallShape[] = [...calls.keys()].sort((a, b) => a - b).map((index) => shapeOf(calls.get(index)!));
+	const calls = new Map(
+		[...waitSet.runs.map((r) => r.call), ...waitSet.batches.flatMap((b) => b.calls)].map((c) => [
+			c.itemIndex,
+			c,
+		]),
+	);
+	const shapes: CallShape[] = [...calls.keys()]
+		.sort((a, b) => a - b)
+		.map((index) => shapeOf(calls.get(index)!));
 	const timeoutMs = Math.max(...[...calls.values()].map((c) => c.run!.pausedWaitTimeoutMs));
 	const deadline = new Date(Date.now() + timeoutMs);
 	const resumeUrl = String(ctx.evaluateExpression('{{ $execution.resumeUrl }}', 0));
-	const estimate = encodeState('x'.repeat(ID_ALLOWANCE), 'x'.repeat(SEALED_ALLOWANCE), deadline.getTime(), shapes).length;
+	const estimate = encodeState(
+		'x'.repeat(ID_ALLOWANCE),
+		'x'.repeat(SEALED_ALLOWANCE),
+		deadline.getTime(),
+		shapes,
+	).length;
 	const refusal = whyNotPause(ctx, client, results, new Set(calls.keys()), resumeUrl, estimate);
 	if (refusal) return waitHereInstead(ctx, client, refusal);
-	const key = sealKeyOf(await ctx.getCredentials(client.credentialType), ctx.getExecutionId(), node.name);
-	if (!key) return waitHereInstead(ctx, client, 'the credential has no secret to seal the endpoint secret with');
+	const key = sealKeyOf(
+		await ctx.getCredentials(client.credentialType),
+		ctx.getExecutionId(),
+		node.name,
+	);
+	if (!key)
+		return waitHereInstead(
+			ctx,
+			client,
+			'the credential has no secret to seal the endpoint secret with',
+		);
 
 	const workflow = ctx.getWorkflow();
 	const paused: PausedExecution = {
@@ -141,14 +218,23 @@ export async function pauseExecution(ctx: IExecuteFunctions, client: ApiClient, 
 	};
 	// best effort: endpoints left by executions that resumed at their deadline, were cancelled or deleted
 	await removeLeftoverPausedEndpoints(client, resumeUrl).catch(() => undefined);
-	const endpoint = await registerPausedEndpoint(client, paused, waitSet.batches.length ? BATCH_EVENTS : RUN_EVENTS).catch((error: unknown) => {
+	const endpoint = await registerPausedEndpoint(
+		client,
+		paused,
+		waitSet.batches.length ? BATCH_EVENTS : RUN_EVENTS,
+	).catch((error: unknown) => {
 		const code = problemOf(error)?.code;
-		waitHereInstead(ctx, client, `registering the webhook endpoint failed (${code ?? (error as Error).message})${code === 'insufficient_scope' ? '; the credential needs the webhooks:write scope' : ''}`);
+		waitHereInstead(
+			ctx,
+			client,
+			`registering the webhook endpoint failed (${code ?? (error as Error).message})${code === 'insufficient_scope' ? '; the credential needs the webhooks:write scope' : ''}`,
+		);
 		return undefined;
 	});
 	if (!endpoint) return undefined;
 	client.secrets.add(endpoint.signingSecret);
-	const release = async () => await removePausedEndpoint(client, endpoint.id).catch(() => undefined);
+	const release = async () =>
+		await removePausedEndpoint(client, endpoint.id).catch(() => undefined);
 
 	// a read that fails leaves the runs as they were: the events or the deadline resume the execution
 	await refresh(client, waitSet).catch(() => undefined);
@@ -156,12 +242,21 @@ export async function pauseExecution(ctx: IExecuteFunctions, client: ApiClient, 
 		await release();
 		return undefined;
 	}
-	const state = encodeState(endpoint.id, sealSecret(endpoint.signingSecret, key), deadline.getTime(), shapes);
+	const state = encodeState(
+		endpoint.id,
+		sealSecret(endpoint.signingSecret, key),
+		deadline.getTime(),
+		shapes,
+	);
 	const stateName = stateKey(node.name);
 	if (state.length <= STATE_MAX_LENGTH) ctx.customData.set(stateName, state);
 	if (ctx.customData.get(stateName) !== state) {
 		await release();
-		return waitHereInstead(ctx, client, "n8n did not keep the paused node's state in the execution's custom data");
+		return waitHereInstead(
+			ctx,
+			client,
+			"n8n did not keep the paused node's state in the execution's custom data",
+		);
 	}
 
 	// n8n saves this very array as the node's input and outputs it unchanged at the deadline
@@ -170,13 +265,23 @@ export async function pauseExecution(ctx: IExecuteFunctions, client: ApiClient, 
 	const input = ctx.getExecuteData().data.main[0]!;
 	input.splice(0, input.length, ...stored);
 	await ctx.putExecutionToWait(deadline);
-	if (typeof ctx.addExecutionHints === 'function') ctx.addExecutionHints({ message: pausedHint(waitSet, deadline), type: 'info', location: 'outputPane' });
+	if (typeof ctx.addExecutionHints === 'function')
+		ctx.addExecutionHints({
+			message: pausedHint(waitSet, deadline),
+			type: 'info',
+			location: 'outputPane',
+		});
 	const resumesBy = deadline.toISOString();
 	return stored.map((item, index) => {
 		const subject = items.has(index) ? item.json : undefined;
 		if (!subject) return item;
 		return {
-			json: { status: 'waiting', ...(subject.run_id ? { run_id: subject.run_id } : { batch_id: subject.batch_id }), resumes_by: resumesBy, webhook_endpoint_id: endpoint.id },
+			json: {
+				status: 'waiting',
+				...(subject.run_id ? { run_id: subject.run_id } : { batch_id: subject.batch_id }),
+				resumes_by: resumesBy,
+				webhook_endpoint_id: endpoint.id,
+			},
 			pairedItem: { item: index },
 		};
 	});

@@ -4,10 +4,12 @@ import type { Run } from '../runs/run';
 import { sleep } from '../transport/sleep';
 
 /** When a run or batch finished, for ordering: the service's completed_at, else its last update. */
-export const finishedAt = (subject: IDataObject) => Date.parse(String(subject.completed_at ?? subject.updated_at ?? '')) || 0;
+export const finishedAt = (subject: IDataObject) =>
+	Date.parse(String(subject.completed_at ?? subject.updated_at ?? '')) || 0;
 
 /** Whether `a` finished after `b` (ties: the greater id), so that exactly one of a burst is the last. */
-export const finishedAfter = (a: IDataObject, b: IDataObject) => finishedAt(a) > finishedAt(b) || (finishedAt(a) === finishedAt(b) && String(a.id) > String(b.id));
+export const finishedAfter = (a: IDataObject, b: IDataObject) =>
+	finishedAt(a) > finishedAt(b) || (finishedAt(a) === finishedAt(b) && String(a.id) > String(b.id));
 
 /**
  * The finished runs that verified deliveries to one paused execution carried, in this process (a

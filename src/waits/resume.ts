@@ -1,4 +1,11 @@
-import type { ICredentialDataDecryptedObject, IDataObject, INodeExecutionData, IWebhookDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	INodeExecutionData,
+	IWebhookDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
 
 import { findOperation, type NodeName } from '../catalog';
 import { isBatchFinished, listBatchItems, readBatch } from '../runs/batches';
@@ -6,7 +13,11 @@ import type { Batch, BatchItem, Run } from '../runs/run';
 import { readRunsOnce } from '../runs/read-runs';
 import { isRun, isTerminal } from '../runs/run';
 import type { WaitOutcome } from './wait-loop';
-import { BEARER_CREDENTIAL_TYPE, isCredentialType, type CredentialType } from '../credentials/credential-types';
+import {
+	BEARER_CREDENTIAL_TYPE,
+	isCredentialType,
+	type CredentialType,
+} from '../credentials/credential-types';
 import { sleep } from '../transport/sleep';
 import { problemOf } from '../transport/problem';
 import { SecretValues } from '../transport/redact';
@@ -27,7 +38,15 @@ import { collectRunOutputs } from './run-outputs';
  * deliveries the service sends to the execution's resume URL (`restartWebhook`: it answers on
  * `$execution.resumeUrl`, never on a URL of its own).
  */
-export const resumeWebhooks: IWebhookDescription[] = [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: '', restartWebhook: true }];
+export const resumeWebhooks: IWebhookDescription[] = [
+	{
+		name: 'default',
+		httpMethod: 'POST',
+		responseMode: 'onReceived',
+		path: '',
+		restartWebhook: true,
+	},
+];
 
 type Answer = IWebhookResponseData;
 
@@ -73,16 +92,25 @@ function lastRunOf(items: BatchItem[]): string | undefined {
  * Reads what is held, apart from runs already known finished (from the deliveries this process
  * verified: a delivery carries the finished run, signed by the service): only the others are read.
  */
-async function readProgress(client: ApiClient, waitSet: WaitSet, known: Map<string, Run>): Promise<Progress> {
+async function readProgress(
+	client: ApiClient,
+	waitSet: WaitSet,
+	known: Map<string, Run>,
+): Promise<Progress> {
 	const unknown = waitSet.runs.map((r) => r.run.id).filter((id) => !known.has(id));
 	const runs = new Map<string, Run>(known);
-	if (unknown.length) for (const [id, run] of await readRunsOnce(client, unknown)) runs.set(id, run);
+	if (unknown.length)
+		for (const [id, run] of await readRunsOnce(client, unknown)) runs.set(id, run);
 	const batches = new Map<string, Batch>();
 	const lastRunOfPartial = new Map<string, string | undefined>();
 	for (const entry of waitSet.batches) {
 		const batch = await readBatch(client, entry.batch.id);
 		batches.set(batch.id, batch);
-		if (batch.status === 'partial') lastRunOfPartial.set(batch.id, lastRunOf(await listBatchItems(client, batch.id, entry.calls[0].itemIndex)));
+		if (batch.status === 'partial')
+			lastRunOfPartial.set(
+				batch.id,
+				lastRunOf(await listBatchItems(client, batch.id, entry.calls[0].itemIndex)),
+			);
 	}
 	return { runs, batches, lastRunOfPartial };
 }
@@ -131,7 +159,10 @@ function pausedWaitOf(place: string, build: () => Omit<PausedWait, 'delivered'>)
 	if (known) return known;
 	if (pausedWaits.size >= PAUSED_WAITS_KEPT) pausedWaits.delete(pausedWaits.keys().next().value!);
 	const built = build();
-	const wait = { ...built, delivered: new DeliveredRuns(new Set(built.waitSet.runs.map((r) => r.run.id))) };
+	const wait = {
+		...built,
+		delivered: new DeliveredRuns(new Set(built.waitSet.runs.map((r) => r.run.id))),
+	};
 	pausedWaits.set(place, wait);
 	return wait;
 }
@@ -148,13 +179,17 @@ function deliveredProgress(wait: PausedWait): Progress | undefined {
  * nothing). The delivery of the run that finished last so far holds on while more arrive; once
  * none came for a moment (or it held on long enough), it reads (undefined).
  */
-async function progressFromDeliveries(wait: PausedWait, run: Run): Promise<Progress | 'waiting' | undefined> {
+async function progressFromDeliveries(
+	wait: PausedWait,
+	run: Run,
+): Promise<Progress | 'waiting' | undefined> {
 	const heldSince = Date.now();
 	for (;;) {
 		const progress = deliveredProgress(wait);
 		if (progress) return progress;
 		if (!wait.delivered.isLatest(run)) return 'waiting';
-		if (Date.now() - heldSince >= HOLD_MS || !(await wait.delivered.next(QUIET_MS))) return undefined;
+		if (Date.now() - heldSince >= HOLD_MS || !(await wait.delivered.next(QUIET_MS)))
+			return undefined;
 	}
 }
 
@@ -162,7 +197,8 @@ function scheduleRead(place: string, read: () => Promise<Progress>): Promise<Pro
 	// read after a pause: the deliveries of a burst arriving meanwhile share it (and may make it unneeded)
 	const progress = sleep(READ_AFTER_MS).then(read);
 	const entry: SharedRead = { startsAt: Date.now() + READ_AFTER_MS, progress };
-	if (!latestReads.has(place) && latestReads.size >= READS_KEPT) latestReads.delete(latestReads.keys().next().value!);
+	if (!latestReads.has(place) && latestReads.size >= READS_KEPT)
+		latestReads.delete(latestReads.keys().next().value!);
 	latestReads.set(place, entry);
 	progress.then(
 		(done) => (entry.done = done),
@@ -175,7 +211,12 @@ function scheduleRead(place: string, read: () => Promise<Progress>): Promise<Pro
  * The read a delivery acts on: one that starts after it arrived or after its event was sent (the
  * run had finished then), or one already done that shows the event's subject finished.
  */
-async function sharedProgress(place: string, arrivedAt: number, event: WebhookEvent, read: () => Promise<Progress>): Promise<Progress> {
+async function sharedProgress(
+	place: string,
+	arrivedAt: number,
+	event: WebhookEvent,
+	read: () => Promise<Progress>,
+): Promise<Progress> {
 	const latest = latestReads.get(place);
 	const sentAt = Date.parse(event.created_at) || arrivedAt;
 	if (latest?.done && showsFinished(latest.done, event)) return latest.done;
@@ -199,26 +240,51 @@ function showsFinished(progress: Progress, event: WebhookEvent): boolean {
 }
 
 /** Applies a read to what is held; ready when all of it finished and this event is the one to resume on. */
-function readyToResume(waitSet: WaitSet, progress: Progress, event: WebhookEvent): { ready: boolean; waitingFor: number } {
+function readyToResume(
+	waitSet: WaitSet,
+	progress: Progress,
+	event: WebhookEvent,
+): { ready: boolean; waitingFor: number } {
 	for (const entry of waitSet.runs) entry.run = progress.runs.get(entry.run.id) ?? entry.run;
-	for (const entry of waitSet.batches) entry.batch = progress.batches.get(entry.batch.id) ?? entry.batch;
-	const waitingFor = waitSet.runs.filter((r) => !isTerminal(r.run)).length + waitSet.batches.filter((b) => !isBatchFinished(b.batch)).length;
+	for (const entry of waitSet.batches)
+		entry.batch = progress.batches.get(entry.batch.id) ?? entry.batch;
+	const waitingFor =
+		waitSet.runs.filter((r) => !isTerminal(r.run)).length +
+		waitSet.batches.filter((b) => !isBatchFinished(b.batch)).length;
 	if (waitingFor > 0) return { ready: false, waitingFor };
 	const subjectId = event.data.object.id;
-	if (waitSet.runs.length) return { ready: lastToFinish(waitSet.runs.map((r) => r.run)) === subjectId, waitingFor };
+	if (waitSet.runs.length)
+		return { ready: lastToFinish(waitSet.runs.map((r) => r.run)) === subjectId, waitingFor };
 	const batches: Batch[] = waitSet.batches.map((b) => b.batch);
 	const last = batches.find((b) => b.id === lastToFinish(batches))!;
 	// a partial batch announces nothing: the event of the run that ended it resumes
-	return { ready: subjectKind(event.type) === 'batch' ? last.id === subjectId : last.status === 'partial' && progress.lastRunOfPartial.get(last.id) === subjectId, waitingFor };
+	return {
+		ready:
+			subjectKind(event.type) === 'batch'
+				? last.id === subjectId
+				: last.status === 'partial' && progress.lastRunOfPartial.get(last.id) === subjectId,
+		waitingFor,
+	};
 }
 
 /** The outputs of everything held, into the stored items' places. Never throws: what fails becomes its error item. */
-async function resumedItems(ctx: IWebhookFunctions, client: ApiClient, waitSet: WaitSet, stored: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+async function resumedItems(
+	ctx: IWebhookFunctions,
+	client: ApiClient,
+	waitSet: WaitSet,
+	stored: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	const results: INodeExecutionData[][] = stored.map((item) => [item]);
 	// A resumed node cannot stop the workflow (n8n runs no node code then, it passes the returned
 	// items on), so every failure is an error item, as with Continue On Fail.
-	const fail = (itemIndex: number, error: unknown) => (results[itemIndex] = [errorItem(error, itemIndex, client.secrets)]);
-	const outcomes = new Map<string, WaitOutcome>(waitSet.runs.map(({ run }) => [run.id, { state: run.status === 'completed' ? 'completed' : 'failed', run }]));
+	const fail = (itemIndex: number, error: unknown) =>
+		(results[itemIndex] = [errorItem(error, itemIndex, client.secrets)]);
+	const outcomes = new Map<string, WaitOutcome>(
+		waitSet.runs.map(({ run }) => [
+			run.id,
+			{ state: run.status === 'completed' ? 'completed' : 'failed', run },
+		]),
+	);
 	await collectRunOutputs(ctx, client, waitSet.runs, outcomes, results, fail);
 	for (const entry of waitSet.batches) {
 		await collectBatchOutputs(ctx, client, entry, results).catch((error: unknown) => {
@@ -233,15 +299,26 @@ async function resumedItems(ctx: IWebhookFunctions, client: ApiClient, waitSet: 
  * base URL and, for an API key, its header): a burst of deliveries to one paused execution reads the
  * credential once.
  */
-const openedSecrets = new OpenedSecrets<{ secret: string; credentials: ICredentialDataDecryptedObject }>();
+const openedSecrets = new OpenedSecrets<{
+	secret: string;
+	credentials: ICredentialDataDecryptedObject;
+}>();
 
-async function openedSecret(ctx: IWebhookFunctions, credentialType: CredentialType, sealed: string): Promise<{ secret: string; credentials: ICredentialDataDecryptedObject } | undefined> {
-	return await openedSecrets.open(`${ctx.getExecutionId()}\u0000${ctx.getNode().name}`, sealed, async () => {
-		const credentials = await ctx.getCredentials<ICredentialDataDecryptedObject>(credentialType);
-		const key = sealKeyOf(credentials, ctx.getExecutionId(), ctx.getNode().name);
-		const secret = key && openSecret(sealed, key);
-		return secret ? { secret, credentials } : undefined;
-	});
+async function openedSecret(
+	ctx: IWebhookFunctions,
+	credentialType: CredentialType,
+	sealed: string,
+): Promise<{ secret: string; credentials: ICredentialDataDecryptedObject } | undefined> {
+	return await openedSecrets.open(
+		`${ctx.getExecutionId()}\u0000${ctx.getNode().name}`,
+		sealed,
+		async () => {
+			const credentials = await ctx.getCredentials<ICredentialDataDecryptedObject>(credentialType);
+			const key = sealKeyOf(credentials, ctx.getExecutionId(), ctx.getNode().name);
+			const secret = key && openSecret(sealed, key);
+			return secret ? { secret, credentials } : undefined;
+		},
+	);
 }
 
 /**
@@ -264,9 +341,15 @@ function claimResume(place: string): void {
  * delete whose outcome is unknown (no answer, an outage) resumes anyway: a paused execution waiting
  * for an event that was answered would wait until its deadline.
  */
-async function deleteEndpointToResume(client: ApiClient, endpointId: string): Promise<'deleted' | 'gone' | 'unknown'> {
+async function deleteEndpointToResume(
+	client: ApiClient,
+	endpointId: string,
+): Promise<'deleted' | 'gone' | 'unknown'> {
 	try {
-		await apiRequest(client, { method: 'DELETE', path: `/webhooks/${encodeURIComponent(endpointId)}` });
+		await apiRequest(client, {
+			method: 'DELETE',
+			path: `/webhooks/${encodeURIComponent(endpointId)}`,
+		});
 		return 'deleted';
 	} catch (error) {
 		return problemOf(error)?.code === 'not_found' ? 'gone' : 'unknown';
@@ -288,7 +371,10 @@ function header(ctx: IWebhookFunctions, name: string): string | undefined {
  * process, then at the service by deleting the endpoint — and resumes it with the outputs the
  * in-execution wait gives, downloading each once; the others, and copies of it, are answered 200.
  */
-export async function resumePausedExecution(ctx: IWebhookFunctions, node: NodeName): Promise<IWebhookResponseData> {
+export async function resumePausedExecution(
+	ctx: IWebhookFunctions,
+	node: NodeName,
+): Promise<IWebhookResponseData> {
 	const reject = (reason: string) => answer(ctx, 401, { error: 'unauthorized', reason });
 	const arrivedAt = Date.now();
 	let answered = false;
@@ -307,28 +393,53 @@ export async function resumePausedExecution(ctx: IWebhookFunctions, node: NodeNa
 		const { secret } = opened;
 		const req = ctx.getRequestObject();
 		if (!req.rawBody && typeof req.readRawBody === 'function') await req.readRawBody();
-		const verification = verifyDelivery({ secret, rawBody: req.rawBody, signatureHeader: header(ctx, SIGNATURE_HEADER) });
+		const verification = verifyDelivery({
+			secret,
+			rawBody: req.rawBody,
+			signatureHeader: header(ctx, SIGNATURE_HEADER),
+		});
 		if (!verification.ok) return reject(verification.reason);
 		const { event } = verification;
 
-		const endpoint = findOperation(node, String(ctx.getNodeParameter('resource', '')), String(ctx.getNodeParameter('operation', '')));
+		const endpoint = findOperation(
+			node,
+			String(ctx.getNodeParameter('resource', '')),
+			String(ctx.getNodeParameter('operation', '')),
+		);
 		if (!endpoint) return answer(ctx, 500, { error: 'not_resumed', reason: 'unknown_operation' });
 		const place = `${ctx.getExecutionId()}\u0000${nodeName}\u0000${state.sealedSecret}`;
 		const wait = pausedWaitOf(place, () => {
-			const items = (ctx.evaluateExpression('{{ $input.all() }}', 0) as unknown as INodeExecutionData[]) ?? [];
+			const items =
+				(ctx.evaluateExpression('{{ $input.all() }}', 0) as unknown as INodeExecutionData[]) ?? [];
 			return { stored: items, waitSet: waitSetFromStored(items, state, endpoint) };
 		});
 		stored = wait.stored;
 		const { waitSet } = wait;
-		if (!concerns(waitSet, event)) return answer(ctx, 200, { received: true, ignored: 'not_this_execution' });
+		if (!concerns(waitSet, event))
+			return answer(ctx, 200, { received: true, ignored: 'not_this_execution' });
 		const subject = event.data.object;
-		const delivered = subjectKind(event.type) === 'run' && isRun(subject) && isTerminal(subject) && !waitSet.batches.length ? subject : undefined;
+		const delivered =
+			subjectKind(event.type) === 'run' &&
+			isRun(subject) &&
+			isTerminal(subject) &&
+			!waitSet.batches.length
+				? subject
+				: undefined;
 		if (delivered) wait.delivered.add(delivered);
 		const known = delivered ? await progressFromDeliveries(wait, delivered) : undefined;
-		if (known === 'waiting') return answer(ctx, 200, { received: true, waiting_for: wait.delivered.missing });
+		if (known === 'waiting')
+			return answer(ctx, 200, { received: true, waiting_for: wait.delivered.missing });
 		const client = await createClient(ctx, credentialType, opened.credentials);
 		secrets = client.secrets.add(secret);
-		const progress = known ?? (await sharedProgress(place, arrivedAt, event, async () => deliveredProgress(wait) ?? (await readProgress(client, waitSet, wait.delivered.known()))));
+		const progress =
+			known ??
+			(await sharedProgress(
+				place,
+				arrivedAt,
+				event,
+				async () =>
+					deliveredProgress(wait) ?? (await readProgress(client, waitSet, wait.delivered.known())),
+			));
 		const { ready, waitingFor } = readyToResume(waitSet, progress, event);
 		if (!ready) return answer(ctx, 200, { received: true, waiting_for: waitingFor });
 		// claimed before anything is awaited: a copy of this delivery (a burst, a retry) that got here
@@ -345,14 +456,27 @@ export async function resumePausedExecution(ctx: IWebhookFunctions, node: NodeNa
 		// answered before the outputs are downloaded: the service waits 10 s at most
 		answer(ctx, 200, { received: true, resumed: true });
 		answered = true;
-		return { noWebhookResponse: true, workflowData: [await resumedItems(ctx, client, waitSet, stored)] };
+		return {
+			noWebhookResponse: true,
+			workflowData: [await resumedItems(ctx, client, waitSet, stored)],
+		};
 	} catch (error) {
 		// Before answering: the service retries the delivery later and the execution stays paused.
 		// After: resume with the error on every item that waited (the endpoint is gone already).
 		if (!answered) {
 			if (claimed) resumingHere.delete(claimed);
-			return answer(ctx, 500, { error: 'not_resumed', message: secrets.text(error instanceof Error ? error.message : String(error)) });
+			return answer(ctx, 500, {
+				error: 'not_resumed',
+				message: secrets.text(error instanceof Error ? error.message : String(error)),
+			});
 		}
-		return { noWebhookResponse: true, workflowData: [stored.map((item, index) => (item.json?.code === 'wait_timeout' ? errorItem(error, index, secrets) : item))] };
+		return {
+			noWebhookResponse: true,
+			workflowData: [
+				stored.map((item, index) =>
+					item.json?.code === 'wait_timeout' ? errorItem(error, index, secrets) : item,
+				),
+			],
+		};
 	}
 }

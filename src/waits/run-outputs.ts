@@ -35,13 +35,22 @@ const DOWNLOAD_CONCURRENCY = 32;
  * Builds the output item of a completed run: the run as JSON (simplified, or the service's object
  * with `output_urls`), its files as binary (or URLs only).
  */
-async function completedRunItem(ctx: OutputContext, client: ApiClient, call: PreparedCall, run: Run): Promise<INodeExecutionData> {
+async function completedRunItem(
+	ctx: OutputContext,
+	client: ApiClient,
+	call: PreparedCall,
+	run: Run,
+): Promise<INodeExecutionData> {
 	const files = outputFiles(run.output);
 	const settings = call.run!;
 	const json = runJson(call, run);
 	const pairedItem = { item: call.itemIndex };
 	if (settings.returnUrlsOnly || files.length === 0) return { json, pairedItem };
-	const binary = await downloadOutputs(ctx, files, settings.binaryPropertyName, client.baseUrl, { runId: run.id, maxBytes: settings.maxOutputBytes, signal: client.signal });
+	const binary = await downloadOutputs(ctx, files, settings.binaryPropertyName, client.baseUrl, {
+		runId: run.id,
+		maxBytes: settings.maxOutputBytes,
+		signal: client.signal,
+	});
 	return { json, binary, pairedItem };
 }
 
@@ -49,8 +58,11 @@ async function completedRunItem(ctx: OutputContext, client: ApiClient, call: Pre
 export function runJson(call: PreparedCall, run: Run): IDataObject {
 	// the price the node quoted before sending, where it did (Max Credits, budgets): src/spend/spend-report.ts
 	const quoted = quoteFields(call);
-	if (call.run?.simplify) return { ...simplifiedRun(run, { operation: call.path, sent: call.body }), ...quoted };
-	return call.run?.wait === false ? { ...run, ...quoted } : { ...run, output_urls: outputFiles(run.output).map((f) => f.url), ...quoted };
+	if (call.run?.simplify)
+		return { ...simplifiedRun(run, { operation: call.path, sent: call.body }), ...quoted };
+	return call.run?.wait === false
+		? { ...run, ...quoted }
+		: { ...run, output_urls: outputFiles(run.output).map((f) => f.url), ...quoted };
 }
 
 /** The error of a run that did not complete: failed at the service, still running at the deadline, or the wait was cancelled. */
@@ -80,20 +92,33 @@ export function outcomeError(ctx: OutputContext, call: PreparedCall, outcome: Wa
 			: `Waiting for run ${run.id} stopped: the execution was cancelled`,
 		{
 			itemIndex: call.itemIndex,
-			description: 'The run goes on at the service. Raise "Wait Timeout" or read it later with MediaGen Run → Get.',
+			description:
+				'The run goes on at the service. Raise "Wait Timeout" or read it later with MediaGen Run → Get.',
 		},
 	);
-	error.context.problem = { code: outcome.state === 'timeout' ? 'wait_timeout' : 'cancelled', run_id: run.id, run_status: run.status } as JsonObject;
+	error.context.problem = {
+		code: outcome.state === 'timeout' ? 'wait_timeout' : 'cancelled',
+		run_id: run.id,
+		run_status: run.status,
+	} as JsonObject;
 	return error;
 }
 
 /** The output items of one finished run (its operation's own items where it has them), or the error to report for it. */
-export async function runOutputs(ctx: OutputContext, client: ApiClient, call: PreparedCall, outcome: WaitOutcome): Promise<INodeExecutionData[]> {
+export async function runOutputs(
+	ctx: OutputContext,
+	client: ApiClient,
+	call: PreparedCall,
+	outcome: WaitOutcome,
+): Promise<INodeExecutionData[]> {
 	// a tool answers in time: a run still going is its answer (with its id, to check later), not a failure
-	if (outcome.state === 'timeout' && runsAsTool(ctx)) return [{ json: outcome.run, pairedItem: { item: call.itemIndex } }];
+	if (outcome.state === 'timeout' && runsAsTool(ctx))
+		return [{ json: outcome.run, pairedItem: { item: call.itemIndex } }];
 	if (outcome.state !== 'completed') throw outcomeError(ctx, call, outcome);
 	const custom = customOperationFor(call.endpoint);
-	return custom?.completedRun ? await custom.completedRun(ctx, client, call, outcome.run) : [await completedRunItem(ctx, client, call, outcome.run)];
+	return custom?.completedRun
+		? await custom.completedRun(ctx, client, call, outcome.run)
+		: [await completedRunItem(ctx, client, call, outcome.run)];
 }
 
 /**
@@ -115,7 +140,8 @@ export class RunOutputCollector {
 		private readonly results: INodeExecutionData[][],
 		private readonly fail: FailItem,
 	) {
-		for (const entry of [...waitSet].sort((a, b) => a.call.itemIndex - b.call.itemIndex)) this.add(entry);
+		for (const entry of [...waitSet].sort((a, b) => a.call.itemIndex - b.call.itemIndex))
+			this.add(entry);
 	}
 
 	/**

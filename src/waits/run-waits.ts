@@ -13,7 +13,12 @@ import { waitedCalls, type WaitSet, type WaitedBatch } from './awaited';
 import { RunOutputCollector } from './run-outputs';
 
 /** Puts the outputs of a finished batch into `results`. */
-export async function collectBatchOutputs(ctx: Parameters<typeof batchOutputs>[0], client: ApiClient, waitSet: WaitedBatch, results: INodeExecutionData[][]): Promise<void> {
+export async function collectBatchOutputs(
+	ctx: Parameters<typeof batchOutputs>[0],
+	client: ApiClient,
+	waitSet: WaitedBatch,
+	results: INodeExecutionData[][],
+): Promise<void> {
 	const outputs = await batchOutputs(ctx, client, waitSet.calls, waitSet.batch, waitSet.pairing);
 	for (const call of waitSet.calls) results[call.itemIndex] = outputs.get(call.itemIndex) ?? [];
 }
@@ -35,13 +40,22 @@ interface EarlyWait {
 }
 
 /** The earlier of a wait's own deadline and the deadline a tool call must answer by. */
-const deadlineOf = (timeoutMs: number, toolDeadline: number | undefined) => Math.min(Date.now() + timeoutMs, toolDeadline ?? Infinity);
+const deadlineOf = (timeoutMs: number, toolDeadline: number | undefined) =>
+	Math.min(Date.now() + timeoutMs, toolDeadline ?? Infinity);
 
 /**
  * Waits here (polling) for everything held, until `toolDeadline` at the latest, then puts the
  * outputs into `results`. Runs a wait that began as they were sent (`early`) are waited for there.
  */
-async function waitHere(ctx: IExecuteFunctions, client: ApiClient, waitSet: WaitSet, results: INodeExecutionData[][], fail: FailItem, toolDeadline: number | undefined, early?: EarlyWait): Promise<void> {
+async function waitHere(
+	ctx: IExecuteFunctions,
+	client: ApiClient,
+	waitSet: WaitSet,
+	results: INodeExecutionData[][],
+	fail: FailItem,
+	toolDeadline: number | undefined,
+	early?: EarlyWait,
+): Promise<void> {
 	if (early) {
 		early.feed.close(deadlineOf(early.timeoutMs, toolDeadline));
 		await early.done;
@@ -62,7 +76,13 @@ async function waitHere(ctx: IExecuteFunctions, client: ApiClient, waitSet: Wait
 		waitSet.batches.map(async (entry) => {
 			const [first] = entry.calls;
 			try {
-				const batch = await waitForBatch(ctx, client, entry.batch, deadlineOf(first.run!.waitTimeoutMs, toolDeadline), first.itemIndex);
+				const batch = await waitForBatch(
+					ctx,
+					client,
+					entry.batch,
+					deadlineOf(first.run!.waitTimeoutMs, toolDeadline),
+					first.itemIndex,
+				);
 				await collectBatchOutputs(ctx, client, { ...entry, batch }, results);
 			} catch (error) {
 				for (const call of entry.calls) fail(call.itemIndex, error);
@@ -123,7 +143,13 @@ export class RunWaits implements WaitList {
 	 * node's output while paused when the execution paused instead; `results` then stay as they are.
 	 * A tool call stops waiting at `toolDeadline` (its runs still going are answered as such).
 	 */
-	async settle(ctx: IExecuteFunctions, client: ApiClient, results: INodeExecutionData[][], fail: FailItem, toolDeadline?: number): Promise<INodeExecutionData[] | undefined> {
+	async settle(
+		ctx: IExecuteFunctions,
+		client: ApiClient,
+		results: INodeExecutionData[][],
+		fail: FailItem,
+		toolDeadline?: number,
+	): Promise<INodeExecutionData[] | undefined> {
 		const calls = waitedCalls(this.waitSet);
 		if (calls.length === 0) return undefined;
 		if (calls[0].run!.waitMode === PAUSE) {

@@ -146,7 +146,11 @@ function retryAfterMs(headers: Record<string, string>): number | undefined {
  * - runs a page keeps missing, and lone runs, are polled on their own; `Retry-After` is honoured;
  * - a run seen terminal is never polled again; one deadline for all; stops when n8n cancels.
  */
-export async function waitForRuns(client: ApiClient, runs: Run[] | RunFeed, options: WaitOptions): Promise<Map<string, WaitOutcome>> {
+export async function waitForRuns(
+	client: ApiClient,
+	runs: Run[] | RunFeed,
+	options: WaitOptions,
+): Promise<Map<string, WaitOutcome>> {
 	const clock = options.clock ?? systemClock;
 	const feed = runs instanceof RunFeed ? runs : undefined;
 	const outcomes = new Map<string, WaitOutcome>();
@@ -155,7 +159,8 @@ export async function waitForRuns(client: ApiClient, runs: Run[] | RunFeed, opti
 	const record = (outcome: WaitOutcome) => {
 		if (outcomes.has(outcome.run.id)) return;
 		outcomes.set(outcome.run.id, outcome);
-		if (outcome.state === 'completed' || outcome.state === 'failed') durations.finished(outcome.run);
+		if (outcome.state === 'completed' || outcome.state === 'failed')
+			durations.finished(outcome.run);
 		options.onSettled?.(outcome);
 	};
 	const deadline = () => feed?.deadline ?? options.deadline ?? Infinity;
@@ -169,18 +174,31 @@ export async function waitForRuns(client: ApiClient, runs: Run[] | RunFeed, opti
 	let offset: number | undefined;
 	const adopt = (arrived: Run[]) => {
 		const now = clock.now();
-		for (const run of arrived) if (!isTerminal(run) && Number.isFinite(createdAt(run))) offset = Math.min(offset ?? Infinity, now - createdAt(run));
+		for (const run of arrived)
+			if (!isTerminal(run) && Number.isFinite(createdAt(run)))
+				offset = Math.min(offset ?? Infinity, now - createdAt(run));
 		for (const run of arrived) {
 			if (isTerminal(run)) record({ state: run.status as 'completed' | 'failed', run });
 			else if (!pending.has(run.id) && !outcomes.has(run.id)) {
 				const created = createdAt(run);
 				const bornAt = Number.isFinite(created) && offset !== undefined ? created + offset : now;
-				pending.set(run.id, { run, kind: durations.kindOf(run), index: byIndex.length, bornAt, checkedAt: bornAt, missed: 0, notBefore: 0, outagePauseMs: 0, nextAt: 0, nextVersion: -1 });
+				pending.set(run.id, {
+					run,
+					kind: durations.kindOf(run),
+					index: byIndex.length,
+					bornAt,
+					checkedAt: bornAt,
+					missed: 0,
+					notBefore: 0,
+					outagePauseMs: 0,
+					nextAt: 0,
+					nextVersion: -1,
+				});
 				byIndex.push(run);
 			}
 		}
 	};
-	adopt(feed ? feed.take() : runs as Run[]);
+	adopt(feed ? feed.take() : (runs as Run[]));
 	let listNotBefore = started;
 	let listOutagePauseMs = 0;
 	let lastFinishSeenAt = -Infinity;
@@ -196,7 +214,9 @@ export async function waitForRuns(client: ApiClient, runs: Run[] | RunFeed, opti
 	/** While runs are seen finishing (within twice the shortest duration), the gap between reads of the oldest unfinished one. */
 	const flowing = (): number | undefined => {
 		const shortest = durations.shortestSeen();
-		return shortest !== undefined && clock.now() - lastFinishSeenAt <= 2 * shortest ? flowGap(shortest) : undefined;
+		return shortest !== undefined && clock.now() - lastFinishSeenAt <= 2 * shortest
+			? flowGap(shortest)
+			: undefined;
 	};
 	const listed = (p: Pending) => p.missed < MISSES_BEFORE_OWN_POLL;
 	const ownPollAt = (p: Pending) => Math.max(nextRead(p), p.notBefore);
@@ -204,12 +224,17 @@ export async function waitForRuns(client: ApiClient, runs: Run[] | RunFeed, opti
 	const settle = (p: Pending, run: Run) => {
 		pending.delete(p.run.id);
 		if (!isKnownStatus(run)) {
-			const error = problemError(client.ctx.getNode(), {
-				code: 'unexpected_run_status',
-				title: `Run ${run.id} has the status "${String(run.status)}", which the API document does not name`,
-				detail: 'Known statuses: queued, processing, completed, failed. The node stopped waiting for it; read it later with MediaGen Run → Get.',
-				run_id: run.id,
-			}, undefined);
+			const error = problemError(
+				client.ctx.getNode(),
+				{
+					code: 'unexpected_run_status',
+					title: `Run ${run.id} has the status "${String(run.status)}", which the API document does not name`,
+					detail:
+						'Known statuses: queued, processing, completed, failed. The node stopped waiting for it; read it later with MediaGen Run → Get.',
+					run_id: run.id,
+				},
+				undefined,
+			);
 			record({ state: 'error', run, error });
 			return;
 		}
@@ -278,7 +303,8 @@ export async function waitForRuns(client: ApiClient, runs: Run[] | RunFeed, opti
 		for (const p of pending.values()) {
 			if (listMode && listed(p)) {
 				const due = (oldest && gap !== undefined && now >= p.checkedAt + gap) || nextRead(p) <= now;
-				if (due && (!pages.length || p.index >= pages[pages.length - 1] + PAGE - ORDER_SLACK)) pages.push(p.index);
+				if (due && (!pages.length || p.index >= pages[pages.length - 1] + PAGE - ORDER_SLACK))
+					pages.push(p.index);
 				oldest = false;
 			} else if (own.length < OWN_POLLS_PER_TICK && now >= ownPollAt(p)) own.push(p);
 		}
@@ -303,9 +329,14 @@ export async function waitForRuns(client: ApiClient, runs: Run[] | RunFeed, opti
 
 	const pollOne = async (p: Pending): Promise<void> => {
 		try {
-			const { body, headers } = await apiRequest<Run>(client, { method: 'GET', path: `/runs/${encodeURIComponent(p.run.id)}`, retryLimits: POLL_RETRY_LIMITS });
+			const { body, headers } = await apiRequest<Run>(client, {
+				method: 'GET',
+				path: `/runs/${encodeURIComponent(p.run.id)}`,
+				retryLimits: POLL_RETRY_LIMITS,
+			});
 			// an answer that is not a run (a proxy's page, a broken service) will not turn into one: fail now
-			if (!isRun(body)) throw unexpectedResponse(client, `GET /runs/${p.run.id} did not return a run`, body);
+			if (!isRun(body))
+				throw unexpectedResponse(client, `GET /runs/${p.run.id} did not return a run`, body);
 			const run = body;
 			p.outagePauseMs = 0;
 			seen(p, run, clock.now());
@@ -343,7 +374,8 @@ export async function waitForRuns(client: ApiClient, runs: Run[] | RunFeed, opti
 		for (const p of pending.values()) {
 			const listedNow = stillListing && listed(p);
 			let at = listedNow ? Math.max(nextRead(p), listNotBefore) : ownPollAt(p);
-			if (listedNow && oldest && gap !== undefined) at = Math.min(at, Math.max(p.checkedAt + gap, listNotBefore));
+			if (listedNow && oldest && gap !== undefined)
+				at = Math.min(at, Math.max(p.checkedAt + gap, listNotBefore));
 			if (listedNow) oldest = false;
 			wakeAt = Math.min(wakeAt, at);
 		}

@@ -1,6 +1,13 @@
 import { NodeOperationError, type IDataObject, type INodeProperties } from 'n8n-workflow';
 
-import { IN_EXECUTION, IN_EXECUTION_WAIT_TIMEOUT, PAUSE, pausedWaitTimeoutOf, type Endpoint, type WaitMode } from '../catalog';
+import {
+	IN_EXECUTION,
+	IN_EXECUTION_WAIT_TIMEOUT,
+	PAUSE,
+	pausedWaitTimeoutOf,
+	type Endpoint,
+	type WaitMode,
+} from '../catalog';
 import { BooleanOption, NumberOption, type RefusalContext } from '../options/option';
 
 // How a node waits for the runs it sent: whether at all (Wait for Completion), where (Wait Mode: in
@@ -13,7 +20,8 @@ export type ParameterGetter = (name: string, fallback: unknown) => unknown;
 export const waitForCompletion = new BooleanOption({
 	name: 'waitForCompletion',
 	displayName: 'Wait for Completion',
-	description: 'Whether to wait until the run completes and return its output; otherwise the queued run is returned',
+	description:
+		'Whether to wait until the run completes and return its output; otherwise the queued run is returned',
 	default: true,
 	changesRequest: false,
 });
@@ -33,7 +41,8 @@ export const waitMode = {
 				{
 					name: 'In This Execution',
 					value: IN_EXECUTION,
-					description: 'The execution keeps running (and holds its worker) and polls until the runs finish',
+					description:
+						'The execution keeps running (and holds its worker) and polls until the runs finish',
 				},
 				{
 					name: 'Pause the Execution Until They Finish',
@@ -51,10 +60,14 @@ export const waitMode = {
 	read(ctx: RefusalContext, itemIndex: number, endpoint: Endpoint, get: ParameterGetter): WaitMode {
 		const value = get(this.name, endpoint.defaultWait ?? IN_EXECUTION);
 		if (value === PAUSE || value === IN_EXECUTION) return value;
-		throw new NodeOperationError(ctx.getNode(), `${this.displayName} (${this.name}): ${JSON.stringify(value)} is not allowed; allowed: ${PAUSE}, ${IN_EXECUTION}`, {
-			itemIndex,
-			description: 'Nothing was sent to the service.',
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`${this.displayName} (${this.name}): ${JSON.stringify(value)} is not allowed; allowed: ${PAUSE}, ${IN_EXECUTION}`,
+			{
+				itemIndex,
+				description: 'Nothing was sent to the service.',
+			},
+		);
 	},
 };
 
@@ -124,7 +137,10 @@ export const waitOptionProperties = (e: Endpoint): INodeProperties[] => waitTime
  * itself a wait), Wait Mode and the pause notice. `own` gives an operation's displayOptions with
  * extra conditions.
  */
-export function waitProperties(e: Endpoint, own: (extra?: Record<string, unknown[]>) => INodeProperties['displayOptions']): INodeProperties[] {
+export function waitProperties(
+	e: Endpoint,
+	own: (extra?: Record<string, unknown[]>) => INodeProperties['displayOptions'],
+): INodeProperties[] {
 	const paused = { [waitMode.name]: [PAUSE] };
 	if (e.alwaysWaits) return [waitMode.property(e, own()), pauseNoticeProperty(own(paused))];
 	const waiting = { [waitForCompletion.name]: [true] };
@@ -153,10 +169,20 @@ export interface WaitSettings {
  * mode), else each mode's default. Both deadlines are kept: a node set to pause may have to wait in
  * the execution instead (src/waits/pause.ts, whyNotPause).
  */
-export function waitSettingsOf(ctx: RefusalContext, itemIndex: number, endpoint: Endpoint, get: ParameterGetter, options: IDataObject): WaitSettings {
+export function waitSettingsOf(
+	ctx: RefusalContext,
+	itemIndex: number,
+	endpoint: Endpoint,
+	get: ParameterGetter,
+	options: IDataObject,
+): WaitSettings {
 	const seconds = (fallback: number) => waitTimeout.read(ctx, itemIndex, options, fallback) * 1000;
 	return {
-		wait: endpoint.alwaysWaits === true || waitForCompletion.read({ [waitForCompletion.name]: get(waitForCompletion.name, true) } as IDataObject),
+		wait:
+			endpoint.alwaysWaits === true ||
+			waitForCompletion.read({
+				[waitForCompletion.name]: get(waitForCompletion.name, true),
+			} as IDataObject),
 		waitMode: waitMode.read(ctx, itemIndex, endpoint, get),
 		waitTimeoutMs: seconds(IN_EXECUTION_WAIT_TIMEOUT),
 		pausedWaitTimeoutMs: seconds(pausedWaitTimeoutOf(endpoint) ?? IN_EXECUTION_WAIT_TIMEOUT),

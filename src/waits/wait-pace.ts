@@ -51,7 +51,8 @@ export function runKind(baseUrl: string, run: Run): string {
 
 /** How long a finished run took at the service (its own timestamps: no clock of ours involved). */
 export function runDuration(run: Run): number | undefined {
-	const took = Date.parse(String(run.completed_at ?? '')) - Date.parse(String(run.created_at ?? ''));
+	const took =
+		Date.parse(String(run.completed_at ?? '')) - Date.parse(String(run.created_at ?? ''));
 	return Number.isFinite(took) && took > 0 ? took : undefined;
 }
 
@@ -88,7 +89,8 @@ export class RunDurations {
 		this.fastest = Math.min(this.fastest ?? Infinity, took);
 		rememberedDurations.delete(kind);
 		rememberedDurations.set(kind, shortest);
-		if (rememberedDurations.size > REMEMBERED_KINDS) rememberedDurations.delete(rememberedDurations.keys().next().value!);
+		if (rememberedDurations.size > REMEMBERED_KINDS)
+			rememberedDurations.delete(rememberedDurations.keys().next().value!);
 	}
 
 	/** The expected duration of a kind of run (`kindOf`), undefined before anything was learnt. */
@@ -126,18 +128,23 @@ export interface RunClock {
 export function nextReadAt(run: RunClock, expectedMs: number | undefined): number {
 	if (run.queuedSince !== undefined) {
 		const queued = run.checkedAt - run.queuedSince;
-		return run.checkedAt + clamp(Math.max(queued * QUEUED_SHARE, expectedMs ?? 0), COLD_MIN_GAP_MS, MAX_EARLY_GAP_MS);
+		return (
+			run.checkedAt +
+			clamp(Math.max(queued * QUEUED_SHARE, expectedMs ?? 0), COLD_MIN_GAP_MS, MAX_EARLY_GAP_MS)
+		);
 	}
 	// A run that waited in the queue (an account's cap) started after the last read that showed it
 	// there: its duration counts from then. Counted from its birth, a run queued for 15 minutes was
 	// read only every 10 s once it ran, and its finish seen up to 10 s late.
 	const startedBy = Math.max(run.bornAt, run.lastQueuedAt ?? -Infinity);
 	const age = run.checkedAt - startedBy;
-	if (expectedMs === undefined) return run.checkedAt + clamp(age * LATE_SHARE, COLD_MIN_GAP_MS, MAX_GAP_MS);
+	if (expectedMs === undefined)
+		return run.checkedAt + clamp(age * LATE_SHARE, COLD_MIN_GAP_MS, MAX_GAP_MS);
 	const due = startedBy + expectedMs + clamp(expectedMs * SETTLE_SHARE, 25, 1_000);
 	if (run.checkedAt >= due) return run.checkedAt + clamp(age * LATE_SHARE, MIN_GAP_MS, MAX_GAP_MS);
 	const left = due - run.checkedAt;
-	if (left > Math.max(expectedMs * FAR_SHARE, FAR_MS)) return run.checkedAt + Math.min(left / 2, MAX_EARLY_GAP_MS);
+	if (left > Math.max(expectedMs * FAR_SHARE, FAR_MS))
+		return run.checkedAt + Math.min(left / 2, MAX_EARLY_GAP_MS);
 	return run.checkedAt + clamp(left, MIN_GAP_MS, MAX_EARLY_GAP_MS);
 }
 

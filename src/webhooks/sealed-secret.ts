@@ -20,13 +20,17 @@ export interface SealKey {
 }
 
 /** The secret of a credential a seal key is made from (API key, else OAuth2 client secret), if it has one. */
-export function credentialSecretOf(credentials: ICredentialDataDecryptedObject): string | undefined {
+export function credentialSecretOf(
+	credentials: ICredentialDataDecryptedObject,
+): string | undefined {
 	const secret = credentials.apiKey ?? credentials.clientSecret;
 	return typeof secret === 'string' && secret ? secret : undefined;
 }
 
 function keyOf(key: SealKey): Buffer {
-	return Buffer.from(hkdfSync('sha256', key.credentialSecret, key.context, key.info ?? PAUSED_WAIT_INFO, 32));
+	return Buffer.from(
+		hkdfSync('sha256', key.credentialSecret, key.context, key.info ?? PAUSED_WAIT_INFO, 32),
+	);
 }
 
 /**
@@ -47,7 +51,10 @@ export function openSecret(sealed: string, key: SealKey): string | undefined {
 	try {
 		const decipher = createDecipheriv('aes-256-gcm', keyOf(key), bytes.subarray(0, IV_BYTES));
 		decipher.setAuthTag(bytes.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
-		return Buffer.concat([decipher.update(bytes.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
+		return Buffer.concat([
+			decipher.update(bytes.subarray(IV_BYTES + TAG_BYTES)),
+			decipher.final(),
+		]).toString('utf8');
 	} catch {
 		return undefined;
 	}
@@ -65,7 +72,11 @@ export class OpenedSecrets<T> {
 
 	constructor(private readonly kept = 100) {}
 
-	async open(place: string, sealed: string, opener: () => Promise<T | undefined>): Promise<T | undefined> {
+	async open(
+		place: string,
+		sealed: string,
+		opener: () => Promise<T | undefined>,
+	): Promise<T | undefined> {
 		const key = `${place}\u0000${sealed}`;
 		const known = this.openings.get(key);
 		if (known) return await known;

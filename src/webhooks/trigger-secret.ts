@@ -1,7 +1,22 @@
-import type { ICredentialDataDecryptedObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IHookFunctions,
+	IWebhookFunctions,
+} from 'n8n-workflow';
 
-import { BEARER_CREDENTIAL_TYPE, isCredentialType, type CredentialType } from '../credentials/credential-types';
-import { credentialSecretOf, OpenedSecrets, openSecret, sealSecret, TRIGGER_SEAL_INFO, type SealKey } from './sealed-secret';
+import {
+	BEARER_CREDENTIAL_TYPE,
+	isCredentialType,
+	type CredentialType,
+} from '../credentials/credential-types';
+import {
+	credentialSecretOf,
+	OpenedSecrets,
+	openSecret,
+	sealSecret,
+	TRIGGER_SEAL_INFO,
+	type SealKey,
+} from './sealed-secret';
 import type { SeenEventsData } from './seen-events';
 
 type TriggerContext = IHookFunctions | IWebhookFunctions;
@@ -25,7 +40,9 @@ export interface TriggerStaticData extends SeenEventsData {
 	webhookUrl?: string;
 }
 
-export function triggerStaticData(ctx: Pick<IHookFunctions, 'getWorkflowStaticData'>): TriggerStaticData {
+export function triggerStaticData(
+	ctx: Pick<IHookFunctions, 'getWorkflowStaticData'>,
+): TriggerStaticData {
 	return ctx.getWorkflowStaticData('node') as TriggerStaticData;
 }
 
@@ -40,9 +57,14 @@ export function triggerCredentialType(ctx: TriggerContext): CredentialType {
 }
 
 /** The key the trigger's signing secret is sealed with, or undefined when the credential has no secret. */
-export function triggerSealKey(ctx: TriggerContext, credentials: ICredentialDataDecryptedObject): SealKey | undefined {
+export function triggerSealKey(
+	ctx: TriggerContext,
+	credentials: ICredentialDataDecryptedObject,
+): SealKey | undefined {
 	const secret = credentialSecretOf(credentials);
-	return secret ? { credentialSecret: secret, context: triggerPlace(ctx), info: TRIGGER_SEAL_INFO } : undefined;
+	return secret
+		? { credentialSecret: secret, context: triggerPlace(ctx), info: TRIGGER_SEAL_INFO }
+		: undefined;
 }
 
 /** Keeps a new endpoint's secret, sealed. */
@@ -57,7 +79,10 @@ export function keepSigningSecret(data: TriggerStaticData, secret: string, key: 
  * that n8n saves it sealed. `credential_changed`: sealed with a key this credential does not give
  * (its API key or client secret changed, or the data came from another workflow).
  */
-export function signingSecretOf(data: TriggerStaticData, key: SealKey | undefined): { secret: string } | { reason: 'no_signing_secret' | 'credential_changed' } {
+export function signingSecretOf(
+	data: TriggerStaticData,
+	key: SealKey | undefined,
+): { secret: string } | { reason: 'no_signing_secret' | 'credential_changed' } {
 	if (typeof data.sealedSigningSecret === 'string' && data.sealedSigningSecret) {
 		const secret = key && openSecret(data.sealedSigningSecret, key);
 		return secret ? { secret } : { reason: 'credential_changed' };
@@ -74,11 +99,18 @@ export function signingSecretOf(data: TriggerStaticData, key: SealKey | undefine
 const openedHere = new OpenedSecrets<string>();
 
 /** The signing secret a delivery is verified with (webhook): opened once per process and seal, migrated when still clear. */
-export async function deliverySigningSecret(ctx: IWebhookFunctions): Promise<{ secret: string } | { reason: 'no_signing_secret' | 'credential_changed' }> {
+export async function deliverySigningSecret(
+	ctx: IWebhookFunctions,
+): Promise<{ secret: string } | { reason: 'no_signing_secret' | 'credential_changed' }> {
 	const data = triggerStaticData(ctx);
-	const read = async () => triggerSealKey(ctx, await ctx.getCredentials<ICredentialDataDecryptedObject>(triggerCredentialType(ctx)));
+	const read = async () =>
+		triggerSealKey(
+			ctx,
+			await ctx.getCredentials<ICredentialDataDecryptedObject>(triggerCredentialType(ctx)),
+		);
 	const sealed = data.sealedSigningSecret;
-	if (typeof sealed !== 'string' || !sealed) return signingSecretOf(data, data.signingSecret ? await read() : undefined);
+	if (typeof sealed !== 'string' || !sealed)
+		return signingSecretOf(data, data.signingSecret ? await read() : undefined);
 	const secret = await openedHere.open(triggerPlace(ctx), sealed, async () => {
 		const opened = signingSecretOf(data, await read());
 		return 'secret' in opened ? opened.secret : undefined;

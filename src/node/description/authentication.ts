@@ -1,6 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { BEARER_CREDENTIAL_TYPE, CLIENT_CREDENTIALS_TYPE } from '../../credentials/credential-types';
+import {
+	BEARER_CREDENTIAL_TYPE,
+	CLIENT_CREDENTIALS_TYPE,
+} from '../../credentials/credential-types';
 
 // Its own module: the trigger needs it and nothing else of the action nodes' properties.
 
@@ -17,6 +20,14 @@ export const authenticationProperty: INodeProperties = {
 };
 
 export const credentialsOfNodes = [
-	{ name: BEARER_CREDENTIAL_TYPE, required: true, displayOptions: { show: { authentication: [BEARER_CREDENTIAL_TYPE] } } },
-	{ name: CLIENT_CREDENTIALS_TYPE, required: true, displayOptions: { show: { authentication: [CLIENT_CREDENTIALS_TYPE] } } },
+	{
+		name: BEARER_CREDENTIAL_TYPE,
+		required: true,
+		displayOptions: { show: { authentication: [BEARER_CREDENTIAL_TYPE] } },
+	},
+	{
+		name: CLIENT_CREDENTIALS_TYPE,
+		required: true,
+		displayOptions: { show: { authentication: [CLIENT_CREDENTIALS_TYPE] } },
+	},
 ];

@@ -4,7 +4,8 @@ import { estimateOperation, offersEstimate, type Endpoint } from '../../catalog'
 // its labels.
 
 /** The operations that show an endpoint's fields: its own, and its Estimate Cost where offered. */
-export const operationsOf = (e: Endpoint): string[] => (offersEstimate(e) ? [e.operation, estimateOperation(e).operation] : [e.operation]);
+export const operationsOf = (e: Endpoint): string[] =>
+	offersEstimate(e) ? [e.operation, estimateOperation(e).operation] : [e.operation];
 
 export const show = (e: Endpoint, extra: Record<string, unknown[]> = {}) => ({
 	show: { resource: [e.resource], operation: operationsOf(e), ...extra },
@@ -27,5 +28,8 @@ export function alphabetical(a: string, b: string): number {
 }
 
 export function titleCase(value: string): string {
-	return value.replace(/(^|[_\s-])([a-z])/g, (_, sep: string, c: string) => (sep ? ' ' : '') + c.toUpperCase());
+	return value.replace(
+		/(^|[_\s-])([a-z])/g,
+		(_, sep: string, c: string) => (sep ? ' ' : '') + c.toUpperCase(),
+	);
 }

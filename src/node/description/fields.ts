@@ -3,7 +3,14 @@ import type { INodeProperties } from 'n8n-workflow';
 import type { Endpoint, FieldSpec } from '../../catalog';
 import { DEFAULT_BINARY_FIELD } from '../../outputs/output-options';
 import { show, titleCase } from './display';
-import { binaryParam, choicesMethod, DYNAMIC_CHOICES_DESCRIPTION, listMethod, paramName, sourceParam } from './param-names';
+import {
+	binaryParam,
+	choicesMethod,
+	DYNAMIC_CHOICES_DESCRIPTION,
+	listMethod,
+	paramName,
+	sourceParam,
+} from './param-names';
 
 // An operation's API fields as n8n parameters: the required and primary ones at the top, the rest
 // in Additional Fields; a media field as a URL or an input binary field to upload.
@@ -38,10 +45,16 @@ export function fieldProperty(field: FieldSpec, inCollection: boolean): INodePro
 		case 'integer':
 			return {
 				...base,
-				description: field.limit ? [field.description?.replace(/\.?$/, '.'), MODEL_BOUND_CHECK].filter(Boolean).join(' ') : field.description,
+				description: field.limit
+					? [field.description?.replace(/\.?$/, '.'), MODEL_BOUND_CHECK].filter(Boolean).join(' ')
+					: field.description,
 				type: 'number',
 				default: field.default ?? 0,
-				typeOptions: { minValue: field.min, maxValue: field.max, numberPrecision: field.type === 'integer' ? 0 : 2 },
+				typeOptions: {
+					minValue: field.min,
+					maxValue: field.max,
+					numberPrecision: field.type === 'integer' ? 0 : 2,
+				},
 			};
 		case 'boolean':
 			return { ...base, type: 'boolean', default: field.default ?? false };
@@ -54,7 +67,13 @@ export function fieldProperty(field: FieldSpec, inCollection: boolean): INodePro
 				typeOptions: { multipleValues: true },
 				placeholder: `Add ${field.itemName ?? 'Entry'}`,
 				default: {},
-				options: [{ name: 'values', displayName: field.itemName ?? 'Entry', values: (field.items ?? []).map((item) => fieldProperty(item, false)) }],
+				options: [
+					{
+						name: 'values',
+						displayName: field.itemName ?? 'Entry',
+						values: (field.items ?? []).map((item) => fieldProperty(item, false)),
+					},
+				],
 			};
 		case 'stringList':
 			return { ...base, type: 'string', typeOptions: { multipleValues: true }, default: [] };
@@ -85,7 +104,10 @@ export function fieldProperty(field: FieldSpec, inCollection: boolean): INodePro
 				return {
 					...base,
 					type: field.type,
-					typeOptions: { loadOptionsMethod: choicesMethod(field), loadOptionsDependsOn: ['model.value'] },
+					typeOptions: {
+						loadOptionsMethod: choicesMethod(field),
+						loadOptionsDependsOn: ['model.value'],
+					},
 					default: field.type === 'options' ? '' : [],
 					description: DYNAMIC_CHOICES_DESCRIPTION,
 					hint: field.description,
@@ -94,14 +116,23 @@ export function fieldProperty(field: FieldSpec, inCollection: boolean): INodePro
 			return {
 				...base,
 				type: field.type,
-				options: (field.options ?? []).map((o) => ({ name: titleCase(String(o.name)), value: o.value, description: o.description })),
-				default: field.default ?? (field.type === 'options' ? (field.options?.[0]?.value ?? '') : []),
+				options: (field.options ?? []).map((o) => ({
+					name: titleCase(String(o.name)),
+					value: o.value,
+					description: o.description,
+				})),
+				default:
+					field.default ?? (field.type === 'options' ? (field.options?.[0]?.value ?? '') : []),
 			};
 	}
 }
 
 /** Parameters of a media field: URL or input binary property (uploaded through /uploads). */
-export function mediaProperties(field: FieldSpec, e: Endpoint, inCollection: boolean): INodeProperties[] {
+export function mediaProperties(
+	field: FieldSpec,
+	e: Endpoint,
+	inCollection: boolean,
+): INodeProperties[] {
 	const binary: INodeProperties = {
 		displayName: `${field.displayName} Binary Field${field.type === 'mediaList' ? 's' : ''}`,
 		name: binaryParam(field),
@@ -128,7 +159,11 @@ export function mediaProperties(field: FieldSpec, e: Endpoint, inCollection: boo
 	return [
 		source,
 		{ ...fieldProperty(field, false), displayOptions: show(e, { [sourceParam(field)]: ['url'] }) },
-		{ ...binary, required: field.required, displayOptions: show(e, { [sourceParam(field)]: ['binary'] }) },
+		{
+			...binary,
+			required: field.required,
+			displayOptions: show(e, { [sourceParam(field)]: ['binary'] }),
+		},
 	];
 }
 
@@ -145,14 +180,24 @@ function listLocator(base: Partial<INodeProperties>, field: FieldSpec): INodePro
 		default: { mode: 'list', value: '' },
 		description: field.description,
 		modes: [
-			{ displayName: 'From List', name: 'list', type: 'list', typeOptions: { searchListMethod: listMethod(field.optionsFrom!.path), searchable: true } },
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				typeOptions: { searchListMethod: listMethod(field.optionsFrom!.path), searchable: true },
+			},
 			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: `${field.displayName} ID` },
 		],
 	};
 }
 
 /** Additional Fields: an operation's optional API fields, alphabetically. */
-export function additionalFieldsProperty(e: Endpoint, optional: FieldSpec[], displayOptions: INodeProperties['displayOptions'], order: (a: string, b: string) => number): INodeProperties {
+export function additionalFieldsProperty(
+	e: Endpoint,
+	optional: FieldSpec[],
+	displayOptions: INodeProperties['displayOptions'],
+	order: (a: string, b: string) => number,
+): INodeProperties {
 	return {
 		displayName: 'Additional Fields',
 		name: ADDITIONAL_FIELDS,
@@ -161,7 +206,11 @@ export function additionalFieldsProperty(e: Endpoint, optional: FieldSpec[], dis
 		default: {},
 		displayOptions,
 		options: optional
-			.flatMap((f) => (f.type === 'media' || f.type === 'mediaList' ? mediaProperties(f, e, true) : [fieldProperty(f, true)]))
+			.flatMap((f) =>
+				f.type === 'media' || f.type === 'mediaList'
+					? mediaProperties(f, e, true)
+					: [fieldProperty(f, true)],
+			)
 			.sort((a, b) => order(a.displayName, b.displayName)),
 	};
 }

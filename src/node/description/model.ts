@@ -24,7 +24,10 @@ const ALIAS_FAMILY: Partial<Record<Capability, string>> = {
 	app_generation: 'app',
 };
 
-const aliasPlaceholder = (capability?: Capability) => (capability && ALIAS_FAMILY[capability] ? `An alias such as ${ALIAS_FAMILY[capability]}.…` : 'A model alias');
+const aliasPlaceholder = (capability?: Capability) =>
+	capability && ALIAS_FAMILY[capability]
+		? `An alias such as ${ALIAS_FAMILY[capability]}.…`
+		: 'A model alias';
 
 /**
  * The model: a resource locator like n8n's OpenAI node, a searchable list of the operation's models
@@ -37,7 +40,8 @@ export function modelProperty(e: Endpoint): INodeProperties {
 		name: MODEL_PARAM,
 		type: 'resourceLocator',
 		default: { mode: 'list', value: '' },
-		description: 'The model that does the work. Aspect ratios, durations, resolutions and other choices below follow it.',
+		description:
+			'The model that does the work. Aspect ratios, durations, resolutions and other choices below follow it.',
 		hint: 'Leave empty to use the service default model for this operation',
 		modes: [
 			{
@@ -55,7 +59,10 @@ export function modelProperty(e: Endpoint): INodeProperties {
 				validation: [
 					{
 						type: 'regex',
-						properties: { regex: '^[a-z0-9_]+\\.[A-Za-z0-9._-]+$', errorMessage: 'A model ID is an alias such as image.aurora-2 (family, dot, name)' },
+						properties: {
+							regex: '^[a-z0-9_]+\\.[A-Za-z0-9._-]+$',
+							errorMessage: 'A model ID is an alias such as image.aurora-2 (family, dot, name)',
+						},
 					},
 				],
 			},

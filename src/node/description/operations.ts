@@ -13,7 +13,8 @@ interface OperationChoice {
 }
 
 /** Estimates price an action: the Estimate Cost pseudo-operations and the catalog's own estimate endpoints. */
-const isEstimate = (choice: OperationChoice) => choice.estimate || /^Estimate\b/.test(choice.option.name);
+const isEstimate = (choice: OperationChoice) =>
+	choice.estimate || /^Estimate\b/.test(choice.option.name);
 /** Operations whose inputs are a raw JSON object (Run Any Workflow, …): after the typed ones. */
 const takesRawInputs = (e: Endpoint) => e.fields.some((f) => f.spread);
 const makesSomething = (e: Endpoint) => e.output === 'run' || e.output === 'batch';
@@ -30,9 +31,16 @@ function operationRank(choice: OperationChoice): number {
 }
 
 export function operationChoices(endpoints: Endpoint[]): OperationChoice[] {
-	const choices = endpoints.map((e) => ({ option: { name: e.name, value: e.operation, action: e.action, description: e.description }, endpoint: e, estimate: e.estimates !== undefined }));
+	const choices = endpoints.map((e) => ({
+		option: { name: e.name, value: e.operation, action: e.action, description: e.description },
+		endpoint: e,
+		estimate: e.estimates !== undefined,
+	}));
 	// an estimate keeps the place of the operation it prices
-	const priced = (e: Endpoint) => (e.estimates ? (endpoints.find((p) => endpointKey(p) === e.estimates && p.resource === e.resource) ?? e) : e);
+	const priced = (e: Endpoint) =>
+		e.estimates
+			? (endpoints.find((p) => endpointKey(p) === e.estimates && p.resource === e.resource) ?? e)
+			: e;
 	const catalogOrder = (c: OperationChoice) => endpoints.indexOf(priced(c.endpoint));
 	return choices.sort((a, b) => {
 		const rank = operationRank(a) - operationRank(b);
@@ -42,7 +50,9 @@ export function operationChoices(endpoints: Endpoint[]): OperationChoice[] {
 	});
 }
 
-export const resourcesOf = (endpoints: Endpoint[]) => [...new Set(endpoints.map((e) => e.resource))];
+export const resourcesOf = (endpoints: Endpoint[]) => [
+	...new Set(endpoints.map((e) => e.resource)),
+];
 
 /**
  * The canvas subtitle: the operation and resource as the user picked them ("Generate: Image"), not
@@ -50,13 +60,18 @@ export const resourcesOf = (endpoints: Endpoint[]) => [...new Set(endpoints.map(
  * `worded` gives the subtitle of an operation whose panel name is a noun ("Speech" under Audio),
  * keyed "resource:operation": on the canvas it reads as what the node does ("Generate: Speech").
  */
-export function operationSubtitle(node: NodeName, resourceNames: Record<string, string>, worded: Record<string, string> = {}): string {
+export function operationSubtitle(
+	node: NodeName,
+	resourceNames: Record<string, string>,
+	worded: Record<string, string> = {},
+): string {
 	const endpoints = endpointsOfNode(node);
 	const labels: Record<string, string> = {};
 	for (const resource of resourcesOf(endpoints)) {
 		for (const { option } of operationChoices(endpoints.filter((e) => e.resource === resource))) {
 			const key = `${resource}:${option.value}`;
-			labels[key] = worded[key] ?? `${option.name}: ${resourceNames[resource] ?? titleCase(resource)}`;
+			labels[key] =
+				worded[key] ?? `${option.name}: ${resourceNames[resource] ?? titleCase(resource)}`;
 		}
 	}
 	return `={{ ${JSON.stringify(labels)}[$parameter["resource"] + ":" + $parameter["operation"]] || $parameter["operation"] }}`;

@@ -22,7 +22,8 @@ function endpointProperties(e: Endpoint): INodeProperties[] {
 	const topLevel = e.fields.filter((f) => f.required || f.primary);
 	const optional = e.fields.filter((f) => !(f.required || f.primary));
 	for (const field of topLevel) {
-		if (field.type === 'media' || field.type === 'mediaList') props.push(...mediaProperties(field, e, false));
+		if (field.type === 'media' || field.type === 'mediaList')
+			props.push(...mediaProperties(field, e, false));
 		else props.push({ ...fieldProperty(field, false), displayOptions: show(e) });
 	}
 	if (optional.length) props.push(additionalFieldsProperty(e, optional, show(e), alphabetical));
@@ -43,7 +44,8 @@ function toolDescriptionProperty(e: Endpoint): INodeProperties {
 		type: 'string',
 		typeOptions: { rows: 4 },
 		default: e.estimates ? estimateToolDescriptionOf(e, e) : toolDescriptionOf(e),
-		description: 'What the AI agent reads about this tool: written for the operation (cost, duration, inputs, answer). Edit it to steer the agent.',
+		description:
+			'What the AI agent reads about this tool: written for the operation (cost, duration, inputs, answer). Edit it to steer the agent.',
 		displayOptions: { show: { '@tool': [true], resource: [e.resource], operation: [e.operation] } },
 	};
 }
@@ -67,21 +69,44 @@ export interface EarlierShape {
  * own versions (Simplify, from SIMPLIFY_SINCE) keeps them above the change, and is left out below
  * it: every shape change so far (1.1) comes before SIMPLIFY_SINCE.
  */
-function forVersions(props: INodeProperties[], versions: DisplayCondition, below: boolean): INodeProperties[] {
+function forVersions(
+	props: INodeProperties[],
+	versions: DisplayCondition,
+	below: boolean,
+): INodeProperties[] {
 	return props
 		.filter((p) => !(below && p.displayOptions?.show?.['@version']))
-		.map((p) => ({ ...p, displayOptions: { ...p.displayOptions, show: { ...p.displayOptions?.show, '@version': p.displayOptions?.show?.['@version'] ?? [versions] } } }));
+		.map((p) => ({
+			...p,
+			displayOptions: {
+				...p.displayOptions,
+				show: {
+					...p.displayOptions?.show,
+					'@version': p.displayOptions?.show?.['@version'] ?? [versions],
+				},
+			},
+		}));
 }
 
 function versionedEndpointProperties(e: Endpoint, earlier: EarlierShape[]): INodeProperties[] {
 	const shape = earlier.find((s) => s.resource === e.resource && s.operation === e.operation);
 	if (!shape) return endpointProperties(e);
-	const before: Endpoint = { ...e, fields: e.fields.map((f) => ({ ...f, ...shape.fields[f.name] })) };
-	return [...forVersions(endpointProperties(before), { _cnd: { lt: shape.changedIn } }, true), ...forVersions(endpointProperties(e), { _cnd: { gte: shape.changedIn } }, false)];
+	const before: Endpoint = {
+		...e,
+		fields: e.fields.map((f) => ({ ...f, ...shape.fields[f.name] })),
+	};
+	return [
+		...forVersions(endpointProperties(before), { _cnd: { lt: shape.changedIn } }, true),
+		...forVersions(endpointProperties(e), { _cnd: { gte: shape.changedIn } }, false),
+	];
 }
 
 /** All parameters of a node, derived from its catalog entries (and the shapes older versions keep). */
-export function nodeProperties(node: NodeName, resourceNames: Record<string, string>, earlier: EarlierShape[] = []): INodeProperties[] {
+export function nodeProperties(
+	node: NodeName,
+	resourceNames: Record<string, string>,
+	earlier: EarlierShape[] = [],
+): INodeProperties[] {
 	const endpoints = endpointsOfNode(node);
 	const resources = resourcesOf(endpoints);
 	const props: INodeProperties[] = [
@@ -112,6 +137,8 @@ export function nodeProperties(node: NodeName, resourceNames: Record<string, str
 	}
 	for (const e of endpoints) props.push(toolDescriptionProperty(e));
 	// an Estimate Cost shows the fields of the operation it prices (operationsOf), not fields of its own
-	for (const e of endpoints) if (!e.estimates) props.push(...versionedEndpointProperties(e, earlier), ...toolOnlyProperties(e));
+	for (const e of endpoints)
+		if (!e.estimates)
+			props.push(...versionedEndpointProperties(e, earlier), ...toolOnlyProperties(e));
 	return props;
 }

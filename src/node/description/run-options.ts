@@ -7,7 +7,13 @@ import { simplify, simplifyProperty } from '../../outputs/simplify-option';
 import { LIST_OPTIONS } from '../../runs/list-options';
 import { SUBMIT_OPTIONS, submitOptionProperties } from '../../runs/submit-options';
 import { SPEND_OPTIONS, spendOptionProperties } from '../../spend/spend-options';
-import { waitForCompletion, waitMode, waitOptionProperties, waitProperties, waitTimeout } from '../../waits/wait-options';
+import {
+	waitForCompletion,
+	waitMode,
+	waitOptionProperties,
+	waitProperties,
+	waitTimeout,
+} from '../../waits/wait-options';
 import { alphabetical, showOwn } from './display';
 
 // Where the options of an operation that makes runs or batches go: the wait above, Simplify, then
@@ -18,7 +24,12 @@ export const RUN_OPTIONS = 'options';
 
 export function runOptionProperties(e: Endpoint): INodeProperties[] {
 	const own = (extra: Record<string, unknown[]> = {}) => showOwn(e, extra);
-	const options = [...waitOptionProperties(e), ...outputOptionProperties(), ...submitOptionProperties(e), ...(offersEstimate(e) ? spendOptionProperties() : [])];
+	const options = [
+		...waitOptionProperties(e),
+		...outputOptionProperties(),
+		...submitOptionProperties(e),
+		...(offersEstimate(e) ? spendOptionProperties() : []),
+	];
 	return [
 		...waitProperties(e, own),
 		simplifyProperty(own().show),
@@ -40,11 +51,21 @@ const TOP_LEVEL = [waitForCompletion, waitMode, simplify, ...TOOL_OPTIONS, ...LI
 const IN_OPTIONS = [waitTimeout, ...OUTPUT_OPTIONS, ...SUBMIT_OPTIONS, ...SPEND_OPTIONS];
 
 /** Every option defined with its typed reader (Wait Mode is a fixed choice, the rest bounded values). */
-export const ALL_OPTIONS = [waitForCompletion, simplify, ...TOOL_OPTIONS, ...LIST_OPTIONS, ...IN_OPTIONS];
+export const ALL_OPTIONS = [
+	waitForCompletion,
+	simplify,
+	...TOOL_OPTIONS,
+	...LIST_OPTIONS,
+	...IN_OPTIONS,
+];
 
 /** The parameters an edit of which keeps an item's job (src/spend/job-edition.ts). */
 export const EDITS_THAT_KEEP_THE_JOB = {
-	topLevel: new Set(TOP_LEVEL.filter((option) => !option.changesRequest).map((option) => option.name)),
+	topLevel: new Set(
+		TOP_LEVEL.filter((option) => !option.changesRequest).map((option) => option.name),
+	),
 	inCollection: RUN_OPTIONS,
-	inOptions: new Set(IN_OPTIONS.filter((option) => !option.changesRequest).map((option) => option.name)),
+	inOptions: new Set(
+		IN_OPTIONS.filter((option) => !option.changesRequest).map((option) => option.name),
+	),
 };

@@ -1,4 +1,9 @@
-import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	ILoadOptionsFunctions,
+	INodeListSearchResult,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 
 import { BEARER_CREDENTIAL_TYPE, isCredentialType } from '../../credentials/credential-types';
 import { listAll } from '../../transport/paginate';
@@ -22,15 +27,33 @@ function label(influencer: IDataObject): string {
 }
 
 /** loadOptions method for the Image mentions field: ready influencers only, value = influencer ID. */
-export async function getReadyInfluencers(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	return (await readyInfluencers(this)).map((i) => ({ name: label(i), value: String(i.id), description: `Handle: ${String(i.handle ?? '')}` }));
+export async function getReadyInfluencers(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
+	return (await readyInfluencers(this)).map((i) => ({
+		name: label(i),
+		value: String(i.id),
+		description: `Handle: ${String(i.handle ?? '')}`,
+	}));
 }
 
 /** listSearch method (resource locator) over the same ready influencers, filtered by handle or name. */
-export async function searchReadyInfluencers(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+export async function searchReadyInfluencers(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
 	const needle = (filter ?? '').trim().toLowerCase().replace(/^@/, '');
 	const results = (await readyInfluencers(this))
-		.filter((i) => !needle || String(i.handle ?? '').toLowerCase().includes(needle) || String(i.display_name ?? '').toLowerCase().includes(needle))
+		.filter(
+			(i) =>
+				!needle ||
+				String(i.handle ?? '')
+					.toLowerCase()
+					.includes(needle) ||
+				String(i.display_name ?? '')
+					.toLowerCase()
+					.includes(needle),
+		)
 		.map((i) => ({ name: label(i), value: String(i.id) }));
 	return { results };
 }

@@ -1,19 +1,51 @@
-import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	ILoadOptionsFunctions,
+	INodeListSearchResult,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 
-import { endpointsOfNode, findOperation, type Endpoint, type FieldSpec, type LimitRule, type NodeName } from '../../catalog';
+import {
+	endpointsOfNode,
+	findOperation,
+	type Endpoint,
+	type FieldSpec,
+	type LimitRule,
+	type NodeName,
+} from '../../catalog';
 import { ADDITIONAL_FIELDS } from '../description/fields';
 import { MODEL_PARAM } from '../description/model';
-import { choicesMethod, listMethod, MODEL_SEARCH_METHOD, paramName } from '../description/param-names';
+import {
+	choicesMethod,
+	listMethod,
+	MODEL_SEARCH_METHOD,
+	paramName,
+} from '../description/param-names';
 import { BEARER_CREDENTIAL_TYPE, isCredentialType } from '../../credentials/credential-types';
 import { listAll } from '../../transport/paginate';
 import { createClient, type ApiClient } from '../../transport/request';
 import { choiceLabel } from '../../models/choice-labels';
 import { getReadyInfluencers } from './influencers';
 import { checkLimit, limitChoices, numberBounds } from '../../models/limits';
-import { defaultModel, listModels, listPrices, modelAlias, modelLine, modelName, modelsForCapability, priceOf, type Model, type ModelPrice } from '../../models/model-catalog';
+import {
+	defaultModel,
+	listModels,
+	listPrices,
+	modelAlias,
+	modelLine,
+	modelName,
+	modelsForCapability,
+	priceOf,
+	type Model,
+	type ModelPrice,
+} from '../../models/model-catalog';
 
 type LoadOptionsMethod = (this: ILoadOptionsFunctions) => Promise<INodePropertyOptions[]>;
-type ListSearchMethod = (this: ILoadOptionsFunctions, filter?: string, paginationToken?: string) => Promise<INodeListSearchResult>;
+type ListSearchMethod = (
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+) => Promise<INodeListSearchResult>;
 
 function currentEndpoint(ctx: ILoadOptionsFunctions, node: NodeName): Endpoint | undefined {
 	const resource = String(ctx.getCurrentNodeParameter('resource') ?? '');
@@ -35,10 +67,14 @@ async function clientOf(ctx: ILoadOptionsFunctions): Promise<ApiClient> {
  * when the credential arrives during that request: answering without the model (instead of an
  * error the field would keep showing) leaves the field usable until the model or credential changes.
  */
-const hasCredential = (ctx: ILoadOptionsFunctions) => Boolean(ctx.getNode().credentials?.[credentialTypeOf(ctx)]);
+const hasCredential = (ctx: ILoadOptionsFunctions) =>
+	Boolean(ctx.getNode().credentials?.[credentialTypeOf(ctx)]);
 
 /** The model the user picked (or the capability's default when the field is empty). */
-async function selectedModel(ctx: ILoadOptionsFunctions, endpoint: Endpoint): Promise<Model | undefined> {
+async function selectedModel(
+	ctx: ILoadOptionsFunctions,
+	endpoint: Endpoint,
+): Promise<Model | undefined> {
 	if (!endpoint.capability) return undefined;
 	const models = await listModels(await clientOf(ctx));
 	const chosen = modelAlias(ctx.getCurrentNodeParameter(MODEL_PARAM));
@@ -64,7 +100,10 @@ function searchModelsOf(node: NodeName): ListSearchMethod {
 		const [models, prices] = await Promise.all([listModels(client), pricesOrNone(client)]);
 		const results = modelsForCapability(models, endpoint.capability)
 			.filter((m) => matches(filter, m.id, m.name, m.description))
-			.map((m) => ({ name: modelLine(m, priceOf(prices, m), numberBounds(endpoint.fields, m.limits)), value: m.id }));
+			.map((m) => ({
+				name: modelLine(m, priceOf(prices, m), numberBounds(endpoint.fields, m.limits)),
+				value: m.id,
+			}));
 		return { results };
 	};
 }
@@ -72,10 +111,15 @@ function searchModelsOf(node: NodeName): ListSearchMethod {
 /** The values a field holds now, wherever it sits (top level or in Additional Fields). */
 function currentValues(ctx: ILoadOptionsFunctions, field: FieldSpec): Array<string | number> {
 	const name = paramName(field);
-	const value = ctx.getCurrentNodeParameter(name) ?? (ctx.getCurrentNodeParameter(ADDITIONAL_FIELDS) as IDataObject | undefined)?.[name];
+	const value =
+		ctx.getCurrentNodeParameter(name) ??
+		(ctx.getCurrentNodeParameter(ADDITIONAL_FIELDS) as IDataObject | undefined)?.[name];
 	const values = Array.isArray(value) ? value : [value];
 	// an expression is resolved per item at run time; only fixed values can be re-checked here
-	return values.filter((v): v is string | number => (typeof v === 'string' && v !== '' && !v.startsWith('=')) || typeof v === 'number');
+	return values.filter(
+		(v): v is string | number =>
+			(typeof v === 'string' && v !== '' && !v.startsWith('=')) || typeof v === 'number',
+	);
 }
 
 /**
@@ -83,7 +127,11 @@ function currentValues(ctx: ILoadOptionsFunctions, field: FieldSpec): Array<stri
  * value chosen for the previous model that this one does not offer stays listed, marked, so the
  * field itself says to choose again (the run would be refused before anything is sent).
  */
-function choicesOf(node: NodeName, field: FieldSpec, rule: Extract<LimitRule, { kind: 'oneOf' }>): LoadOptionsMethod {
+function choicesOf(
+	node: NodeName,
+	field: FieldSpec,
+	rule: Extract<LimitRule, { kind: 'oneOf' }>,
+): LoadOptionsMethod {
 	return async function (this: ILoadOptionsFunctions) {
 		const endpoint = currentEndpoint(this, node);
 		const model = endpoint && hasCredential(this) ? await selectedModel(this, endpoint) : undefined;
@@ -95,9 +143,12 @@ function choicesOf(node: NodeName, field: FieldSpec, rule: Extract<LimitRule, { 
 		const kept = currentValues(this, field)
 			.filter((v) => !isOffered(v))
 			.map((v) =>
-				model && checkLimit(field, v, model.limits) ? { name: `${label(v)} — not offered by ${modelName(model)}: choose another`, value: v } : { name: label(v), value: v },
+				model && checkLimit(field, v, model.limits)
+					? { name: `${label(v)} — not offered by ${modelName(model)}: choose another`, value: v }
+					: { name: label(v), value: v },
 			);
-		const modelDefault = field.type === 'multiOptions' ? [] : [{ name: 'Model Default', value: '' }];
+		const modelDefault =
+			field.type === 'multiOptions' ? [] : [{ name: 'Model Default', value: '' }];
 		return [...kept, ...modelDefault, ...offered];
 	};
 }
@@ -110,8 +161,14 @@ function searchListOf(path: string): ListSearchMethod {
 			.filter((row) => typeof row.id === 'string')
 			.map((row) => {
 				const name = typeof row.name === 'string' ? row.name : String(row.id);
-				const details = ['language', 'gender', 'style'].map((k) => row[k]).filter((v): v is string => typeof v === 'string' && v !== '');
-				return { name: details.length ? `${name} (${details.join(', ')})` : name, value: String(row.id), search: [name, row.id, ...details] };
+				const details = ['language', 'gender', 'style']
+					.map((k) => row[k])
+					.filter((v): v is string => typeof v === 'string' && v !== '');
+				return {
+					name: details.length ? `${name} (${details.join(', ')})` : name,
+					value: String(row.id),
+					search: [name, row.id, ...details],
+				};
 			})
 			.filter((row) => matches(filter, ...row.search))
 			.map(({ name, value }) => ({ name, value }));
@@ -120,15 +177,24 @@ function searchListOf(path: string): ListSearchMethod {
 }
 
 /** The editor methods of a node: its dependent choice lists, the Model list and lists read from the API. */
-export function methodsOf(node: NodeName): { loadOptions: Record<string, LoadOptionsMethod>; listSearch: Record<string, ListSearchMethod> } {
+export function methodsOf(node: NodeName): {
+	loadOptions: Record<string, LoadOptionsMethod>;
+	listSearch: Record<string, ListSearchMethod>;
+} {
 	const loadOptions: Record<string, LoadOptionsMethod> = { getReadyInfluencers };
-	const listSearch: Record<string, ListSearchMethod> = { [MODEL_SEARCH_METHOD]: searchModelsOf(node) };
+	const listSearch: Record<string, ListSearchMethod> = {
+		[MODEL_SEARCH_METHOD]: searchModelsOf(node),
+	};
 	for (const e of endpointsOfNode(node)) {
 		for (const field of e.fields) {
-			if (field.limit?.kind === 'oneOf' && (field.type === 'options' || field.type === 'multiOptions')) {
+			if (
+				field.limit?.kind === 'oneOf' &&
+				(field.type === 'options' || field.type === 'multiOptions')
+			) {
 				loadOptions[choicesMethod(field)] = choicesOf(node, field, field.limit);
 			}
-			if (field.optionsFrom) listSearch[listMethod(field.optionsFrom.path)] = searchListOf(field.optionsFrom.path);
+			if (field.optionsFrom)
+				listSearch[listMethod(field.optionsFrom.path)] = searchListOf(field.optionsFrom.path);
 		}
 	}
 	return { loadOptions, listSearch };

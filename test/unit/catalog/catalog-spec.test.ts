@@ -7,7 +7,9 @@ import { expectedIdempotency } from '../../fixtures/idempotency-rules';
 
 /** The project's endpoint table, transcribed from the API document (the repository's copy, else shared/spec beside it). */
 const inRepository = join(__dirname, '..', '..', 'fixtures', 'endpoints.tsv');
-const table = existsSync(inRepository) ? inRepository : join(__dirname, '..', '..', '..', '..', 'shared', 'spec', 'endpoints.tsv');
+const table = existsSync(inRepository)
+	? inRepository
+	: join(__dirname, '..', '..', '..', '..', 'shared', 'spec', 'endpoints.tsv');
 const rows = readFileSync(table, 'utf8')
 	.trim()
 	.split('\n')
@@ -18,7 +20,12 @@ const rows = readFileSync(table, 'utf8')
 	});
 const spec = new Map(rows.map((r) => [r.key, r]));
 
-function expected(row: { key: string; scope: string; idempotency: string; auth: string }): Pick<Endpoint, 'scope' | 'idempotency' | 'auth'> {
+function expected(row: {
+	key: string;
+	scope: string;
+	idempotency: string;
+	auth: string;
+}): Pick<Endpoint, 'scope' | 'idempotency' | 'auth'> {
 	return {
 		scope: row.scope === 'none' ? null : row.scope === 'unspecified' ? 'videos:write' : row.scope,
 		idempotency: expectedIdempotency(row.key.split(' ')[0], row.key.split(' ')[1], row.idempotency),
@@ -36,18 +43,29 @@ describe('catalog against the endpoint table', () => {
 	it('gives every entry the scope, Idempotency-Key rule and auth of the table', () => {
 		for (const e of catalog) {
 			const row = spec.get(endpointKey(e))!;
-			expect({ key: endpointKey(e), scope: e.scope, idempotency: e.idempotency, auth: e.auth }).toEqual({ key: endpointKey(e), ...expected(row) });
+			expect({
+				key: endpointKey(e),
+				scope: e.scope,
+				idempotency: e.idempotency,
+				auth: e.auth,
+			}).toEqual({ key: endpointKey(e), ...expected(row) });
 		}
 	});
 
 	it('covers the trained-model, producer, game, app and task endpoints (41) with MediaGen Library / Producer operations', () => {
-		const mine = rows.filter((r) => /^(POST|GET|PATCH|DELETE) \/(loras|image-styles|style-skills|games|apps|coloring-books|picture-books|faceless-reels|explainers|music-videos|tasks)\b/.test(r.key));
+		const mine = rows.filter((r) =>
+			/^(POST|GET|PATCH|DELETE) \/(loras|image-styles|style-skills|games|apps|coloring-books|picture-books|faceless-reels|explainers|music-videos|tasks)\b/.test(
+				r.key,
+			),
+		);
 		expect(mine).toHaveLength(41);
 		for (const row of mine) {
 			const e = catalog.find((x) => endpointKey(x) === row.key);
 			expect({ key: row.key, node: e?.node }).toEqual({
 				key: row.key,
-				node: /\/(loras|image-styles|style-skills)/.test(row.key) ? 'MediaGenLibrary' : 'MediaGenProducer',
+				node: /\/(loras|image-styles|style-skills)/.test(row.key)
+					? 'MediaGenLibrary'
+					: 'MediaGenProducer',
 			});
 		}
 	});

@@ -40,7 +40,10 @@ function loadNodes(): Map<string, INodeType> {
 	for (const name of readdirSync(dir)) {
 		if (name.endsWith('Trigger')) continue;
 		// eslint-disable-next-line @typescript-eslint/no-require-imports -- every folder under nodes/ is loaded by name
-		const module = require(join(dir, name, `${name}.node.ts`)) as Record<string, new () => INodeType>;
+		const module = require(join(dir, name, `${name}.node.ts`)) as Record<
+			string,
+			new () => INodeType
+		>;
 		if (module[name]) nodes.set(name, new module[name]());
 	}
 	return nodes;
@@ -50,7 +53,10 @@ function loadNodes(): Map<string, INodeType> {
 function exposes(node: INodeType, e: Endpoint): boolean {
 	const properties = node.description.properties as INodeProperties[];
 	const resource = properties.find((p) => p.name === 'resource');
-	if (!(resource?.options as INodePropertyOptions[] | undefined)?.some((o) => o.value === e.resource)) return false;
+	if (
+		!(resource?.options as INodePropertyOptions[] | undefined)?.some((o) => o.value === e.resource)
+	)
+		return false;
 	return properties.some(
 		(p) =>
 			p.name === 'operation' &&
@@ -76,11 +82,16 @@ describe('coverage of the endpoint table (test/fixtures/endpoints.tsv)', () => {
 			const want = expected(row);
 			const [entry] = entries;
 			for (const field of ['scope', 'idempotency', 'auth'] as const) {
-				if (entry[field] !== want[field]) problems.push(`${key(row)}: ${field} is ${String(entry[field])}, the table says ${String(want[field])}`);
+				if (entry[field] !== want[field])
+					problems.push(
+						`${key(row)}: ${field} is ${String(entry[field])}, the table says ${String(want[field])}`,
+					);
 			}
 		}
 		const known = new Set(rows.map(key));
-		for (const e of catalog) if (!known.has(endpointKey(e))) problems.push(`${endpointKey(e)}: in the catalog but not in the table`);
+		for (const e of catalog)
+			if (!known.has(endpointKey(e)))
+				problems.push(`${endpointKey(e)}: in the catalog but not in the table`);
 		expect(problems).toEqual([]);
 	});
 
@@ -102,7 +113,10 @@ describe('coverage of the endpoint table (test/fixtures/endpoints.tsv)', () => {
 			}
 			const node = nodes.get(entry.node);
 			if (!node) missing.push(`${key(row)}: node ${entry.node} does not exist`);
-			else if (!exposes(node, entry)) missing.push(`${key(row)}: ${entry.node} does not offer ${entry.resource} → ${entry.operation}`);
+			else if (!exposes(node, entry))
+				missing.push(
+					`${key(row)}: ${entry.node} does not offer ${entry.resource} → ${entry.operation}`,
+				);
 		}
 		expect(missing).toEqual([]);
 	});
@@ -113,9 +127,17 @@ describe('extra operations and custom hooks', () => {
 
 	it('reach an endpoint of the catalog with its method, scope and idempotency', () => {
 		for (const op of extraOperations) {
-			const endpoint = catalog.find((e) => e.method === op.method && template(e.path).test(op.path));
-			expect({ op: `${op.node} ${op.resource}.${op.operation}`, found: Boolean(endpoint) }).toEqual({ op: `${op.node} ${op.resource}.${op.operation}`, found: true });
-			expect([op.scope, op.idempotency, op.auth]).toEqual([endpoint!.scope, endpoint!.idempotency, endpoint!.auth]);
+			const endpoint = catalog.find(
+				(e) => e.method === op.method && template(e.path).test(op.path),
+			);
+			expect({ op: `${op.node} ${op.resource}.${op.operation}`, found: Boolean(endpoint) }).toEqual(
+				{ op: `${op.node} ${op.resource}.${op.operation}`, found: true },
+			);
+			expect([op.scope, op.idempotency, op.auth]).toEqual([
+				endpoint!.scope,
+				endpoint!.idempotency,
+				endpoint!.auth,
+			]);
 		}
 	});
 

@@ -10,7 +10,9 @@ const document = readFileSync('test/fixtures/api-resources.md', 'utf8');
 function documentValues(prefix: string): string[] {
 	const line = document.split('\n').find((l) => l.startsWith(prefix));
 	if (!line) throw new Error(`the document has no line starting ${prefix}`);
-	return [...line.matchAll(/`([^`]+)`/g)].map((m) => m[1]).filter((v) => v !== 'capability' && v !== 'status');
+	return [...line.matchAll(/`([^`]+)`/g)]
+		.map((m) => m[1])
+		.filter((v) => v !== 'capability' && v !== 'status');
 }
 
 function offered(name: string): string[] {

@@ -4,7 +4,9 @@ import { ALL_NODE_SCOPES } from '../../../src/credentials/scopes';
 
 describe("the OAuth2 credential's default scopes", () => {
 	it('are exactly the scopes the catalog needs', () => {
-		const needed = [...new Set(catalog.map((e) => e.scope).filter((s): s is string => Boolean(s)))].sort();
+		const needed = [
+			...new Set(catalog.map((e) => e.scope).filter((s): s is string => Boolean(s))),
+		].sort();
 		expect(ALL_NODE_SCOPES).toEqual(needed);
 	});
 

@@ -16,7 +16,11 @@ function topBoxes(file: Buffer): Array<[string, Buffer]> {
 }
 
 /** A stream of `parts` (buffers, or a count of zero bytes sent in 1 MB chunks), counting the chunks taken. */
-function streamOf(parts: Array<Buffer | number>): { stream: AsyncIterable<Buffer>; taken: () => number; closed: () => boolean } {
+function streamOf(parts: Array<Buffer | number>): {
+	stream: AsyncIterable<Buffer>;
+	taken: () => number;
+	closed: () => boolean;
+} {
 	let taken = 0;
 	let closed = false;
 	async function* chunks() {

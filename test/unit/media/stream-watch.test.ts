@@ -88,7 +88,9 @@ describe('watchBytes', () => {
 		let tooMany = false;
 		watchBytes(stream, 50, () => (tooMany = true));
 		let received = 0;
-		const sink = new Writable({ write: (chunk: Buffer, _e, done) => ((received += chunk.length), done()) });
+		const sink = new Writable({
+			write: (chunk: Buffer, _e, done) => ((received += chunk.length), done()),
+		});
 		await expect(pipeline(stream, sink)).rejects.toThrow('more than 50 bytes');
 		expect(tooMany).toBe(true);
 		// the chunk that crossed the limit may reach the reader; the write then fails as a whole

@@ -4,13 +4,24 @@ import type { Server } from 'node:http';
 
 import express from 'express';
 import { LoadOptionsContext } from 'n8n-core';
-import { Workflow, type INode, type INodeType, type IWorkflowExecuteAdditionalData } from 'n8n-workflow';
+import {
+	Workflow,
+	type INode,
+	type INodeType,
+	type IWorkflowExecuteAdditionalData,
+} from 'n8n-workflow';
 
 import { MediaGenLibrary } from '../../../nodes/MediaGenLibrary/MediaGenLibrary.node';
 import { getReadyInfluencers, searchReadyInfluencers } from '../../../src/node/methods/influencers';
 import { TestCredentialsHelper } from '../../helpers/n8n-harness';
 
-const influencer = (n: number, status: string) => ({ id: `inf_${n}`, object: 'influencer', handle: `h${n}`, display_name: `Person ${n}`, status });
+const influencer = (n: number, status: string) => ({
+	id: `inf_${n}`,
+	object: 'influencer',
+	handle: `h${n}`,
+	display_name: `Person ${n}`,
+	status,
+});
 
 describe('ready influencers for image mentions (loadOptions / listSearch)', () => {
 	let server: Server;
@@ -19,13 +30,21 @@ describe('ready influencers for image mentions (loadOptions / listSearch)', () =
 
 	beforeAll(async () => {
 		// 130 influencers over two pages; every third one is ready
-		const all = Array.from({ length: 130 }, (_, i) => influencer(i, i % 3 === 0 ? 'ready' : i % 3 === 1 ? 'draft' : 'archived'));
+		const all = Array.from({ length: 130 }, (_, i) =>
+			influencer(i, i % 3 === 0 ? 'ready' : i % 3 === 1 ? 'draft' : 'archived'),
+		);
 		const app = express();
 		app.get('/v1/influencers', (req, res) => {
 			seen.push(`${String(req.get('authorization'))} ${String(req.query.starting_after ?? '')}`);
-			const start = req.query.starting_after ? all.findIndex((i) => i.id === req.query.starting_after) + 1 : 0;
+			const start = req.query.starting_after
+				? all.findIndex((i) => i.id === req.query.starting_after) + 1
+				: 0;
 			const limit = Number(req.query.limit ?? 20);
-			res.json({ object: 'list', data: all.slice(start, start + limit), has_more: start + limit < all.length });
+			res.json({
+				object: 'list',
+				data: all.slice(start, start + limit),
+				has_more: start + limit < all.length,
+			});
 		});
 		server = await new Promise((resolve) => {
 			const s = app.listen(0, '127.0.0.1', () => resolve(s));
@@ -52,16 +71,29 @@ describe('ready influencers for image mentions (loadOptions / listSearch)', () =
 			nodes: [node],
 			connections: {},
 			active: false,
-			nodeTypes: { getByName: () => nodeType, getByNameAndVersion: () => nodeType, getKnownTypes: () => ({}) },
+			nodeTypes: {
+				getByName: () => nodeType,
+				getByNameAndVersion: () => nodeType,
+				getKnownTypes: () => ({}),
+			},
 		});
-		return new LoadOptionsContext(workflow, node, { credentialsHelper: credentials } as unknown as IWorkflowExecuteAdditionalData, 'parameters');
+		return new LoadOptionsContext(
+			workflow,
+			node,
+			{ credentialsHelper: credentials } as unknown as IWorkflowExecuteAdditionalData,
+			'parameters',
+		);
 	}
 
 	it('offers only ready influencers, from every page, labelled with name and handle', async () => {
 		seen.length = 0;
 		const options = await getReadyInfluencers.call(context());
 		expect(options).toHaveLength(44);
-		expect(options[0]).toEqual({ name: 'Person 0 (@h0)', value: 'inf_0', description: 'Handle: h0' });
+		expect(options[0]).toEqual({
+			name: 'Person 0 (@h0)',
+			value: 'inf_0',
+			description: 'Handle: h0',
+		});
 		expect(options.map((o) => o.value)).toContain('inf_129');
 		expect(options.map((o) => o.value)).not.toContain('inf_1');
 		expect(seen).toEqual(['Bearer mg_test_key ', 'Bearer mg_test_key inf_99']);
@@ -69,7 +101,13 @@ describe('ready influencers for image mentions (loadOptions / listSearch)', () =
 
 	it('searches ready influencers by handle or name', async () => {
 		const { results } = await searchReadyInfluencers.call(context(), '@h12');
-		expect(results.map((r) => r.value)).toEqual(['inf_12', 'inf_120', 'inf_123', 'inf_126', 'inf_129']);
+		expect(results.map((r) => r.value)).toEqual([
+			'inf_12',
+			'inf_120',
+			'inf_123',
+			'inf_126',
+			'inf_129',
+		]);
 		expect((await searchReadyInfluencers.call(context(), 'h13')).results).toEqual([]);
 	});
 });

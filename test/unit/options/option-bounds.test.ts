@@ -8,13 +8,21 @@ import { NumberOption } from '../../../src/options/option';
 import { actionNodes } from '../../helpers/action-nodes';
 
 const ctx = { getNode: () => ({ name: 'MediaGen' }) as INode };
-const numbers = ALL_OPTIONS.filter((option): option is NumberOption => option instanceof NumberOption);
+const numbers = ALL_OPTIONS.filter(
+	(option): option is NumberOption => option instanceof NumberOption,
+);
 
 /** Every property of a description, collections and fixed collections opened. */
 function allProperties(properties: INodeProperties[]): INodeProperties[] {
 	return properties.flatMap((p) => [
 		p,
-		...allProperties(((p.options ?? []) as Array<INodeProperties | { values?: INodeProperties[] }>).flatMap((o) => ('type' in o && 'name' in o ? [o as INodeProperties] : ((o as { values?: INodeProperties[] }).values ?? [])))),
+		...allProperties(
+			((p.options ?? []) as Array<INodeProperties | { values?: INodeProperties[] }>).flatMap((o) =>
+				'type' in o && 'name' in o
+					? [o as INodeProperties]
+					: ((o as { values?: INodeProperties[] }).values ?? []),
+			),
+		),
 	]);
 }
 
@@ -25,19 +33,28 @@ describe('options: one definition gives the field and its reader', () => {
 		expect(new Set(names).size).toBe(names.length);
 	});
 
-	it.each(numbers.map((option) => [option.displayName, option] as const))('%s: the field shows the bounds the reader enforces', (_, option) => {
-		const field = option.property();
-		expect(field.typeOptions?.minValue).toBe(option.min);
-		expect(field.typeOptions?.maxValue).toBe(Number.isFinite(option.max) ? option.max : undefined);
-		expect(option.read(ctx, 0, { [option.name]: option.min })).toBe(option.min);
-		expect(() => option.read(ctx, 0, { [option.name]: option.min - 1 })).toThrow(`${option.displayName}: ${option.min - 1} is not allowed`);
-		if (Number.isFinite(option.max)) {
-			expect(option.read(ctx, 0, { [option.name]: option.max })).toBe(option.max);
-			expect(() => option.read(ctx, 0, { [option.name]: option.max + 1 })).toThrow(`allowed: a number from ${option.min} to ${option.max}`);
-		}
-		expect(() => option.read(ctx, 0, { [option.name]: 'soon' })).toThrow(option.displayName);
-		expect(option.read(ctx, 0, {})).toBe(option.spec.default);
-	});
+	it.each(numbers.map((option) => [option.displayName, option] as const))(
+		'%s: the field shows the bounds the reader enforces',
+		(_, option) => {
+			const field = option.property();
+			expect(field.typeOptions?.minValue).toBe(option.min);
+			expect(field.typeOptions?.maxValue).toBe(
+				Number.isFinite(option.max) ? option.max : undefined,
+			);
+			expect(option.read(ctx, 0, { [option.name]: option.min })).toBe(option.min);
+			expect(() => option.read(ctx, 0, { [option.name]: option.min - 1 })).toThrow(
+				`${option.displayName}: ${option.min - 1} is not allowed`,
+			);
+			if (Number.isFinite(option.max)) {
+				expect(option.read(ctx, 0, { [option.name]: option.max })).toBe(option.max);
+				expect(() => option.read(ctx, 0, { [option.name]: option.max + 1 })).toThrow(
+					`allowed: a number from ${option.min} to ${option.max}`,
+				);
+			}
+			expect(() => option.read(ctx, 0, { [option.name]: 'soon' })).toThrow(option.displayName);
+			expect(option.read(ctx, 0, {})).toBe(option.spec.default);
+		},
+	);
 
 	it('every number option of every node shows the bounds of its definition, and none lacks one', () => {
 		const byName = new Map(numbers.map((option) => [option.name, option]));
@@ -45,15 +62,26 @@ describe('options: one definition gives the field and its reader', () => {
 		const unowned: string[] = [];
 		for (const node of Object.values(actionNodes())) {
 			const description = node.description as INodeTypeDescription;
-			const options = description.properties.filter((p) => p.name === 'options' && p.type === 'collection');
-			for (const field of [...allProperties(options).filter((p) => p.type === 'number'), ...description.properties.filter((p) => p.type === 'number' && byName.get(p.name)?.displayName === p.displayName)]) {
+			const options = description.properties.filter(
+				(p) => p.name === 'options' && p.type === 'collection',
+			);
+			for (const field of [
+				...allProperties(options).filter((p) => p.type === 'number'),
+				...description.properties.filter(
+					(p) => p.type === 'number' && byName.get(p.name)?.displayName === p.displayName,
+				),
+			]) {
 				const option = byName.get(field.name);
 				if (!option) {
 					unowned.push(`${description.name}: ${field.name}`);
 					continue;
 				}
 				seen.add(field.name);
-				expect({ name: field.name, min: field.typeOptions?.minValue, max: field.typeOptions?.maxValue }).toEqual({
+				expect({
+					name: field.name,
+					min: field.typeOptions?.minValue,
+					max: field.typeOptions?.maxValue,
+				}).toEqual({
 					name: option.name,
 					min: option.min,
 					max: Number.isFinite(option.max) ? option.max : undefined,
@@ -62,6 +90,15 @@ describe('options: one definition gives the field and its reader', () => {
 		}
 		expect(unowned).toEqual([]);
 		// the check above saw the options it is about
-		expect([...seen].sort()).toEqual(expect.arrayContaining(['concurrency', 'limit', 'maxOutputSize', 'requestTimeout', 'toolTimeBudget', 'waitTimeout']));
+		expect([...seen].sort()).toEqual(
+			expect.arrayContaining([
+				'concurrency',
+				'limit',
+				'maxOutputSize',
+				'requestTimeout',
+				'toolTimeBudget',
+				'waitTimeout',
+			]),
+		);
 	});
 });

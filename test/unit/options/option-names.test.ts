@@ -25,8 +25,11 @@ function literalsOf(names: string[], files: string[]): Map<string, string[]> {
 	const found = new Map<string, string[]>(names.map((name) => [name, []]));
 	for (const file of files) {
 		// comments are prose: only code counts
-		const code = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
-		for (const name of names) if (new RegExp(`(['"\`])${name}\\1`).test(code)) found.get(name)!.push(relative(ROOT, file));
+		const code = readFileSync(file, 'utf8')
+			.replace(/\/\*[\s\S]*?\*\//g, '')
+			.replace(/^\s*\/\/.*$/gm, '');
+		for (const name of names)
+			if (new RegExp(`(['"\`])${name}\\1`).test(code)) found.get(name)!.push(relative(ROOT, file));
 	}
 	return found;
 }
@@ -42,11 +45,17 @@ const API_NAMES: Record<string, string[]> = {
 	model: [join('src', 'outputs', 'simplify.ts')],
 	concurrency: [join('src', 'runs', 'batches.ts')],
 };
-const apiName = (name: string, file: string) => file.startsWith(join('src', 'catalog')) || (API_NAMES[name] ?? []).includes(file);
+const apiName = (name: string, file: string) =>
+	file.startsWith(join('src', 'catalog')) || (API_NAMES[name] ?? []).includes(file);
 
 describe('option names: each written in its defining module only', () => {
 	// the Options collection is named 'options', n8n's own word for a choice list: not checked
-	const names = [...ALL_OPTIONS.map((option) => option.name), waitMode.name, ADDITIONAL_FIELDS, MODEL_PARAM];
+	const names = [
+		...ALL_OPTIONS.map((option) => option.name),
+		waitMode.name,
+		ADDITIONAL_FIELDS,
+		MODEL_PARAM,
+	];
 	const places = literalsOf(names, files);
 
 	it('reads the shipped code (the check has something to check)', () => {
@@ -60,7 +69,10 @@ describe('option names: each written in its defining module only', () => {
 	});
 
 	it('the rule flags a second module', () => {
-		const twice = literalsOf(['maxCredits'], [join(ROOT, 'src', 'spend', 'spend-options.ts'), __filename]);
+		const twice = literalsOf(
+			['maxCredits'],
+			[join(ROOT, 'src', 'spend', 'spend-options.ts'), __filename],
+		);
 		expect(twice.get('maxCredits')).toHaveLength(2);
 	});
 });

@@ -8,7 +8,21 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { preProcessFile } from 'typescript';
 
 const SRC = join(__dirname, '..', '..', '..', 'src');
-const LAYERS = ['node', 'waits', 'spend', 'agents', 'runs', 'webhooks', 'outputs', 'models', 'media', 'transport', 'options', 'credentials', 'catalog'] as const;
+const LAYERS = [
+	'node',
+	'waits',
+	'spend',
+	'agents',
+	'runs',
+	'webhooks',
+	'outputs',
+	'models',
+	'media',
+	'transport',
+	'options',
+	'credentials',
+	'catalog',
+] as const;
 
 interface Edge {
 	file: string;
@@ -43,7 +57,10 @@ function upwardImports(edges: Edge[]): string[] {
 			const from = file.split(sep)[0];
 			if (from === 'catalog') return to !== 'catalog';
 			if (to === undefined) return false;
-			const [a, b] = [LAYERS.indexOf(from as (typeof LAYERS)[number]), LAYERS.indexOf(to as (typeof LAYERS)[number])];
+			const [a, b] = [
+				LAYERS.indexOf(from as (typeof LAYERS)[number]),
+				LAYERS.indexOf(to as (typeof LAYERS)[number]),
+			];
 			return b < a || b === -1;
 		})
 		.map(({ file, specifier }) => `${file} imports ${specifier}`);
@@ -60,7 +77,11 @@ describe(`src/ layers: imports go down ${LAYERS.join(' → ')}`, () => {
 	});
 
 	it('every module lives in one of the layers', () => {
-		expect([...new Set(files.map(layerOf))].filter((l) => !LAYERS.includes(l as (typeof LAYERS)[number]))).toEqual([]);
+		expect(
+			[...new Set(files.map(layerOf))].filter(
+				(l) => !LAYERS.includes(l as (typeof LAYERS)[number]),
+			),
+		).toEqual([]);
 	});
 
 	it('no module imports a layer above its own; catalog imports only catalog files (no package, not even for types)', () => {

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
 // CONTRIBUTING.md's layout table is the map of the house: every room it names exists, and every room
 // of the tree is on it. A folder of src/ is a concern a newcomer finds by its name.
 import { execFileSync } from 'node:child_process';
@@ -7,7 +7,10 @@ import { join } from 'node:path';
 
 const REPO = join(__dirname, '..', '..', '..');
 const contributing = readFileSync(join(REPO, 'CONTRIBUTING.md'), 'utf8');
-const section = contributing.slice(contributing.indexOf('## Layout'), contributing.indexOf('<!-- end of the layout section -->'));
+const section = contributing.slice(
+	contributing.indexOf('## Layout'),
+	contributing.indexOf('<!-- end of the layout section -->'),
+);
 
 /** The paths in the first cell of each row of the layout table. */
 function tablePaths(markdown: string): string[] {
@@ -19,7 +22,9 @@ function tablePaths(markdown: string): string[] {
 
 /** Top-level folders git tracks (the tree as a clean clone has it). */
 function trackedTopFolders(): string[] {
-	const files = execFileSync('git', ['ls-files'], { cwd: REPO, encoding: 'utf8' }).split('\n').filter(Boolean);
+	const files = execFileSync('git', ['ls-files'], { cwd: REPO, encoding: 'utf8' })
+		.split('\n')
+		.filter(Boolean);
 	return [...new Set(files.filter((f) => f.includes('/')).map((f) => f.split('/')[0]))].sort();
 }
 
@@ -28,7 +33,9 @@ const srcRooms = readdirSync(join(REPO, 'src'), { withFileTypes: true })
 	.map((entry) => entry.name);
 
 function filesUnder(dir: string): string[] {
-	return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? filesUnder(join(dir, entry.name)) : [join(dir, entry.name)]));
+	return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+		entry.isDirectory() ? filesUnder(join(dir, entry.name)) : [join(dir, entry.name)],
+	);
 }
 
 describe('CONTRIBUTING.md layout table and the tree', () => {
@@ -40,7 +47,9 @@ describe('CONTRIBUTING.md layout table and the tree', () => {
 
 	it('every path the table names exists', () => {
 		// a suffix such as `.node.json` names a kind of file, not a path
-		const concrete = paths.filter((p) => !p.includes('<') && !p.includes('*') && (p.includes('/') || !p.startsWith('.')));
+		const concrete = paths.filter(
+			(p) => !p.includes('<') && !p.includes('*') && (p.includes('/') || !p.startsWith('.')),
+		);
 		expect(concrete.filter((p) => !existsSync(join(REPO, p)))).toEqual([]);
 	});
 

@@ -9,7 +9,8 @@ const { releaseChangelog } = require('../../../.ci/changelog.cjs') as {
 
 const REPO = join(__dirname, '..', '..', '..');
 const REPOSITORY = 'https://github.com/n8n-nodes-mediagen/n8n-nodes-mediagen';
-const packageVersion = () => (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
+const packageVersion = () =>
+	(JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
 
 const header = '# Changelog\n\nIntro.\n\n';
 
@@ -20,8 +21,12 @@ describe('npm run release: the changelog', () => {
 		expect(text).not.toMatch(/^## \[\d/m);
 		expect(text).toMatch(/^\[Unreleased\]: \S+\/commits\/main$/m);
 		const released = releaseChangelog(text, '0.1.0', packageVersion(), '2026-12-01');
-		expect(released).toMatch(/^## \[Unreleased\]\n\n## \[0\.1\.0\] - 2026-12-01\n\nThe first release/m);
-		expect(released).toContain(`[Unreleased]: ${REPOSITORY}/compare/0.1.0...HEAD\n[0.1.0]: ${REPOSITORY}/releases/tag/0.1.0\n`);
+		expect(released).toMatch(
+			/^## \[Unreleased\]\n\n## \[0\.1\.0\] - 2026-12-01\n\nThe first release/m,
+		);
+		expect(released).toContain(
+			`[Unreleased]: ${REPOSITORY}/compare/0.1.0...HEAD\n[0.1.0]: ${REPOSITORY}/releases/tag/0.1.0\n`,
+		);
 		expect(released).not.toContain('/commits/main');
 	});
 
@@ -32,7 +37,10 @@ describe('npm run release: the changelog', () => {
 			`${header}## [Unreleased]\n\n## [0.1.0] - 2026-12-01\n\n### Added\n- One thing.\n\n` +
 				`[Unreleased]: ${REPOSITORY}/compare/0.1.0...HEAD\n[0.1.0]: ${REPOSITORY}/releases/tag/0.1.0\n`,
 		);
-		const withNext = first.replace('## [Unreleased]\n\n', '## [Unreleased]\n\n### Fixed\n- Another.\n\n');
+		const withNext = first.replace(
+			'## [Unreleased]\n\n',
+			'## [Unreleased]\n\n### Fixed\n- Another.\n\n',
+		);
 		expect(releaseChangelog(withNext, '0.2.0', '0.1.0', '2026-12-24')).toBe(
 			`${header}## [Unreleased]\n\n## [0.2.0] - 2026-12-24\n\n### Fixed\n- Another.\n\n## [0.1.0] - 2026-12-01\n\n### Added\n- One thing.\n\n` +
 				`[Unreleased]: ${REPOSITORY}/compare/0.2.0...HEAD\n[0.2.0]: ${REPOSITORY}/compare/0.1.0...0.2.0\n[0.1.0]: ${REPOSITORY}/releases/tag/0.1.0\n`,
@@ -40,9 +48,21 @@ describe('npm run release: the changelog', () => {
 	});
 
 	it('refuses an empty Unreleased section and a changelog without the Unreleased link', () => {
-		expect(() => releaseChangelog(`${header}## [Unreleased]\n\n[Unreleased]: ${REPOSITORY}/commits/main\n`, '0.1.0', '0.0.0', 'd')).toThrow(
-			'no entries under "## [Unreleased]"',
-		);
-		expect(() => releaseChangelog(`${header}## [Unreleased]\n\n- One.\n\n## [0.1.0] - d\n\n- Zero.\n`, '0.2.0', '0.1.0', 'd')).toThrow('"[Unreleased]: <repository>/compare/');
+		expect(() =>
+			releaseChangelog(
+				`${header}## [Unreleased]\n\n[Unreleased]: ${REPOSITORY}/commits/main\n`,
+				'0.1.0',
+				'0.0.0',
+				'd',
+			),
+		).toThrow('no entries under "## [Unreleased]"');
+		expect(() =>
+			releaseChangelog(
+				`${header}## [Unreleased]\n\n- One.\n\n## [0.1.0] - d\n\n- Zero.\n`,
+				'0.2.0',
+				'0.1.0',
+				'd',
+			),
+		).toThrow('"[Unreleased]: <repository>/compare/');
 	});
 });

@@ -2,7 +2,9 @@ import { codeChallengeS256, makeCodeVerifier } from '../../../src/runs/pkce';
 
 describe('PKCE verifier and S256 challenge (RFC 7636)', () => {
 	it('derives the challenge of the RFC 7636 appendix B example', () => {
-		expect(codeChallengeS256('dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk')).toBe('E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM');
+		expect(codeChallengeS256('dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk')).toBe(
+			'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+		);
 	});
 
 	it('makes verifiers of 43 to 128 base64url characters (the API document), different every time', () => {

@@ -9,7 +9,12 @@ import {
 	type RetryLimits,
 } from '../../../src/transport/retry-policy';
 
-const limits: RetryLimits = { maxRateLimitRetries: 3, maxTransientRetries: 2, maxDelayMs: 10_000, baseDelayMs: 100 };
+const limits: RetryLimits = {
+	maxRateLimitRetries: 3,
+	maxTransientRetries: 2,
+	maxDelayMs: 10_000,
+	baseDelayMs: 100,
+};
 const noJitter = () => 0;
 const fullJitter = () => 0.999999;
 
@@ -39,30 +44,57 @@ describe('decideRetry: 429 rate_limited', () => {
 		['POST with key', 'POST', true],
 		['GET', 'GET', false],
 		['DELETE without key', 'DELETE', false],
-	])('always retries a 429 (%s): the service did not act on the request', (_name, method, hasIdempotencyKey) => {
-		expect(decideRetry(attempt({ method, hasIdempotencyKey, status: 429, retryAfterSeconds: 2 }), limits, noJitter)).toEqual({ retry: true, delayMs: 2000 });
-	});
+	])(
+		'always retries a 429 (%s): the service did not act on the request',
+		(_name, method, hasIdempotencyKey) => {
+			expect(
+				decideRetry(
+					attempt({ method, hasIdempotencyKey, status: 429, retryAfterSeconds: 2 }),
+					limits,
+					noJitter,
+				),
+			).toEqual({ retry: true, delayMs: 2000 });
+		},
+	);
 
 	it.each([
 		[1, 1000],
 		[3, 3000],
 		[7.5, 7500],
 	])('honours Retry-After %s s as %s ms', (seconds, ms) => {
-		expect(decideRetry(attempt({ status: 429, retryAfterSeconds: seconds }), limits, noJitter)).toEqual({ retry: true, delayMs: ms });
+		expect(
+			decideRetry(attempt({ status: 429, retryAfterSeconds: seconds }), limits, noJitter),
+		).toEqual({ retry: true, delayMs: ms });
 	});
 
 	it.each([
 		[1, 100],
 		[2, 200],
 		[3, 400],
-	])('backs off exponentially on attempt %s under Retry-After: 0 (%s ms), never a busy loop', (n, ms) => {
-		expect(decideRetry(attempt({ status: 429, retryAfterSeconds: 0, attempt: n }), limits, noJitter)).toEqual({ retry: true, delayMs: ms });
-		expect(decideRetry(attempt({ method: 'GET', status: 503, retryAfterSeconds: 0, attempt: Math.min(n, 2) }), limits, noJitter)).toEqual({ retry: true, delayMs: 100 * 2 ** (Math.min(n, 2) - 1) });
-	});
+	])(
+		'backs off exponentially on attempt %s under Retry-After: 0 (%s ms), never a busy loop',
+		(n, ms) => {
+			expect(
+				decideRetry(attempt({ status: 429, retryAfterSeconds: 0, attempt: n }), limits, noJitter),
+			).toEqual({ retry: true, delayMs: ms });
+			expect(
+				decideRetry(
+					attempt({ method: 'GET', status: 503, retryAfterSeconds: 0, attempt: Math.min(n, 2) }),
+					limits,
+					noJitter,
+				),
+			).toEqual({ retry: true, delayMs: 100 * 2 ** (Math.min(n, 2) - 1) });
+		},
+	);
 
 	it('bounds a long Retry-After by maxDelayMs', () => {
-		expect(decideRetry(attempt({ status: 429, retryAfterSeconds: 3600 }), limits, fullJitter)).toEqual({ retry: true, delayMs: limits.maxDelayMs });
-		expect(decideRetry(attempt({ status: 429, retryAfterSeconds: 3600 }))).toEqual({ retry: true, delayMs: DEFAULT_RETRY_LIMITS.maxDelayMs });
+		expect(
+			decideRetry(attempt({ status: 429, retryAfterSeconds: 3600 }), limits, fullJitter),
+		).toEqual({ retry: true, delayMs: limits.maxDelayMs });
+		expect(decideRetry(attempt({ status: 429, retryAfterSeconds: 3600 }))).toEqual({
+			retry: true,
+			delayMs: DEFAULT_RETRY_LIMITS.maxDelayMs,
+		});
 	});
 
 	it.each([
@@ -70,12 +102,27 @@ describe('decideRetry: 429 rate_limited', () => {
 		[2, 200],
 		[3, 400],
 	])('backs off exponentially without Retry-After (attempt %s → %s ms)', (n, ms) => {
-		expect(decideRetry(attempt({ status: 429, attempt: n }), limits, noJitter)).toEqual({ retry: true, delayMs: ms });
+		expect(decideRetry(attempt({ status: 429, attempt: n }), limits, noJitter)).toEqual({
+			retry: true,
+			delayMs: ms,
+		});
 	});
 
 	it('stops after maxRateLimitRetries', () => {
-		expect(decideRetry(attempt({ status: 429, attempt: limits.maxRateLimitRetries, retryAfterSeconds: 1 }), limits, noJitter).retry).toBe(true);
-		expect(decideRetry(attempt({ status: 429, attempt: limits.maxRateLimitRetries + 1, retryAfterSeconds: 1 }), limits, noJitter)).toEqual({ retry: false });
+		expect(
+			decideRetry(
+				attempt({ status: 429, attempt: limits.maxRateLimitRetries, retryAfterSeconds: 1 }),
+				limits,
+				noJitter,
+			).retry,
+		).toBe(true);
+		expect(
+			decideRetry(
+				attempt({ status: 429, attempt: limits.maxRateLimitRetries + 1, retryAfterSeconds: 1 }),
+				limits,
+				noJitter,
+			),
+		).toEqual({ retry: false });
 	});
 });
 
@@ -83,59 +130,129 @@ describe('decideRetry: 5xx and network failures', () => {
 	const transient = [500, 502, 503, 504, undefined];
 
 	it.each(transient)('retries %s for a GET', (status) => {
-		expect(decideRetry(attempt({ method: 'GET', status }), limits, noJitter)).toEqual({ retry: true, delayMs: 100 });
+		expect(decideRetry(attempt({ method: 'GET', status }), limits, noJitter)).toEqual({
+			retry: true,
+			delayMs: 100,
+		});
 	});
 
 	it.each(transient)('retries %s for a POST with an Idempotency-Key', (status) => {
-		expect(decideRetry(attempt({ method: 'POST', hasIdempotencyKey: true, status }), limits, noJitter)).toEqual({ retry: true, delayMs: 100 });
+		expect(
+			decideRetry(attempt({ method: 'POST', hasIdempotencyKey: true, status }), limits, noJitter),
+		).toEqual({ retry: true, delayMs: 100 });
 	});
 
-	it.each(transient)('never retries %s for a POST without an Idempotency-Key (the service may have acted)', (status) => {
-		for (let n = 1; n <= 5; n++) expect(decideRetry(attempt({ method: 'POST', status, attempt: n }), limits, noJitter)).toEqual({ retry: false });
-	});
+	it.each(transient)(
+		'never retries %s for a POST without an Idempotency-Key (the service may have acted)',
+		(status) => {
+			for (let n = 1; n <= 5; n++)
+				expect(
+					decideRetry(attempt({ method: 'POST', status, attempt: n }), limits, noJitter),
+				).toEqual({ retry: false });
+		},
+	);
 
 	it.each(transient)('never retries %s for a PATCH or DELETE without a key', (status) => {
-		expect(decideRetry(attempt({ method: 'PATCH', status }), limits, noJitter)).toEqual({ retry: false });
-		expect(decideRetry(attempt({ method: 'DELETE', status }), limits, noJitter)).toEqual({ retry: false });
+		expect(decideRetry(attempt({ method: 'PATCH', status }), limits, noJitter)).toEqual({
+			retry: false,
+		});
+		expect(decideRetry(attempt({ method: 'DELETE', status }), limits, noJitter)).toEqual({
+			retry: false,
+		});
 	});
 
 	it('honours a Retry-After on a 503', () => {
-		expect(decideRetry(attempt({ method: 'GET', status: 503, retryAfterSeconds: 4 }), limits, noJitter)).toEqual({ retry: true, delayMs: 4000 });
-		expect(decideRetry(attempt({ method: 'GET', status: 503, retryAfterSeconds: 600 }), limits, noJitter)).toEqual({ retry: true, delayMs: limits.maxDelayMs });
+		expect(
+			decideRetry(attempt({ method: 'GET', status: 503, retryAfterSeconds: 4 }), limits, noJitter),
+		).toEqual({ retry: true, delayMs: 4000 });
+		expect(
+			decideRetry(
+				attempt({ method: 'GET', status: 503, retryAfterSeconds: 600 }),
+				limits,
+				noJitter,
+			),
+		).toEqual({ retry: true, delayMs: limits.maxDelayMs });
 	});
 
 	it.each([
 		[1, 100],
 		[2, 200],
 	])('backs off exponentially (attempt %s → %s ms)', (n, ms) => {
-		expect(decideRetry(attempt({ method: 'GET', status: 502, attempt: n }), limits, noJitter)).toEqual({ retry: true, delayMs: ms });
+		expect(
+			decideRetry(attempt({ method: 'GET', status: 502, attempt: n }), limits, noJitter),
+		).toEqual({ retry: true, delayMs: ms });
 	});
 
 	it('stops after maxTransientRetries', () => {
-		expect(decideRetry(attempt({ method: 'GET', status: 503, attempt: limits.maxTransientRetries }), limits, noJitter).retry).toBe(true);
-		expect(decideRetry(attempt({ method: 'GET', status: 503, attempt: limits.maxTransientRetries + 1 }), limits, noJitter)).toEqual({ retry: false });
-		expect(decideRetry(attempt({ method: 'POST', hasIdempotencyKey: true, attempt: limits.maxTransientRetries + 1 }), limits, noJitter)).toEqual({ retry: false });
+		expect(
+			decideRetry(
+				attempt({ method: 'GET', status: 503, attempt: limits.maxTransientRetries }),
+				limits,
+				noJitter,
+			).retry,
+		).toBe(true);
+		expect(
+			decideRetry(
+				attempt({ method: 'GET', status: 503, attempt: limits.maxTransientRetries + 1 }),
+				limits,
+				noJitter,
+			),
+		).toEqual({ retry: false });
+		expect(
+			decideRetry(
+				attempt({
+					method: 'POST',
+					hasIdempotencyKey: true,
+					attempt: limits.maxTransientRetries + 1,
+				}),
+				limits,
+				noJitter,
+			),
+		).toEqual({ retry: false });
 	});
 
 	it('uses the default limits when none are given', () => {
 		const last = DEFAULT_RETRY_LIMITS.maxTransientRetries;
-		expect(decideRetry(attempt({ method: 'GET', status: 500, attempt: last }), undefined, noJitter).retry).toBe(true);
-		expect(decideRetry(attempt({ method: 'GET', status: 500, attempt: last + 1 }), undefined, noJitter).retry).toBe(false);
+		expect(
+			decideRetry(attempt({ method: 'GET', status: 500, attempt: last }), undefined, noJitter)
+				.retry,
+		).toBe(true);
+		expect(
+			decideRetry(attempt({ method: 'GET', status: 500, attempt: last + 1 }), undefined, noJitter)
+				.retry,
+		).toBe(false);
 	});
 });
 
 describe('decideRetry: nothing listening (ECONNREFUSED)', () => {
 	it('tries twice more, not the full budget: a refused connection is rarely over in seconds', () => {
-		const refused = (n: number) => decideRetry(attempt({ method: 'GET', networkCode: 'ECONNREFUSED', attempt: n }), undefined, noJitter);
+		const refused = (n: number) =>
+			decideRetry(
+				attempt({ method: 'GET', networkCode: 'ECONNREFUSED', attempt: n }),
+				undefined,
+				noJitter,
+			);
 		expect(refused(2).retry).toBe(true);
 		expect(refused(3)).toEqual({ retry: false });
 		// any other network failure keeps the whole default budget
-		expect(decideRetry(attempt({ method: 'GET', networkCode: 'ECONNRESET', attempt: 3 }), undefined, noJitter).retry).toBe(true);
+		expect(
+			decideRetry(
+				attempt({ method: 'GET', networkCode: 'ECONNRESET', attempt: 3 }),
+				undefined,
+				noJitter,
+			).retry,
+		).toBe(true);
 	});
 
 	it('never gets more tries than the budget allows', () => {
 		const one = { ...limits, maxTransientRetries: 1 };
-		expect(decideRetry(attempt({ method: 'GET', networkCode: 'ECONNREFUSED', attempt: 2 }), one, noJitter)).toEqual({ retry: false });
+		expect(
+			decideRetry(
+				attempt({ method: 'GET', networkCode: 'ECONNREFUSED', attempt: 2 }),
+				one,
+				noJitter,
+			),
+		).toEqual({ retry: false });
 	});
 });
 
@@ -150,10 +267,17 @@ describe('isTransientFailure (a wait goes on after it)', () => {
 });
 
 describe('decideRetry: other statuses', () => {
-	it.each([400, 401, 403, 404, 409, 410, 422, 501])('never retries %s, even for a GET with a key', (status) => {
-		expect(decideRetry(attempt({ method: 'GET', hasIdempotencyKey: true, status }), limits, noJitter)).toEqual({ retry: false });
-		expect(decideRetry(attempt({ method: 'POST', hasIdempotencyKey: true, status }), limits, noJitter)).toEqual({ retry: false });
-	});
+	it.each([400, 401, 403, 404, 409, 410, 422, 501])(
+		'never retries %s, even for a GET with a key',
+		(status) => {
+			expect(
+				decideRetry(attempt({ method: 'GET', hasIdempotencyKey: true, status }), limits, noJitter),
+			).toEqual({ retry: false });
+			expect(
+				decideRetry(attempt({ method: 'POST', hasIdempotencyKey: true, status }), limits, noJitter),
+			).toEqual({ retry: false });
+		},
+	);
 });
 
 describe('jitter', () => {
@@ -178,7 +302,11 @@ describe('jitter', () => {
 			expect(decision.delayMs).toBeLessThanOrEqual(2500);
 		}
 		for (let i = 0; i < 500; i++) {
-			const decision = decideRetry(attempt({ method: 'GET', status: 503, attempt: 2 }), limits, random);
+			const decision = decideRetry(
+				attempt({ method: 'GET', status: 503, attempt: 2 }),
+				limits,
+				random,
+			);
 			if (!decision.retry) throw new Error('expected a retry');
 			expect(decision.delayMs).toBeGreaterThanOrEqual(200);
 			expect(decision.delayMs).toBeLessThanOrEqual(250);
@@ -186,7 +314,11 @@ describe('jitter', () => {
 	});
 
 	it('applies jitter before the ceiling, so no delay exceeds maxDelayMs', () => {
-		const decision = decideRetry(attempt({ status: 429, retryAfterSeconds: 9.9 }), limits, fullJitter);
+		const decision = decideRetry(
+			attempt({ status: 429, retryAfterSeconds: 9.9 }),
+			limits,
+			fullJitter,
+		);
 		expect(decision).toEqual({ retry: true, delayMs: limits.maxDelayMs });
 	});
 });

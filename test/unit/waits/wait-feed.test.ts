@@ -14,7 +14,10 @@ describe('waiting for runs as they are sent (RunFeed)', () => {
 		const first = service.submit({ count: 5, durationMs: 2_000 });
 		for (const run of first) feed.add(run);
 		const seen = new Map<string, number>();
-		const waiting = waitForRuns(service.client(), feed, { clock: service.clock, onSettled: (o) => seen.set(o.run.id, service.clock.now()) });
+		const waiting = waitForRuns(service.client(), feed, {
+			clock: service.clock,
+			onSettled: (o) => seen.set(o.run.id, service.clock.now()),
+		});
 		// five more are sent 3 s later (a slow send of many items), then the feed closes
 		let later: string[] = [];
 		service.clock.at(service.clock.now() + 3_000, () => {
@@ -25,7 +28,9 @@ describe('waiting for runs as they are sent (RunFeed)', () => {
 		expect([...outcomes.values()].map((o) => o.state)).toEqual(Array(10).fill('completed'));
 		const finish = service.finishTimes();
 		// the first five were seen finished before the last five were sent
-		expect(Math.max(...first.map((r) => seen.get(r.id)!))).toBeLessThan(Math.min(...later.map((id) => finish.get(id)! - 2_000)));
+		expect(Math.max(...first.map((r) => seen.get(r.id)!))).toBeLessThan(
+			Math.min(...later.map((id) => finish.get(id)! - 2_000)),
+		);
 	});
 
 	it('takes in a run handed to it just before the feed closes, while a read is under way', async () => {

@@ -1,5 +1,10 @@
 import { waitForRuns } from '../../../src/waits/wait-loop';
-import { forgetRunDurations, LATE_SHARE, MAX_EARLY_GAP_MS, MIN_GAP_MS } from '../../../src/waits/wait-pace';
+import {
+	forgetRunDurations,
+	LATE_SHARE,
+	MAX_EARLY_GAP_MS,
+	MIN_GAP_MS,
+} from '../../../src/waits/wait-pace';
 import { SimRunService, type SubmitPlan } from '../../helpers/simulated-runs';
 
 // The wait loop's pace against a run service in simulated time (test/helpers/simulated-runs.ts):
@@ -24,13 +29,20 @@ interface Simulated {
 async function simulate(plan: SubmitPlan, before: SubmitPlan[] = []): Promise<Simulated> {
 	for (const earlier of before) {
 		const service = new SimRunService();
-		await waitForRuns(service.client(), service.submit(earlier), { deadline: service.clock.now() + 3_600_000, clock: service.clock });
+		await waitForRuns(service.client(), service.submit(earlier), {
+			deadline: service.clock.now() + 3_600_000,
+			clock: service.clock,
+		});
 	}
 	const service = new SimRunService();
 	const t0 = service.clock.now();
 	const runs = service.submit(plan);
 	const seenAt = new Map<string, number>();
-	const outcomes = await waitForRuns(service.client(), runs, { deadline: service.clock.now() + 3_600_000, clock: service.clock, onSettled: (o) => seenAt.set(o.run.id, service.clock.now()) });
+	const outcomes = await waitForRuns(service.client(), runs, {
+		deadline: service.clock.now() + 3_600_000,
+		clock: service.clock,
+		onSettled: (o) => seenAt.set(o.run.id, service.clock.now()),
+	});
 	const finishes = [...service.finishTimes()];
 	const lags = finishes.map(([id, at]) => seenAt.get(id)! - at);
 	const last = finishes.reduce((a, b) => (b[1] > a[1] ? b : a));
@@ -39,7 +51,12 @@ async function simulate(plan: SubmitPlan, before: SubmitPlan[] = []): Promise<Si
 		runReads: service.reads.filter((r) => r.kind === 'run').length,
 		lastLagMs: seenAt.get(last[0])! - last[1],
 		worstLagMs: Math.max(...lags),
-		worstLagShare: Math.max(...finishes.map(([id, at], i) => lags[i] / (at - Date.parse(String(runs.find((r) => r.id === id)!.created_at))))),
+		worstLagShare: Math.max(
+			...finishes.map(
+				([id, at], i) =>
+					lags[i] / (at - Date.parse(String(runs.find((r) => r.id === id)!.created_at))),
+			),
+		),
 		readTimes: service.reads.map((r) => r.at - t0),
 		completed: [...outcomes.values()].filter((o) => o.state === 'completed').length,
 	};
@@ -65,7 +82,7 @@ describe('the wait loop learns its pace (simulated time: request counts and dete
 		expect(result.listReads).toBeGreaterThan(10);
 	});
 
-	it('the first wait of a model: every finish seen within an eighth of the runs\' duration, 24 reads for 12 s runs', async () => {
+	it("the first wait of a model: every finish seen within an eighth of the runs' duration, 24 reads for 12 s runs", async () => {
 		const result = await simulate(twelveSeconds);
 		expect(result.completed).toBe(20);
 		expect(result.worstLagMs).toBeLessThanOrEqual(12_000 * LATE_SHARE);
@@ -93,7 +110,11 @@ describe('the wait loop learns its pace (simulated time: request counts and dete
 	});
 
 	it('runs of 10 to 14 s: once the first finishes, the others are read again soon: each seen within an eighth of its duration', async () => {
-		const plan: SubmitPlan = { count: 50, durationMs: (i) => 10_000 + ((i * 7919) % 4_000), spreadMs: 100 };
+		const plan: SubmitPlan = {
+			count: 50,
+			durationMs: (i) => 10_000 + ((i * 7919) % 4_000),
+			spreadMs: 100,
+		};
 		const result = await simulate(plan, [plan]);
 		expect(result.completed).toBe(50);
 		expect(result.worstLagShare).toBeLessThanOrEqual(LATE_SHARE);

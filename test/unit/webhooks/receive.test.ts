@@ -14,7 +14,8 @@ import { MAX_REMEMBERED_EVENTS } from '../../../src/webhooks/seen-events';
  * not with the package's signPayload.
  */
 const SECRET = 'whsec_receive_test_0123456789';
-const sign = (raw: string, secret = SECRET) => `sha256=${createHmac('sha256', secret).update(raw).digest('hex')}`;
+const sign = (raw: string, secret = SECRET) =>
+	`sha256=${createHmac('sha256', secret).update(raw).digest('hex')}`;
 
 const eventBody = (id: string, minutesAgo = 0) =>
 	JSON.stringify({
@@ -22,7 +23,9 @@ const eventBody = (id: string, minutesAgo = 0) =>
 		object: 'event',
 		type: 'run.completed',
 		created_at: new Date(Date.now() - minutesAgo * 60_000).toISOString(),
-		data: { object: { id: 'run_1', object: 'run', status: 'completed', capability: 'image_generation' } },
+		data: {
+			object: { id: 'run_1', object: 'run', status: 'completed', capability: 'image_generation' },
+		},
 	});
 
 interface Delivery {
@@ -53,7 +56,13 @@ let workflows = 0;
  */
 function trigger(stored: IDataObject = {}, given?: IDataObject) {
 	const workflowId = `wf-receive-${++workflows}`;
-	const staticData: IDataObject = given ?? { sealedSigningSecret: sealSecret(SECRET, { credentialSecret: API_KEY, context: `${workflowId}\u0000MediaGen Trigger`, info: TRIGGER_SEAL_INFO }) };
+	const staticData: IDataObject = given ?? {
+		sealedSigningSecret: sealSecret(SECRET, {
+			credentialSecret: API_KEY,
+			context: `${workflowId}\u0000MediaGen Trigger`,
+			info: TRIGGER_SEAL_INFO,
+		}),
+	};
 	const parameters: IDataObject = { events: ['run.completed'], ...stored };
 	/** what receiveEvent returned for each delivery, in order */
 	const results: IWebhookResponseData[] = [];
@@ -99,14 +108,26 @@ function trigger(stored: IDataObject = {}, given?: IDataObject) {
 		const ctx = {
 			getRequestObject: () => req,
 			getResponseObject: () => res,
-			getHeaderData: () => ({ ...delivery.headers, ...(delivery.signature === undefined ? {} : { 'x-service-signature': delivery.signature }) }),
-			getNodeParameter: (name: string, fallback?: unknown) => (name in parameters ? parameters[name] : fallback),
+			getHeaderData: () => ({
+				...delivery.headers,
+				...(delivery.signature === undefined ? {} : { 'x-service-signature': delivery.signature }),
+			}),
+			getNodeParameter: (name: string, fallback?: unknown) =>
+				name in parameters ? parameters[name] : fallback,
 			getWorkflowStaticData: () => staticData,
-			getNode: () => ({ name: 'MediaGen Trigger', type: 'n8n-nodes-mediagen.mediaGenTrigger', typeVersion: 1, parameters: {} }),
+			getNode: () => ({
+				name: 'MediaGen Trigger',
+				type: 'n8n-nodes-mediagen.mediaGenTrigger',
+				typeVersion: 1,
+				parameters: {},
+			}),
 			getWorkflow: () => ({ id: workflowId, name: 'Receive test', active: true }),
 			getCredentials: async (type: string) => {
 				credentialTypes.push(type);
-				return { baseUrl: 'https://api.mediagen.example/', ...(type === 'mediaGenOAuth2Api' ? { clientSecret: API_KEY } : { apiKey: API_KEY }) };
+				return {
+					baseUrl: 'https://api.mediagen.example/',
+					...(type === 'mediaGenOAuth2Api' ? { clientSecret: API_KEY } : { apiKey: API_KEY }),
+				};
 			},
 			helpers: {
 				httpRequest: async (request: { url: string }) => {
@@ -114,7 +135,11 @@ function trigger(stored: IDataObject = {}, given?: IDataObject) {
 					await downloadGate;
 					if (downloadFails) throw new Error('socket hang up');
 					// downloads are streamed (src/media/download.ts): the body is a stream
-					return { statusCode: 200, headers: { 'content-type': 'image/png' }, body: Readable.from([Buffer.from('png bytes')]) };
+					return {
+						statusCode: 200,
+						headers: { 'content-type': 'image/png' },
+						body: Readable.from([Buffer.from('png bytes')]),
+					};
 				},
 				prepareBinaryData: async (data: Buffer | Readable, fileName: string, mimeType: string) => {
 					const chunks: Buffer[] = [];
@@ -130,39 +155,77 @@ function trigger(stored: IDataObject = {}, given?: IDataObject) {
 		answer.started = (result.workflowData?.[0] ?? []).map((item) => String(item.json.event_id));
 		return answer;
 	};
-	const deliver = (body: string, extra: Partial<Delivery> = {}) => receive({ body, signature: sign(body), ...extra });
-	return { receive, deliver, staticData, results, credentialTypes, downloads, failDownloads, holdDownloads, workflowId };
+	const deliver = (body: string, extra: Partial<Delivery> = {}) =>
+		receive({ body, signature: sign(body), ...extra });
+	return {
+		receive,
+		deliver,
+		staticData,
+		results,
+		credentialTypes,
+		downloads,
+		failDownloads,
+		holdDownloads,
+		workflowId,
+	};
 }
 
 describe('the trigger webhook verifies before it starts anything', () => {
 	it('answers 401 no_signing_secret while the node holds no secret (nothing registered yet)', async () => {
 		const { deliver } = trigger({}, {});
 		const answer = await deliver(eventBody('evt_1'));
-		expect(answer).toEqual({ status: 401, json: { error: 'unauthorized', reason: 'no_signing_secret' }, started: [] });
+		expect(answer).toEqual({
+			status: 401,
+			json: { error: 'unauthorized', reason: 'no_signing_secret' },
+			started: [],
+		});
 	});
 
 	it('answers 401 with the reason for a forged, an unsigned and a malformed delivery', async () => {
 		const { receive } = trigger();
 		const body = eventBody('evt_1');
-		expect(await receive({ body, signature: sign(body, 'whsec_guessed') })).toEqual({ status: 401, json: { error: 'unauthorized', reason: 'signature_mismatch' }, started: [] });
-		expect(await receive({ body })).toEqual({ status: 401, json: { error: 'unauthorized', reason: 'missing_signature' }, started: [] });
-		expect(await receive({ body, signature: sign(body).slice('sha256='.length) })).toEqual({ status: 401, json: { error: 'unauthorized', reason: 'malformed_signature' }, started: [] });
+		expect(await receive({ body, signature: sign(body, 'whsec_guessed') })).toEqual({
+			status: 401,
+			json: { error: 'unauthorized', reason: 'signature_mismatch' },
+			started: [],
+		});
+		expect(await receive({ body })).toEqual({
+			status: 401,
+			json: { error: 'unauthorized', reason: 'missing_signature' },
+			started: [],
+		});
+		expect(await receive({ body, signature: sign(body).slice('sha256='.length) })).toEqual({
+			status: 401,
+			json: { error: 'unauthorized', reason: 'malformed_signature' },
+			started: [],
+		});
 	});
 
 	it('reads the raw body itself when n8n has not read it yet, and verifies those bytes', async () => {
 		const { deliver } = trigger();
 		const answer = await deliver(eventBody('evt_1'), { unread: true });
-		expect(answer).toEqual({ status: 200, json: { received: true, event_id: 'evt_1' }, started: ['evt_1'] });
+		expect(answer).toEqual({
+			status: 200,
+			json: { received: true, event_id: 'evt_1' },
+			started: ['evt_1'],
+		});
 	});
 });
 
 describe('replay protection', () => {
 	it('applies its defaults when the node stores no value: 5 minutes, repeated events ignored', async () => {
 		const { deliver } = trigger();
-		expect((await deliver(eventBody('evt_old', 6))).json).toEqual({ error: 'unauthorized', reason: 'stale_event' });
+		expect((await deliver(eventBody('evt_old', 6))).json).toEqual({
+			error: 'unauthorized',
+			reason: 'stale_event',
+		});
 		expect((await deliver(eventBody('evt_recent', 4))).started).toEqual(['evt_recent']);
 		const replay = await deliver(eventBody('evt_recent', 4));
-		expect(replay).toEqual({ status: undefined, json: { received: true, ignored: 'repeated_event' }, started: [] });
+		expect(replay).toEqual({
+			status: undefined,
+			json: { received: true, ignored: 'repeated_event' },
+			started: [],
+		});
 	});
 
 	it.each<[string, string | number | boolean]>([
@@ -172,22 +235,40 @@ describe('replay protection', () => {
 		['text', 'five'],
 		['a negative number', -1],
 		['NaN', Number.NaN],
-	])('falls back to 5 minutes for an unreadable age (%s), never to "any age"', async (_name, value) => {
-		const { deliver } = trigger({ maxEventAgeMinutes: value });
-		expect((await deliver(eventBody('evt_old', 6))).json).toEqual({ error: 'unauthorized', reason: 'stale_event' });
-		expect((await deliver(eventBody('evt_recent', 4))).started).toEqual(['evt_recent']);
-	});
+	])(
+		'falls back to 5 minutes for an unreadable age (%s), never to "any age"',
+		async (_name, value) => {
+			const { deliver } = trigger({ maxEventAgeMinutes: value });
+			expect((await deliver(eventBody('evt_old', 6))).json).toEqual({
+				error: 'unauthorized',
+				reason: 'stale_event',
+			});
+			expect((await deliver(eventBody('evt_recent', 4))).started).toEqual(['evt_recent']);
+		},
+	);
 
 	it('takes 0 as "no age check", and a number given as text', async () => {
-		expect((await trigger({ maxEventAgeMinutes: 0 }).deliver(eventBody('evt_day_old', 24 * 60))).started).toEqual(['evt_day_old']);
+		expect(
+			(await trigger({ maxEventAgeMinutes: 0 }).deliver(eventBody('evt_day_old', 24 * 60))).started,
+		).toEqual(['evt_day_old']);
 		const { deliver } = trigger({ maxEventAgeMinutes: '30' });
 		expect((await deliver(eventBody('evt_20', 20))).started).toEqual(['evt_20']);
-		expect((await deliver(eventBody('evt_40', 40))).json).toEqual({ error: 'unauthorized', reason: 'stale_event' });
+		expect((await deliver(eventBody('evt_40', 40))).json).toEqual({
+			error: 'unauthorized',
+			reason: 'stale_event',
+		});
 	});
 
 	it('prefers a value an older node version saved in Options over the top-level parameter', async () => {
-		const { deliver } = trigger({ maxEventAgeMinutes: 60, ignoreRepeatedEvents: true, options: { maxEventAgeMinutes: 1, ignoreRepeatedEvents: false } });
-		expect((await deliver(eventBody('evt_old', 2))).json).toEqual({ error: 'unauthorized', reason: 'stale_event' });
+		const { deliver } = trigger({
+			maxEventAgeMinutes: 60,
+			ignoreRepeatedEvents: true,
+			options: { maxEventAgeMinutes: 1, ignoreRepeatedEvents: false },
+		});
+		expect((await deliver(eventBody('evt_old', 2))).json).toEqual({
+			error: 'unauthorized',
+			reason: 'stale_event',
+		});
 		await deliver(eventBody('evt_1'));
 		expect((await deliver(eventBody('evt_1'))).started).toEqual(['evt_1']);
 	});
@@ -199,7 +280,15 @@ describe('replay protection', () => {
 	});
 
 	it('ignores a repeated event however the id list was left', async () => {
-		const { deliver } = trigger({}, { sealedSigningSecret: undefined, signingSecret: SECRET, seenEvents: 'not a map', recentEventIds: 'not a list' });
+		const { deliver } = trigger(
+			{},
+			{
+				sealedSigningSecret: undefined,
+				signingSecret: SECRET,
+				seenEvents: 'not a map',
+				recentEventIds: 'not a list',
+			},
+		);
 		expect((await deliver(eventBody('evt_1'))).started).toEqual(['evt_1']);
 		expect((await deliver(eventBody('evt_1'))).started).toEqual([]);
 	});
@@ -215,7 +304,9 @@ describe('replay protection', () => {
 		const { deliver, staticData } = trigger({ maxEventAgeMinutes: 5 });
 		const body = eventBody('evt_aging', 4);
 		expect((await deliver(body)).started).toEqual(['evt_aging']);
-		expect((staticData.seenEvents as IDataObject).evt_aging).toBe(Date.parse(JSON.parse(body).created_at as string));
+		expect((staticData.seenEvents as IDataObject).evt_aging).toBe(
+			Date.parse(JSON.parse(body).created_at as string),
+		);
 		const now = Date.now();
 		const later = jest.spyOn(Date, 'now').mockReturnValue(now + 3 * 60_000);
 		try {
@@ -229,26 +320,44 @@ describe('replay protection', () => {
 
 	it(`keeps at most ${MAX_REMEMBERED_EVENTS} ids, the last ones, when any age is accepted (no time window)`, async () => {
 		const { deliver, staticData } = trigger({ maxEventAgeMinutes: 0 });
-		for (let n = 1; n <= MAX_REMEMBERED_EVENTS + 1; n++) await deliver(eventBody(`evt_${n}`, 24 * 60));
+		for (let n = 1; n <= MAX_REMEMBERED_EVENTS + 1; n++)
+			await deliver(eventBody(`evt_${n}`, 24 * 60));
 		const kept = Object.keys(staticData.seenEvents as IDataObject);
 		expect(kept).toHaveLength(MAX_REMEMBERED_EVENTS);
 		expect([kept[0], kept.at(-1)]).toEqual(['evt_2', `evt_${MAX_REMEMBERED_EVENTS + 1}`]);
-		expect((await deliver(eventBody(`evt_${MAX_REMEMBERED_EVENTS + 1}`, 24 * 60))).started).toEqual([]);
+		expect((await deliver(eventBody(`evt_${MAX_REMEMBERED_EVENTS + 1}`, 24 * 60))).started).toEqual(
+			[],
+		);
 		expect((await deliver(eventBody('evt_1', 24 * 60))).started).toEqual(['evt_1']);
 	});
 
 	it('takes over the id list of an earlier version: its ids stay repeats, and it is written in the new layout', async () => {
-		const { deliver, staticData } = trigger({}, { sealedSigningSecret: undefined, signingSecret: SECRET, recentEventIds: ['evt_before_upgrade'] });
+		const { deliver, staticData } = trigger(
+			{},
+			{
+				sealedSigningSecret: undefined,
+				signingSecret: SECRET,
+				recentEventIds: ['evt_before_upgrade'],
+			},
+		);
 		expect((await deliver(eventBody('evt_before_upgrade'))).started).toEqual([]);
 		expect((await deliver(eventBody('evt_after_upgrade'))).started).toEqual(['evt_after_upgrade']);
 		expect(staticData.recentEventIds).toBeUndefined();
-		expect(Object.keys(staticData.seenEvents as IDataObject)).toEqual(['evt_before_upgrade', 'evt_after_upgrade']);
+		expect(Object.keys(staticData.seenEvents as IDataObject)).toEqual([
+			'evt_before_upgrade',
+			'evt_after_upgrade',
+		]);
 	});
 
 	it('starts one execution for a copy of an event that arrives while the first still downloads its outputs (issue 24: the id was remembered only after the downloads)', async () => {
 		const { deliver, holdDownloads, downloads } = trigger({ options: { downloadOutputs: true } });
 		const release = holdDownloads();
-		const body = typedBody('evt_slow', 'run.completed', { id: 'run_9', object: 'run', status: 'completed', output: { output_url: 'https://cdn.mediagen.example/o/a.png' } });
+		const body = typedBody('evt_slow', 'run.completed', {
+			id: 'run_9',
+			object: 'run',
+			status: 'completed',
+			output: { output_url: 'https://cdn.mediagen.example/o/a.png' },
+		});
 		const first = deliver(body);
 		while (downloads.length === 0) await new Promise((r) => setImmediate(r));
 		const copy = deliver(body);
@@ -262,12 +371,21 @@ describe('replay protection', () => {
 
 /** An event of any type and subject, signed like eventBody (mutants that survived test/unit only). */
 const typedBody = (id: string, type: string, subject: IDataObject) =>
-	JSON.stringify({ id, object: 'event', type, created_at: new Date().toISOString(), data: { object: subject } });
+	JSON.stringify({
+		id,
+		object: 'event',
+		type,
+		created_at: new Date().toISOString(),
+		data: { object: subject },
+	});
 
 describe('what is answered and what n8n is told', () => {
 	it('tells n8n it answered itself, for a refused delivery and for a started one', async () => {
 		const { deliver, receive, results } = trigger();
-		await receive({ body: eventBody('evt_forged'), signature: sign(eventBody('evt_forged'), 'whsec_guessed') });
+		await receive({
+			body: eventBody('evt_forged'),
+			signature: sign(eventBody('evt_forged'), 'whsec_guessed'),
+		});
 		await deliver(eventBody('evt_1'));
 		// without it n8n would answer a second time on a response already sent
 		expect(results.map((r) => r.noWebhookResponse)).toEqual([true, true]);
@@ -276,7 +394,11 @@ describe('what is answered and what n8n is told', () => {
 	it('answers 401 missing_signature, not a crash, when there is no body and no way to read one', async () => {
 		const { receive } = trigger();
 		const body = eventBody('evt_1');
-		expect(await receive({ body, signature: sign(body), noBody: true })).toEqual({ status: 401, json: { error: 'unauthorized', reason: 'missing_signature' }, started: [] });
+		expect(await receive({ body, signature: sign(body), noBody: true })).toEqual({
+			status: 401,
+			json: { error: 'unauthorized', reason: 'missing_signature' },
+			started: [],
+		});
 	});
 
 	it('does not read the body again when n8n has read it already', async () => {
@@ -311,33 +433,76 @@ describe('what is answered and what n8n is told', () => {
 describe('event and subject filters', () => {
 	it('answers 200 and starts nothing for an event type the node does not listen to', async () => {
 		const { deliver } = trigger({ events: ['run.failed'] });
-		expect(await deliver(eventBody('evt_1'))).toEqual({ status: undefined, json: { received: true, ignored: 'event_not_selected' }, started: [] });
+		expect(await deliver(eventBody('evt_1'))).toEqual({
+			status: undefined,
+			json: { received: true, ignored: 'event_not_selected' },
+			started: [],
+		});
 	});
 
 	it('filters runs by capability and model (a comma list, blanks and empty entries ignored)', async () => {
-		const run = { id: 'run_1', object: 'run', status: 'completed', capability: 'image_generation', model: 'mg-image-2' };
+		const run = {
+			id: 'run_1',
+			object: 'run',
+			status: 'completed',
+			capability: 'image_generation',
+			model: 'mg-image-2',
+		};
 		const body = (id: string) => typedBody(id, 'run.completed', run);
-		expect((await trigger({ options: { capabilities: 'video_generation' } }).deliver(body('e1'))).json).toEqual({ received: true, ignored: 'capability_filtered' });
-		expect((await trigger({ options: { models: 'mg-image-1' } }).deliver(body('e2'))).json).toEqual({ received: true, ignored: 'model_filtered' });
-		expect((await trigger({ options: { capabilities: ' video_generation , image_generation,', models: 'mg-image-1, mg-image-2' } }).deliver(body('e3'))).started).toEqual(['e3']);
+		expect(
+			(await trigger({ options: { capabilities: 'video_generation' } }).deliver(body('e1'))).json,
+		).toEqual({ received: true, ignored: 'capability_filtered' });
+		expect((await trigger({ options: { models: 'mg-image-1' } }).deliver(body('e2'))).json).toEqual(
+			{ received: true, ignored: 'model_filtered' },
+		);
+		expect(
+			(
+				await trigger({
+					options: {
+						capabilities: ' video_generation , image_generation,',
+						models: 'mg-image-1, mg-image-2',
+					},
+				}).deliver(body('e3'))
+			).started,
+		).toEqual(['e3']);
 		// a list of nothing but commas and blanks filters nothing
-		expect((await trigger({ options: { capabilities: ' , ', models: ',' } }).deliver(body('e4'))).started).toEqual(['e4']);
+		expect(
+			(await trigger({ options: { capabilities: ' , ', models: ',' } }).deliver(body('e4')))
+				.started,
+		).toEqual(['e4']);
 	});
 
 	it('does not apply the run filters to batch events', async () => {
 		const batch = { id: 'batch_1', object: 'batch', status: 'completed' };
-		const { deliver } = trigger({ events: ['batch.completed'], options: { capabilities: 'image_generation', models: 'mg-image-2' } });
-		expect((await deliver(typedBody('evt_b', 'batch.completed', batch))).started).toEqual(['evt_b']);
+		const { deliver } = trigger({
+			events: ['batch.completed'],
+			options: { capabilities: 'image_generation', models: 'mg-image-2' },
+		});
+		expect((await deliver(typedBody('evt_b', 'batch.completed', batch))).started).toEqual([
+			'evt_b',
+		]);
 	});
 });
 
 describe('output downloads (Download Outputs on)', () => {
 	const completed = (id: string, urls: string[]) =>
-		typedBody(id, 'run.completed', { id: 'run_9', object: 'run', status: 'completed', capability: 'image_generation', output: { images: urls.map((url) => ({ url })) } });
-	const urls = ['https://cdn.mediagen.example/o/first.png', 'https://cdn.mediagen.example/o/second.png'];
+		typedBody(id, 'run.completed', {
+			id: 'run_9',
+			object: 'run',
+			status: 'completed',
+			capability: 'image_generation',
+			output: { images: urls.map((url) => ({ url })) },
+		});
+	const urls = [
+		'https://cdn.mediagen.example/o/first.png',
+		'https://cdn.mediagen.example/o/second.png',
+	];
 
 	it('puts every output into binary fields data, data_1, … with the credential the node uses', async () => {
-		const { deliver, results, credentialTypes, downloads } = trigger({ authentication: 'mediaGenOAuth2Api', options: { downloadOutputs: true } });
+		const { deliver, results, credentialTypes, downloads } = trigger({
+			authentication: 'mediaGenOAuth2Api',
+			options: { downloadOutputs: true },
+		});
 		expect((await deliver(completed('evt_1', urls))).started).toEqual(['evt_1']);
 		const item = results[0].workflowData![0][0];
 		expect(item.json.output_urls).toEqual(urls);
@@ -348,11 +513,19 @@ describe('output downloads (Download Outputs on)', () => {
 	});
 
 	it('names files without a name after the run, and downloads nothing for a run without outputs', async () => {
-		const { deliver, results } = trigger({ options: { downloadOutputs: true, binaryPropertyName: 'image' } });
-		await deliver(completed('evt_1', ['https://cdn.mediagen.example/o/', 'https://cdn.mediagen.example/o/']));
-		expect(Object.values(results[0].workflowData![0][0].binary ?? {}).map((b) => b.fileName)).toEqual(['run_9.png', 'run_9_1.png']);
+		const { deliver, results } = trigger({
+			options: { downloadOutputs: true, binaryPropertyName: 'image' },
+		});
+		await deliver(
+			completed('evt_1', ['https://cdn.mediagen.example/o/', 'https://cdn.mediagen.example/o/']),
+		);
+		expect(
+			Object.values(results[0].workflowData![0][0].binary ?? {}).map((b) => b.fileName),
+		).toEqual(['run_9.png', 'run_9_1.png']);
 		await deliver(completed('evt_2', []));
-		expect(results[1].workflowData![0][0]).toEqual({ json: expect.objectContaining({ output_urls: [] }) });
+		expect(results[1].workflowData![0][0]).toEqual({
+			json: expect.objectContaining({ output_urls: [] }),
+		});
 	});
 
 	it('still starts the workflow when a download fails, with the URLs and the reason', async () => {
@@ -361,19 +534,38 @@ describe('output downloads (Download Outputs on)', () => {
 		expect((await deliver(completed('evt_1', urls))).started).toEqual(['evt_1']);
 		const item = results[0].workflowData![0][0];
 		expect(item.binary).toBeUndefined();
-		expect(item.json.download_error).toEqual({ code: 'download_failed', message: 'download_failed — Could not download an output file of run run_9 (no answer)' });
+		expect(item.json.download_error).toEqual({
+			code: 'download_failed',
+			message: 'download_failed — Could not download an output file of run run_9 (no answer)',
+		});
 		expect(item.json.output_urls).toEqual(urls);
 	});
 
 	it('downloads nothing for a completed run without an id (the files would have no name)', async () => {
 		const { deliver, downloads } = trigger({ options: { downloadOutputs: true } });
-		await deliver(typedBody('evt_1', 'run.completed', { object: 'run', status: 'completed', output: { images: [{ url: urls[0] }] } }));
+		await deliver(
+			typedBody('evt_1', 'run.completed', {
+				object: 'run',
+				status: 'completed',
+				output: { images: [{ url: urls[0] }] },
+			}),
+		);
 		expect(downloads).toEqual([]);
 	});
 
 	it('downloads only for run.completed', async () => {
-		const { deliver, downloads } = trigger({ events: ['run.failed'], options: { downloadOutputs: true } });
-		await deliver(typedBody('evt_1', 'run.failed', { id: 'run_9', object: 'run', status: 'failed', output: { images: [{ url: urls[0] }] } }));
+		const { deliver, downloads } = trigger({
+			events: ['run.failed'],
+			options: { downloadOutputs: true },
+		});
+		await deliver(
+			typedBody('evt_1', 'run.failed', {
+				id: 'run_9',
+				object: 'run',
+				status: 'failed',
+				output: { images: [{ url: urls[0] }] },
+			}),
+		);
 		expect(downloads).toEqual([]);
 	});
 });

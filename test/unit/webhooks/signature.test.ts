@@ -1,7 +1,14 @@
 /* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
 import { createHmac } from 'node:crypto';
 
-import { isFromTheFuture, isStale, MAX_CLOCK_SKEW_MINUTES, signatureMatches, signPayload, verifyDelivery } from '../../../src/webhooks/signature';
+import {
+	isFromTheFuture,
+	isStale,
+	MAX_CLOCK_SKEW_MINUTES,
+	signatureMatches,
+	signPayload,
+	verifyDelivery,
+} from '../../../src/webhooks/signature';
 
 const SECRET = 'whsec_test_secret_0123456789';
 const event = (createdAt: string) => ({
@@ -9,10 +16,13 @@ const event = (createdAt: string) => ({
 	object: 'event',
 	type: 'run.completed',
 	created_at: createdAt,
-	data: { object: { id: 'run_1', object: 'run', status: 'completed', capability: 'image_generation' } },
+	data: {
+		object: { id: 'run_1', object: 'run', status: 'completed', capability: 'image_generation' },
+	},
 });
 // not JSON.stringify's own spacing: the raw bytes are what is signed, whatever their layout
-const body = (createdAt = new Date().toISOString()) => Buffer.from(JSON.stringify(event(createdAt), null, 1), 'utf8');
+const body = (createdAt = new Date().toISOString()) =>
+	Buffer.from(JSON.stringify(event(createdAt), null, 1), 'utf8');
 
 describe('webhook signatures', () => {
 	it('signs as sha256= + lowercase hex HMAC-SHA256 of the exact bytes', () => {
@@ -24,13 +34,24 @@ describe('webhook signatures', () => {
 
 	it('accepts a valid signature and returns the parsed event', () => {
 		const raw = body();
-		const result = verifyDelivery({ secret: SECRET, rawBody: raw, signatureHeader: signPayload(SECRET, raw) });
-		expect(result).toEqual({ ok: true, event: expect.objectContaining({ id: 'evt_1', type: 'run.completed' }) });
+		const result = verifyDelivery({
+			secret: SECRET,
+			rawBody: raw,
+			signatureHeader: signPayload(SECRET, raw),
+		});
+		expect(result).toEqual({
+			ok: true,
+			event: expect.objectContaining({ id: 'evt_1', type: 'run.completed' }),
+		});
 	});
 
 	it('rejects a signature made with another secret', () => {
 		const raw = body();
-		const result = verifyDelivery({ secret: SECRET, rawBody: raw, signatureHeader: signPayload('whsec_other', raw) });
+		const result = verifyDelivery({
+			secret: SECRET,
+			rawBody: raw,
+			signatureHeader: signPayload('whsec_other', raw),
+		});
 		expect(result).toEqual({ ok: false, reason: 'signature_mismatch' });
 	});
 
@@ -41,24 +62,46 @@ describe('webhook signatures', () => {
 		const at = changed.indexOf('run_1') + 4;
 		changed[at] = '2'.charCodeAt(0);
 		expect(changed.equals(raw)).toBe(false);
-		expect(verifyDelivery({ secret: SECRET, rawBody: changed, signatureHeader: header })).toEqual({ ok: false, reason: 'signature_mismatch' });
+		expect(verifyDelivery({ secret: SECRET, rawBody: changed, signatureHeader: header })).toEqual({
+			ok: false,
+			reason: 'signature_mismatch',
+		});
 		// the same JSON re-serialized differently is another byte string, so it fails too
 		const reserialized = Buffer.from(JSON.stringify(JSON.parse(raw.toString('utf8'))));
-		expect(verifyDelivery({ secret: SECRET, rawBody: reserialized, signatureHeader: header })).toEqual({ ok: false, reason: 'signature_mismatch' });
+		expect(
+			verifyDelivery({ secret: SECRET, rawBody: reserialized, signatureHeader: header }),
+		).toEqual({ ok: false, reason: 'signature_mismatch' });
 	});
 
 	it('rejects a missing header (and an empty body)', () => {
 		const raw = body();
-		expect(verifyDelivery({ secret: SECRET, rawBody: raw, signatureHeader: undefined })).toEqual({ ok: false, reason: 'missing_signature' });
-		expect(verifyDelivery({ secret: SECRET, rawBody: raw, signatureHeader: '' })).toEqual({ ok: false, reason: 'missing_signature' });
-		expect(verifyDelivery({ secret: SECRET, rawBody: Buffer.alloc(0), signatureHeader: signPayload(SECRET, '') })).toEqual({ ok: false, reason: 'missing_signature' });
+		expect(verifyDelivery({ secret: SECRET, rawBody: raw, signatureHeader: undefined })).toEqual({
+			ok: false,
+			reason: 'missing_signature',
+		});
+		expect(verifyDelivery({ secret: SECRET, rawBody: raw, signatureHeader: '' })).toEqual({
+			ok: false,
+			reason: 'missing_signature',
+		});
+		expect(
+			verifyDelivery({
+				secret: SECRET,
+				rawBody: Buffer.alloc(0),
+				signatureHeader: signPayload(SECRET, ''),
+			}),
+		).toEqual({ ok: false, reason: 'missing_signature' });
 	});
 
 	it('rejects a signature without the sha256= prefix', () => {
 		const raw = body();
 		const hex = signPayload(SECRET, raw).slice('sha256='.length);
-		expect(verifyDelivery({ secret: SECRET, rawBody: raw, signatureHeader: hex })).toEqual({ ok: false, reason: 'malformed_signature' });
-		expect(verifyDelivery({ secret: SECRET, rawBody: raw, signatureHeader: `sha1=${hex}` })).toEqual({ ok: false, reason: 'malformed_signature' });
+		expect(verifyDelivery({ secret: SECRET, rawBody: raw, signatureHeader: hex })).toEqual({
+			ok: false,
+			reason: 'malformed_signature',
+		});
+		expect(
+			verifyDelivery({ secret: SECRET, rawBody: raw, signatureHeader: `sha1=${hex}` }),
+		).toEqual({ ok: false, reason: 'malformed_signature' });
 	});
 
 	it('rejects a signature of the wrong length or alphabet before comparing', () => {
@@ -67,40 +110,73 @@ describe('webhook signatures', () => {
 		expect(signatureMatches(SECRET, raw, `x${header}`)).toBe('malformed_signature');
 		expect(signatureMatches(SECRET, raw, header.slice(0, -1))).toBe('malformed_signature');
 		expect(signatureMatches(SECRET, raw, `${header}0`)).toBe('malformed_signature');
-		expect(signatureMatches(SECRET, raw, header.toUpperCase().replace('SHA256=', 'sha256='))).toBe('malformed_signature');
+		expect(signatureMatches(SECRET, raw, header.toUpperCase().replace('SHA256=', 'sha256='))).toBe(
+			'malformed_signature',
+		);
 		expect(signatureMatches(SECRET, raw, header)).toBe(true);
 	});
 
 	it('takes the first of repeated signature headers, and tolerates blanks around the value', () => {
 		const raw = body();
 		const header = signPayload(SECRET, raw);
-		expect(verifyDelivery({ secret: SECRET, rawBody: raw, signatureHeader: [header, signPayload('whsec_other', raw)] }).ok).toBe(true);
-		expect(verifyDelivery({ secret: SECRET, rawBody: raw, signatureHeader: [signPayload('whsec_other', raw), header] })).toEqual({ ok: false, reason: 'signature_mismatch' });
-		expect(verifyDelivery({ secret: SECRET, rawBody: raw, signatureHeader: ` ${header}\t` }).ok).toBe(true);
+		expect(
+			verifyDelivery({
+				secret: SECRET,
+				rawBody: raw,
+				signatureHeader: [header, signPayload('whsec_other', raw)],
+			}).ok,
+		).toBe(true);
+		expect(
+			verifyDelivery({
+				secret: SECRET,
+				rawBody: raw,
+				signatureHeader: [signPayload('whsec_other', raw), header],
+			}),
+		).toEqual({ ok: false, reason: 'signature_mismatch' });
+		expect(
+			verifyDelivery({ secret: SECRET, rawBody: raw, signatureHeader: ` ${header}\t` }).ok,
+		).toBe(true);
 	});
 
 	it('answers missing_signature, not a crash, when there is no body to check', () => {
 		const header = signPayload(SECRET, '');
-		expect(signatureMatches(SECRET, undefined as unknown as string, header)).toBe('missing_signature');
+		expect(signatureMatches(SECRET, undefined as unknown as string, header)).toBe(
+			'missing_signature',
+		);
 		expect(signatureMatches(SECRET, null as unknown as string, header)).toBe('missing_signature');
-		expect(verifyDelivery({ secret: SECRET, rawBody: undefined, signatureHeader: header })).toEqual({ ok: false, reason: 'missing_signature' });
+		expect(verifyDelivery({ secret: SECRET, rawBody: undefined, signatureHeader: header })).toEqual(
+			{ ok: false, reason: 'missing_signature' },
+		);
 	});
 
 	it('verifies a body given as text like the same bytes as a Buffer', () => {
 		const raw = body();
 		const text = raw.toString('utf8');
-		expect(verifyDelivery({ secret: SECRET, rawBody: text, signatureHeader: signPayload(SECRET, raw) })).toEqual({ ok: true, event: expect.objectContaining({ id: 'evt_1' }) });
+		expect(
+			verifyDelivery({ secret: SECRET, rawBody: text, signatureHeader: signPayload(SECRET, raw) }),
+		).toEqual({ ok: true, event: expect.objectContaining({ id: 'evt_1' }) });
 	});
 
 	it('rejects a stale created_at only when the age option is on', () => {
 		const old = new Date(Date.now() - 10 * 60_000).toISOString();
 		const raw = body(old);
 		const header = signPayload(SECRET, raw);
-		expect(verifyDelivery({ secret: SECRET, rawBody: raw, signatureHeader: header, maxAgeMinutes: 5 })).toEqual({ ok: false, reason: 'stale_event' });
-		expect(verifyDelivery({ secret: SECRET, rawBody: raw, signatureHeader: header, maxAgeMinutes: 15 }).ok).toBe(true);
-		expect(verifyDelivery({ secret: SECRET, rawBody: raw, signatureHeader: header, maxAgeMinutes: 0 }).ok).toBe(true);
+		expect(
+			verifyDelivery({ secret: SECRET, rawBody: raw, signatureHeader: header, maxAgeMinutes: 5 }),
+		).toEqual({ ok: false, reason: 'stale_event' });
+		expect(
+			verifyDelivery({ secret: SECRET, rawBody: raw, signatureHeader: header, maxAgeMinutes: 15 })
+				.ok,
+		).toBe(true);
+		expect(
+			verifyDelivery({ secret: SECRET, rawBody: raw, signatureHeader: header, maxAgeMinutes: 0 })
+				.ok,
+		).toBe(true);
 		// a negative age is no check, like 0 (the trigger itself never passes one: it falls back to 5)
-		expect(verifyDelivery({ secret: SECRET, rawBody: raw, signatureHeader: header, maxAgeMinutes: -1 }).ok).toBe(true);
+		expect(
+			verifyDelivery({ secret: SECRET, rawBody: raw, signatureHeader: header, maxAgeMinutes: -1 })
+				.ok,
+		).toBe(true);
 		expect(verifyDelivery({ secret: SECRET, rawBody: raw, signatureHeader: header }).ok).toBe(true);
 	});
 
@@ -108,7 +184,14 @@ describe('webhook signatures', () => {
 		const now = Date.parse('2026-01-01T12:00:00Z');
 		const at = (iso: string) => {
 			const raw = body(iso);
-			return (maxAgeMinutes: number) => verifyDelivery({ secret: SECRET, rawBody: raw, signatureHeader: signPayload(SECRET, raw), maxAgeMinutes, now });
+			return (maxAgeMinutes: number) =>
+				verifyDelivery({
+					secret: SECRET,
+					rawBody: raw,
+					signatureHeader: signPayload(SECRET, raw),
+					maxAgeMinutes,
+					now,
+				});
 		};
 		expect(MAX_CLOCK_SKEW_MINUTES).toBe(5);
 		expect(at('2027-01-01T12:00:00Z')(5)).toEqual({ ok: false, reason: 'future_event' });
@@ -133,9 +216,17 @@ describe('webhook signatures', () => {
 
 	it('rejects a correctly signed body that is not an event', () => {
 		const raw = Buffer.from('{"hello":"world"}');
-		expect(verifyDelivery({ secret: SECRET, rawBody: raw, signatureHeader: signPayload(SECRET, raw) })).toEqual({ ok: false, reason: 'invalid_event' });
+		expect(
+			verifyDelivery({ secret: SECRET, rawBody: raw, signatureHeader: signPayload(SECRET, raw) }),
+		).toEqual({ ok: false, reason: 'invalid_event' });
 		const notJson = Buffer.from('not json');
-		expect(verifyDelivery({ secret: SECRET, rawBody: notJson, signatureHeader: signPayload(SECRET, notJson) })).toEqual({ ok: false, reason: 'invalid_event' });
+		expect(
+			verifyDelivery({
+				secret: SECRET,
+				rawBody: notJson,
+				signatureHeader: signPayload(SECRET, notJson),
+			}),
+		).toEqual({ ok: false, reason: 'invalid_event' });
 	});
 });
 
@@ -143,7 +234,11 @@ describe('a signed body that is not an event', () => {
 	const valid = event(new Date().toISOString()) as unknown as Record<string, unknown>;
 	const verdict = (value: unknown) => {
 		const raw = JSON.stringify(value);
-		return verifyDelivery({ secret: SECRET, rawBody: raw, signatureHeader: signPayload(SECRET, raw) });
+		return verifyDelivery({
+			secret: SECRET,
+			rawBody: raw,
+			signatureHeader: signPayload(SECRET, raw),
+		});
 	};
 
 	it.each<[string, unknown]>([
