@@ -5,7 +5,8 @@ import type { Batch } from '../runs/run';
 import { isOutage } from '../transport/problem';
 import { apiRequest, unexpectedResponse, type ApiClient } from '../transport/request';
 import { sleep } from '../transport/sleep';
-import { OUTAGE_FIRST_PAUSE_MS, POLL_RETRY_LIMITS } from './wait-loop';
+import { POLL_RETRY_LIMITS } from './wait-loop';
+import { OUTAGE_FIRST_PAUSE_MS } from './wait-schedule';
 
 // Waiting in the execution for a batch (MediaGen Batch, Use Batch API): polled on its own, since a
 // batch reports its items' progress in one resource.

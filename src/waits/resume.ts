@@ -12,7 +12,7 @@ import { isBatchFinished, listBatchItems, readBatch } from '../runs/batches';
 import type { Batch, BatchItem, Run } from '../runs/run';
 import { readRunsOnce } from '../runs/read-runs';
 import { isRun, isTerminal } from '../runs/run';
-import type { WaitOutcome } from './wait-loop';
+import type { WaitOutcome } from './wait-schedule';
 import {
 	BEARER_CREDENTIAL_TYPE,
 	isCredentialType,

@@ -13,7 +13,7 @@ import type { PreparedCall } from '../runs/call';
 import { TaskPool } from '../runs/pool';
 import { outputFiles } from '../outputs/output-files';
 import type { Run } from '../runs/run';
-import type { WaitOutcome } from './wait-loop';
+import type { WaitOutcome } from './wait-schedule';
 import { problemError } from '../transport/problem';
 import type { ApiClient } from '../transport/request';
 import { customOperationFor } from '../runs/custom-operations';
