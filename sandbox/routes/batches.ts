@@ -1,7 +1,6 @@
 import type { Request } from 'express';
 
 import { operationName, tableEndpoint, type TableEndpoint } from '../endpoint-table';
-import { sandboxHandlers } from '../handlers';
 import {
 	bodyOf,
 	listReply,
@@ -117,9 +116,13 @@ const batchesOf = moduleState((state: SandboxState) => {
 	return { batches, byRun };
 });
 
+/** How a batch finds the handler of its target operation: the sandbox's own, given by handlers.ts. */
+export type TargetHandler = (operation: string) => RouteHandler;
+const targetHandlers = new WeakMap<SandboxServices, TargetHandler>();
+
 /** The sandbox's own handler of a target operation (this module is one of the handler modules). */
 function handlerFor(services: SandboxServices, endpoint: TableEndpoint): RouteHandler {
-	return sandboxHandlers(services)[operationName(endpoint)];
+	return targetHandlers.get(services)!(operationName(endpoint));
 }
 
 function finishItem(
@@ -373,8 +376,12 @@ function create(ctx: RouteContext): { status: number; body: unknown } {
 }
 
 /** Handlers of the batch endpoints. Items run through the target's own handler, at most `concurrency` at once. */
-export function batchHandlers(services: SandboxServices): Record<string, RouteHandler> {
+export function batchHandlers(
+	services: SandboxServices,
+	targetHandler: TargetHandler,
+): Record<string, RouteHandler> {
 	servicesByState.set(services.state, services);
+	targetHandlers.set(services, targetHandler);
 	return {
 		'POST /batches': create,
 		'GET /batches': (ctx) => {

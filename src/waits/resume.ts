@@ -122,8 +122,8 @@ async function readProgress(
  * after it arrived, or an earlier one that already shows its run finished (a finished run stays
  * finished, and the run that finished last shows every other one finished too); only otherwise
  * does it schedule its own. Each read is an authenticated request, for which n8n resolves the
- * credential in an expression isolate: on a busy 2-core n8n 20 deliveries made 7 reads of 0.5–2.8 s
- * each, and the delivery that resumed waited 1.7 s for its read.
+ * credential in an expression isolate, which takes long on a busy machine: deliveries that
+ * arrive together share reads rather than each making its own.
  */
 interface SharedRead {
 	startsAt: number;

@@ -134,8 +134,8 @@ export function nextReadAt(run: RunClock, expectedMs: number | undefined): numbe
 		);
 	}
 	// A run that waited in the queue (an account's cap) started after the last read that showed it
-	// there: its duration counts from then. Counted from its birth, a run queued for 15 minutes was
-	// read only every 10 s once it ran, and its finish seen up to 10 s late.
+	// there: its duration counts from then. Counted from its birth, a run queued for long would be
+	// read at the slowest pace once it ran, and its finish seen late.
 	const startedBy = Math.max(run.bornAt, run.lastQueuedAt ?? -Infinity);
 	const age = run.checkedAt - startedBy;
 	if (expectedMs === undefined)

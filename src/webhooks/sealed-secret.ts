@@ -63,7 +63,7 @@ export function openSecret(sealed: string, key: SealKey): string | undefined {
 /**
  * Sealed secrets opened in this process, by place and sealed value (unique per seal), so that a
  * burst of deliveries reads the credential once: n8n resolves a credential in an expression isolate
- * each time, 0.1–1 s of CPU on a busy 2-core machine. An opening is kept while it is under way (the
+ * each time, which is slow on a busy machine. An opening is kept while it is under way (the
  * deliveries that arrive together wait for it); one that gave nothing (another credential, a failed
  * read) is tried again by the next delivery. At most `kept` places, the oldest dropped first.
  */

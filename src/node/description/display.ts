@@ -18,7 +18,7 @@ export const showOwn = (e: Endpoint, extra: Record<string, unknown[]> = {}) => (
 
 /**
  * Alphabetical order of option names, without `localeCompare`: its first call loads ICU's collation
- * data, 7–29 ms of the package's load in n8n (Node 24), where the budget is 50 ms. The names are
+ * data, a large share of the package's load budget in n8n (bench/README.md). The names are
  * plain English, so a case-insensitive comparison orders them the same.
  */
 export function alphabetical(a: string, b: string): number {
