@@ -7,14 +7,15 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
-import {
-	authenticationProperty,
-	credentialsOfNodes,
-} from '../../src/node/description/authentication';
-import { binaryField } from '../../src/outputs/output-options';
+import { authenticationProperty, credentialsOfNodes } from '../../src/credentials/authentication';
 import { simplifyProperty } from '../../src/outputs/simplify-option';
-import { EVENT_OPTIONS, eventsSubtitle } from '../../src/webhooks/events';
 import { receiveEvent } from '../../src/webhooks/receive';
+import {
+	events,
+	ignoreRepeatedEvents,
+	maxEventAge,
+	triggerOptionsProperty,
+} from '../../src/webhooks/trigger-options';
 import { endpointExists, registerEndpoint, removeEndpoint } from '../../src/webhooks/registration';
 
 export class MediaGenTrigger implements INodeType {
@@ -25,7 +26,7 @@ export class MediaGenTrigger implements INodeType {
 		group: ['trigger'],
 		version: [1, 2],
 		defaultVersion: 2,
-		subtitle: eventsSubtitle(),
+		subtitle: events.subtitle(),
 		description:
 			'Starts the workflow when a MediaGen generation (or a batch) completes or fails, through signed webhooks',
 		documentationUrl: 'https://github.com/n8n-nodes-mediagen/n8n-nodes-mediagen#mediagen-trigger',
@@ -57,78 +58,11 @@ export class MediaGenTrigger implements INodeType {
 				default: '',
 			},
 			authenticationProperty,
-			{
-				// Not labelled "Events" (nor "Event", "Trigger On"): n8n 2.41's node panel turns such a
-				// list into actions and then shows the trigger without the word "Trigger", as a bare
-				// "MediaGen" among twelve "MediaGen …" nodes. Unlabelled so, the panel lists "MediaGen
-				// Trigger" and adds it with Run Completed chosen (docs/editor.md).
-				displayName: 'Start On',
-				name: 'events',
-				type: 'multiOptions',
-				required: true,
-				default: ['run.completed'],
-				options: EVENT_OPTIONS,
-				description:
-					'The events that start the workflow. Run events come from every generation of the account.',
-			},
-			{
-				displayName: 'Reject Events Older Than (Minutes)',
-				name: 'maxEventAgeMinutes',
-				type: 'number',
-				// n8n's lint wants a literal here: the same value as DEFAULT_MAX_EVENT_AGE_MINUTES (test/unit/webhooks/trigger-defaults.test.ts)
-				default: 5,
-				typeOptions: { minValue: 0 },
-				description:
-					'Refuse (HTTP 401) events whose signed creation time is older than this, so a captured delivery cannot be replayed later; 0 accepts any age',
-			},
-			{
-				displayName: 'Ignore Repeated Events',
-				name: 'ignoreRepeatedEvents',
-				type: 'boolean',
-				// n8n's lint wants a literal here: the same value as DEFAULT_IGNORE_REPEATED_EVENTS in src/webhooks/receive.ts
-				default: true,
-				description:
-					'Whether to skip an event whose ID already started this workflow (a retry or replay of the same event)',
-			},
+			events.property(),
+			maxEventAge.property(),
+			ignoreRepeatedEvents.property(),
 			simplifyProperty({}),
-			{
-				displayName: 'Options',
-				name: 'options',
-				type: 'collection',
-				placeholder: 'Add Option',
-				default: {},
-				options: [
-					binaryField.property({
-						description:
-							'With Download Outputs: the first file goes to this field, further ones to "data_1", "data_2", …',
-					}),
-					{
-						displayName: 'Download Outputs',
-						name: 'downloadOutputs',
-						type: 'boolean',
-						default: false,
-						description:
-							'Whether to download the files of a completed run as binary data (Run Completed events only)',
-					},
-					{
-						displayName: 'Only Capabilities',
-						name: 'capabilities',
-						type: 'string',
-						default: '',
-						placeholder: 'image_generation, video_generation',
-						description:
-							'Comma-separated capabilities; run events of other capabilities are skipped',
-					},
-					{
-						displayName: 'Only Models',
-						name: 'models',
-						type: 'string',
-						default: '',
-						placeholder: 'image.aurora-2',
-						description: 'Comma-separated model aliases; run events of other models are skipped',
-					},
-				],
-			},
+			triggerOptionsProperty(),
 		],
 	};
 

@@ -18,7 +18,6 @@ import { forEachLimited } from '../runs/pool';
 import { isRun, type Run } from '../runs/run';
 import { submitRun, uploadPending } from '../runs/submit';
 import { SubmitMemory } from '../runs/submit-memory';
-import { BEARER_CREDENTIAL_TYPE, isCredentialType } from '../credentials/credential-types';
 import { listAll } from '../transport/paginate';
 import {
 	apiRequest,
@@ -38,6 +37,7 @@ import { admitWithinBudgets, sendsInOneRequest } from '../spend/admit';
 import { reportSpend } from '../spend/spend-report';
 import { estimateOnlyAsked, toolDeadlineOf } from '../agents/tool-call';
 import { outputFor, toolAnswersFailures } from '../agents/tool-output';
+import { credentialTypeOf } from '../credentials/authentication';
 
 /** Sends one prepared call and returns its items, or a run to wait for. */
 async function send(
@@ -105,8 +105,10 @@ export async function executeCatalogNode(
 	node: NodeName,
 ): Promise<INodeExecutionData[][]> {
 	const startedAt = Date.now();
-	const auth = ctx.getNodeParameter('authentication', 0, BEARER_CREDENTIAL_TYPE);
-	const client = await createClient(ctx, isCredentialType(auth) ? auth : BEARER_CREDENTIAL_TYPE);
+	const client = await createClient(
+		ctx,
+		credentialTypeOf((name, fallback) => ctx.getNodeParameter(name, 0, fallback)),
+	);
 	try {
 		const { outputs, failed } = await executeItems(ctx, node, client, startedAt);
 		if (failed === 0) return outputs;

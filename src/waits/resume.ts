@@ -13,11 +13,7 @@ import type { Batch, BatchItem, Run } from '../runs/run';
 import { readRunsOnce } from '../runs/read-runs';
 import { isRun, isTerminal } from '../runs/run';
 import type { WaitOutcome } from './wait-schedule';
-import {
-	BEARER_CREDENTIAL_TYPE,
-	isCredentialType,
-	type CredentialType,
-} from '../credentials/credential-types';
+import { type CredentialType } from '../credentials/credential-types';
 import { sleep } from '../transport/sleep';
 import { problemOf } from '../transport/problem';
 import { SecretValues } from '../transport/redact';
@@ -32,6 +28,7 @@ import { collectBatchOutputs } from './run-waits';
 import { sealKeyOf } from './pause';
 import { decodeState, waitSetFromStored, stateKey } from './pause-state';
 import { collectRunOutputs } from './run-outputs';
+import { credentialTypeOf } from '../credentials/authentication';
 
 /**
  * The webhook every action node declares for its paused executions: n8n calls it with the
@@ -386,8 +383,9 @@ export async function resumePausedExecution(
 		const nodeName = ctx.getNode().name;
 		const state = decodeState(ctx.customData.get(stateKey(nodeName)));
 		if (!state) return reject('not_paused');
-		const auth = ctx.getNodeParameter('authentication', BEARER_CREDENTIAL_TYPE);
-		const credentialType = isCredentialType(auth) ? auth : BEARER_CREDENTIAL_TYPE;
+		const credentialType = credentialTypeOf((name, fallback) =>
+			ctx.getNodeParameter(name, fallback),
+		);
 		const opened = await openedSecret(ctx, credentialType, state.sealedSecret);
 		if (!opened) return reject('no_signing_secret');
 		const { secret } = opened;

@@ -23,20 +23,21 @@ import {
 	triggerPlace,
 	triggerStaticData,
 } from './trigger-secret';
+import {
+	downloadOutputsOption,
+	events,
+	ignoreRepeatedEvents,
+	maxEventAge,
+	onlyCapabilities,
+	onlyModels,
+	TRIGGER_OPTIONS_COLLECTION,
+} from './trigger-options';
 
-/** Replay protection that applies when the node stores no value (a node added before the fields existed). */
-export const DEFAULT_MAX_EVENT_AGE_MINUTES = 5;
-export const DEFAULT_IGNORE_REPEATED_EVENTS = true;
-
-export interface TriggerOptions {
-	/** kept for workflows saved when these two lived in Options; top-level parameters win */
-	maxEventAgeMinutes?: number;
-	ignoreRepeatedEvents?: boolean;
-	capabilities?: string;
-	models?: string;
-	downloadOutputs?: boolean;
-	binaryPropertyName?: string;
-}
+/**
+ * The trigger's Options as saved. Workflows saved when the replay protection lived there still hold
+ * Reject Events Older Than and Ignore Repeated Events in it; top-level parameters win.
+ */
+type TriggerOptions = IDataObject;
 
 function list(value: unknown): string[] {
 	return typeof value === 'string'
@@ -53,14 +54,14 @@ function ignoredBecause(
 	event: WebhookEvent,
 	options: TriggerOptions,
 ): string | undefined {
-	const selected = ctx.getNodeParameter('events', []) as unknown;
-	if (Array.isArray(selected) && !selected.includes(event.type)) return 'event_not_selected';
+	const selected = events.read((name, fallback) => ctx.getNodeParameter(name, fallback));
+	if (!selected.includes(event.type)) return 'event_not_selected';
 	if (subjectKind(event.type) === 'run') {
 		const run = event.data.object;
-		const capabilities = list(options.capabilities);
+		const capabilities = list(onlyCapabilities.read(options));
 		if (capabilities.length && !capabilities.includes(String(run.capability ?? '')))
 			return 'capability_filtered';
-		const models = list(options.models);
+		const models = list(onlyModels.read(options));
 		if (models.length && !models.includes(String(run.model ?? ''))) return 'model_filtered';
 	}
 	return undefined;
@@ -75,18 +76,18 @@ export function replayProtection(
 	options: TriggerOptions,
 ): { maxAgeMinutes: number; ignoreRepeated: boolean } {
 	const age =
-		options.maxEventAgeMinutes ??
-		(ctx.getNodeParameter('maxEventAgeMinutes', DEFAULT_MAX_EVENT_AGE_MINUTES) as unknown);
+		options[maxEventAge.name] ??
+		(ctx.getNodeParameter(maxEventAge.name, maxEventAge.spec.default) as unknown);
 	const repeated =
-		options.ignoreRepeatedEvents ??
-		(ctx.getNodeParameter('ignoreRepeatedEvents', DEFAULT_IGNORE_REPEATED_EVENTS) as unknown);
+		options[ignoreRepeatedEvents.name] ??
+		(ctx.getNodeParameter(ignoreRepeatedEvents.name, ignoreRepeatedEvents.spec.default) as unknown);
 	const minutes = Number(age);
 	return {
 		// an unreadable age (an expression gone wrong) falls back to the default, never to "any age"
 		maxAgeMinutes:
 			typeof age !== 'boolean' && age !== '' && Number.isFinite(minutes) && minutes >= 0
 				? minutes
-				: DEFAULT_MAX_EVENT_AGE_MINUTES,
+				: maxEventAge.spec.default,
 		ignoreRepeated: repeated !== false,
 	};
 }
@@ -120,7 +121,11 @@ async function eventItem(
 	const subject = event.data.object;
 	const simplify = simplifyOf((name, fallback) => ctx.getNodeParameter(name, fallback));
 	const json = simplify ? simplifiedEventJson(event) : fullEventJson(event, deliveryId);
-	if (!options.downloadOutputs || event.type !== 'run.completed' || typeof subject.id !== 'string')
+	if (
+		!downloadOutputsOption.read(options) ||
+		event.type !== 'run.completed' ||
+		typeof subject.id !== 'string'
+	)
 		return { json };
 	const files = outputFiles(subject.output as IDataObject | null | undefined);
 	if (!simplify) json.output_urls = files.map((f) => f.url);
@@ -135,7 +140,7 @@ async function eventItem(
 		const binary = await downloadOutputs(
 			ctx,
 			files,
-			binaryField.read(options as IDataObject) ?? DEFAULT_BINARY_FIELD,
+			binaryField.read(options) ?? DEFAULT_BINARY_FIELD,
 			baseUrl,
 			{ runId: subject.id, maxBytes: DEFAULT_MAX_OUTPUT_MB * BYTES_PER_MB },
 		);
@@ -163,7 +168,7 @@ function header(ctx: IWebhookFunctions, name: string): string | undefined {
  */
 export async function receiveEvent(ctx: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const req = ctx.getRequestObject();
-	const options = ctx.getNodeParameter('options', {}) as TriggerOptions;
+	const options = ctx.getNodeParameter(TRIGGER_OPTIONS_COLLECTION, {}) as TriggerOptions;
 	const reject = (reason: string): IWebhookResponseData => {
 		ctx.getResponseObject().status(401).json({ error: 'unauthorized', reason });
 		return { noWebhookResponse: true };

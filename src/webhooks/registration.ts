@@ -5,6 +5,7 @@ import {
 	type IHookFunctions,
 } from 'n8n-workflow';
 
+import { events } from './trigger-options';
 import { listAll } from '../transport/paginate';
 import { problemOf } from '../transport/problem';
 import { apiRequest, createClient, unexpectedResponse, type ApiClient } from '../transport/request';
@@ -44,9 +45,10 @@ function webhookUrlOf(ctx: IHookFunctions): string {
 }
 
 function selectedEvents(ctx: IHookFunctions): EventType[] {
-	const value = ctx.getNodeParameter('events', []) as unknown;
-	const events = (Array.isArray(value) ? value : []).filter(isEventType);
-	if (events.length === 0) {
+	const chosen = events
+		.read((name, fallback) => ctx.getNodeParameter(name, fallback))
+		.filter(isEventType);
+	if (chosen.length === 0) {
 		throw new NodeOperationError(
 			ctx.getNode(),
 			`Start On: choose at least one event; allowed: ${EVENT_OPTIONS.map((o) => o.name).join(', ')}`,
@@ -55,7 +57,7 @@ function selectedEvents(ctx: IHookFunctions): EventType[] {
 			},
 		);
 	}
-	return events;
+	return chosen;
 }
 
 const sameEvents = (a: unknown, b: EventType[]) =>

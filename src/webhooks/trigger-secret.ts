@@ -4,11 +4,7 @@ import type {
 	IWebhookFunctions,
 } from 'n8n-workflow';
 
-import {
-	BEARER_CREDENTIAL_TYPE,
-	isCredentialType,
-	type CredentialType,
-} from '../credentials/credential-types';
+import { type CredentialType } from '../credentials/credential-types';
 import {
 	credentialSecretOf,
 	OpenedSecrets,
@@ -18,6 +14,7 @@ import {
 	type SealKey,
 } from './sealed-secret';
 import type { SeenEventsData } from './seen-events';
+import { credentialTypeOf } from '../credentials/authentication';
 
 type TriggerContext = IHookFunctions | IWebhookFunctions;
 
@@ -52,8 +49,7 @@ export function triggerPlace(ctx: TriggerContext): string {
 }
 
 export function triggerCredentialType(ctx: TriggerContext): CredentialType {
-	const auth = ctx.getNodeParameter('authentication', BEARER_CREDENTIAL_TYPE);
-	return isCredentialType(auth) ? auth : BEARER_CREDENTIAL_TYPE;
+	return credentialTypeOf((name, fallback) => ctx.getNodeParameter(name, fallback));
 }
 
 /** The key the trigger's signing secret is sealed with, or undefined when the credential has no secret. */

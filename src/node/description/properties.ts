@@ -4,7 +4,7 @@ import { endpointsOfNode, type Endpoint, type FieldSpec, type NodeName } from '.
 import { toolOnlyProperties } from '../../agents/tool-call';
 import { estimateToolDescriptionOf, toolDescriptionOf } from '../../agents/tool-description';
 import { listOptionProperties } from '../../runs/list-options';
-import { authenticationProperty, credentialsOfNodes } from './authentication';
+import { authenticationProperty, credentialsOfNodes } from '../../credentials/authentication';
 import { alphabetical, show, showOwn, titleCase } from './display';
 import { additionalFieldsProperty, fieldProperty, mediaProperties } from './fields';
 import { modelProperty } from './model';

@@ -5,9 +5,9 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { BEARER_CREDENTIAL_TYPE, isCredentialType } from '../../credentials/credential-types';
 import { listAll } from '../../transport/paginate';
 import { createClient } from '../../transport/request';
+import { credentialTypeOf } from '../../credentials/authentication';
 
 /** Only `ready` influencers may be referenced in image mentions (API document, Influencer states). */
 export function isMentionable(influencer: IDataObject): boolean {
@@ -15,8 +15,10 @@ export function isMentionable(influencer: IDataObject): boolean {
 }
 
 async function readyInfluencers(ctx: ILoadOptionsFunctions): Promise<IDataObject[]> {
-	const auth = ctx.getCurrentNodeParameter('authentication');
-	const client = await createClient(ctx, isCredentialType(auth) ? auth : BEARER_CREDENTIAL_TYPE);
+	const client = await createClient(
+		ctx,
+		credentialTypeOf((name) => ctx.getCurrentNodeParameter(name)),
+	);
 	const all = await listAll(client, { path: '/influencers' }, { returnAll: true, limit: 0 });
 	return all.filter(isMentionable);
 }

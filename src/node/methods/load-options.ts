@@ -21,7 +21,6 @@ import {
 	MODEL_SEARCH_METHOD,
 	paramName,
 } from '../description/param-names';
-import { BEARER_CREDENTIAL_TYPE, isCredentialType } from '../../credentials/credential-types';
 import { listAll } from '../../transport/paginate';
 import { createClient, type ApiClient } from '../../transport/request';
 import { choiceLabel } from '../../models/choice-labels';
@@ -39,6 +38,7 @@ import {
 	type Model,
 	type ModelPrice,
 } from '../../models/model-catalog';
+import { credentialTypeOf } from '../../credentials/authentication';
 
 type LoadOptionsMethod = (this: ILoadOptionsFunctions) => Promise<INodePropertyOptions[]>;
 type ListSearchMethod = (
@@ -53,13 +53,12 @@ function currentEndpoint(ctx: ILoadOptionsFunctions, node: NodeName): Endpoint |
 	return findOperation(node, resource, operation);
 }
 
-function credentialTypeOf(ctx: ILoadOptionsFunctions) {
-	const auth = ctx.getCurrentNodeParameter('authentication');
-	return isCredentialType(auth) ? auth : BEARER_CREDENTIAL_TYPE;
+function credentialOf(ctx: ILoadOptionsFunctions) {
+	return credentialTypeOf((name) => ctx.getCurrentNodeParameter(name));
 }
 
 async function clientOf(ctx: ILoadOptionsFunctions): Promise<ApiClient> {
-	return await createClient(ctx, credentialTypeOf(ctx));
+	return await createClient(ctx, credentialOf(ctx));
 }
 
 /**
@@ -68,7 +67,7 @@ async function clientOf(ctx: ILoadOptionsFunctions): Promise<ApiClient> {
  * error the field would keep showing) leaves the field usable until the model or credential changes.
  */
 const hasCredential = (ctx: ILoadOptionsFunctions) =>
-	Boolean(ctx.getNode().credentials?.[credentialTypeOf(ctx)]);
+	Boolean(ctx.getNode().credentials?.[credentialOf(ctx)]);
 
 /** The model the user picked (or the capability's default when the field is empty). */
 async function selectedModel(

@@ -5,10 +5,11 @@ import type { INode, INodeProperties, INodeTypeDescription } from 'n8n-workflow'
 
 import { ALL_OPTIONS } from '../../../src/node/description/run-options';
 import { NumberOption } from '../../../src/options/option';
+import { TRIGGER_OPTIONS } from '../../../src/webhooks/trigger-options';
 import { actionNodes } from '../../helpers/action-nodes';
 
 const ctx = { getNode: () => ({ name: 'MediaGen' }) as INode };
-const numbers = ALL_OPTIONS.filter(
+const numbers = [...ALL_OPTIONS, ...TRIGGER_OPTIONS].filter(
 	(option): option is NumberOption => option instanceof NumberOption,
 );
 

@@ -8,6 +8,8 @@ import { ALL_OPTIONS } from '../../../src/node/description/run-options';
 import { ADDITIONAL_FIELDS } from '../../../src/node/description/fields';
 import { MODEL_PARAM } from '../../../src/node/description/model';
 import { waitMode } from '../../../src/waits/wait-options';
+import { AUTHENTICATION } from '../../../src/credentials/authentication';
+import { events, TRIGGER_OPTIONS } from '../../../src/webhooks/trigger-options';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const SHIPPED = ['src', 'nodes', 'credentials'];
@@ -38,12 +40,17 @@ const files = SHIPPED.flatMap((dir) => tsFiles(join(ROOT, dir)));
 /**
  * Names the API spells the same way: there they are the service's fields, not the node's
  * parameters — the catalog's API fields (a batch's `concurrency`), a problem document's `limit`
- * (src/outputs/error-item.ts), a run's `model` in a simplified item, a batch body's `concurrency`.
+ * (src/outputs/error-item.ts), a run's `model` in a simplified item, a batch body's `concurrency`,
+ * and n8n's OAuth2 credential field `authentication`.
  */
 const API_NAMES: Record<string, string[]> = {
 	limit: [join('src', 'outputs', 'error-item.ts')],
 	model: [join('src', 'outputs', 'simplify.ts')],
 	concurrency: [join('src', 'runs', 'batches.ts')],
+	// a cache key of the model list
+	models: [join('src', 'models', 'model-catalog.ts')],
+	// n8n's own OAuth2 field of the credential (header or body), not the nodes' Authentication
+	authentication: [join('credentials', 'MediaGenOAuth2Api.credentials.ts')],
 };
 const apiName = (name: string, file: string) =>
 	file.startsWith(join('src', 'catalog')) || (API_NAMES[name] ?? []).includes(file);
@@ -52,7 +59,10 @@ describe('option names: each written in its defining module only', () => {
 	// the Options collection is named 'options', n8n's own word for a choice list: not checked
 	const names = [
 		...ALL_OPTIONS.map((option) => option.name),
+		...TRIGGER_OPTIONS.map((option) => option.name),
 		waitMode.name,
+		events.name,
+		AUTHENTICATION,
 		ADDITIONAL_FIELDS,
 		MODEL_PARAM,
 	];
