@@ -5,7 +5,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { findChromium, INSTALL_CHROMIUM, noChromiumMessage, REQUIRE_CHROMIUM_ENV } from '../e2e/editor-page';
+import { findChromium, INSTALL_CHROMIUM, noChromiumMessage, NPM_CHROMIUM, REQUIRE_CHROMIUM_ENV } from '../e2e/chromium';
 
 const REPO = join(__dirname, '..', '..');
 const read = (path: string) => readFileSync(join(REPO, path), 'utf8');
@@ -37,6 +37,13 @@ describe('the Chromium the editor suite drives', () => {
 		expect(message).toContain('`apt-get install -y --no-install-recommends chromium`');
 		expect(message).toContain(`${REQUIRE_CHROMIUM_ENV}=1`);
 		expect(message).toContain('CHROMIUM_PATH');
+	});
+
+	it('the npm package that carries a Chromium is a devDependency, and the README and docs/testing.md name it', () => {
+		const manifest = JSON.parse(read('package.json')) as { devDependencies: Record<string, string> };
+		expect(manifest.devDependencies).toHaveProperty([NPM_CHROMIUM]);
+		expect(read('README.md')).toContain(`\`${NPM_CHROMIUM}\``);
+		expect(read('docs/testing.md')).toContain(`\`${NPM_CHROMIUM}\``);
 	});
 
 	it('the README, docs/testing.md and .ci/run name the same command; CI requires Chromium as it requires n8n', () => {

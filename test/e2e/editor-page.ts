@@ -1,46 +1,15 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
 // The n8n editor in Chromium, for the e2e files that drive it as a user does: sign in, open a
 // workflow, run it, open a node, search the node panel, and save a screenshot (test/artifacts/ for
 // every step, docs/images/ for the ones the documentation shows).
-import { accessSync, constants, mkdirSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 
 import { chromium, type Browser, type Page } from 'playwright-core';
 
+import { findChromium, noChromiumMessage } from './chromium';
 import { ARTIFACTS, REPO, type E2eState } from './state';
 
-/** The command the skip message names: Debian's Chromium, as .ci/run installs it. */
-export const INSTALL_CHROMIUM = 'apt-get install -y --no-install-recommends chromium';
-/** CI sets it: no Chromium fails the editor suite instead of skipping it (as MEDIAGEN_REQUIRE_N8N does for n8n). */
-export const REQUIRE_CHROMIUM_ENV = 'MEDIAGEN_REQUIRE_CHROMIUM';
-
-const isExecutable = (path: string) => {
-	try {
-		accessSync(path, constants.X_OK);
-		return true;
-	} catch {
-		return false;
-	}
-};
-
-/**
- * The Chromium the editor suite drives: CHROMIUM_PATH when set (and only that), else
- * /usr/bin/chromium, else `chromium` on PATH. `missing` says where it looked.
- */
-export function findChromium(env: NodeJS.ProcessEnv = process.env): { path: string } | { missing: string } {
-	if (env.CHROMIUM_PATH) {
-		return isExecutable(env.CHROMIUM_PATH) ? { path: env.CHROMIUM_PATH } : { missing: `CHROMIUM_PATH=${env.CHROMIUM_PATH} is not an executable file` };
-	}
-	const candidates = ['/usr/bin/chromium', ...(env.PATH ?? '').split(delimiter).filter(Boolean).map((dir) => join(dir, 'chromium'))];
-	const found = candidates.find(isExecutable);
-	return found ? { path: found } : { missing: 'neither /usr/bin/chromium nor `chromium` on PATH exists, and CHROMIUM_PATH is not set' };
-}
-
-/** Why the editor suite cannot run here, and what to do: the skip message (or the error under MEDIAGEN_REQUIRE_CHROMIUM=1). */
-export const noChromiumMessage = (missing: string) =>
-	`No Chromium for the editor end-to-end suite (test/e2e/editor.test.ts): ${missing}. ` +
-	`Install one with \`${INSTALL_CHROMIUM}\` (as root; Debian/Ubuntu), or set CHROMIUM_PATH to a Chromium or Chrome binary. ` +
-	`${REQUIRE_CHROMIUM_ENV}=1 (set by .ci/run's test stage) makes this an error instead of a skip.`;
 const CHROMIUM_ARGS = [
 	'--headless',
 	'--no-sandbox',

@@ -14,22 +14,8 @@ import { videoEndpoints } from '../../src/catalog/video';
 import { IN_EXECUTION_WAIT_TIMEOUT, pausedWaitTimeoutOf } from '../../src/catalog/wait-timeouts';
 import type { LedgerEntry } from '../../sandbox/state';
 import { foundWhereUsersLook, PANEL_SEARCH_PHRASES, ranksAmongMediaGen } from '../fixtures/panel-search-phrases';
-import {
-	closeNode,
-	executeWorkflow,
-	findChromium,
-	INSTALL_CHROMIUM,
-	noChromiumMessage,
-	openEditor,
-	openNode,
-	openWorkflow,
-	pickInPanel,
-	REQUIRE_CHROMIUM_ENV,
-	saveDocImage,
-	screenshotNodeAfterRun,
-	searchPanel,
-	shot,
-} from './editor-page';
+import { findChromium, INSTALL_CHROMIUM, noChromiumMessage, REQUIRE_CHROMIUM_ENV } from './chromium';
+import { closeNode, executeWorkflow, openEditor, openNode, openWorkflow, pickInPanel, saveDocImage, screenshotNodeAfterRun, searchPanel, shot } from './editor-page';
 import { publicApi } from './own-n8n-client';
 import { ARTIFACTS, describeWithN8n, endpointsFor, eventually, n8nApi, readE2eState, sandboxAdmin, type E2eState, type N8nExecution, type N8nRun } from './state';
 
