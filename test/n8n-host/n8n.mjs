@@ -76,7 +76,7 @@ export function n8nEnv({ port, brokerPort, userFolder, extensionsDir, env = {} }
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(([k]) => !/^(N8N_|DB_|EXECUTIONS_|QUEUE_|GENERIC_TIMEZONE$|NODE_ENV$|JEST_)/.test(k)),
   );
-  return { ...inherited, ...base, ...env };
+  return { ...inherited, ...base, ...alternateHostEnv(), ...env };
 }
 
 // n8n runs in its own process group (so stop() also ends its task runner); that group does not get
@@ -114,6 +114,17 @@ export function alternateHost() {
   if (!existsSync(join(n8nDir, 'package.json'))) throw new Error(`MEDIAGEN_N8N_HOST=${dir}: no n8n installed there (${n8nDir})`);
   const { version } = JSON.parse(readFileSync(join(n8nDir, 'package.json'), 'utf8'));
   return { nodeBin: process.execPath, n8nBin: join(n8nDir, 'bin', 'n8n'), version };
+}
+
+/**
+ * What the n8n of MEDIAGEN_N8N_HOST needs in its environment: the `mediagen.env` object of that
+ * folder's package.json (e.g. test/n8n-host-1.123: N8N_EXPRESSION_ENGINE=legacy on Node 20).
+ */
+export function alternateHostEnv() {
+  const dir = process.env.MEDIAGEN_N8N_HOST;
+  if (!dir) return {};
+  const manifest = join(resolve(dir), 'package.json');
+  return existsSync(manifest) ? (JSON.parse(readFileSync(manifest, 'utf8')).mediagen?.env ?? {}) : {};
 }
 
 async function readyRuntime(log) {
