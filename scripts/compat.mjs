@@ -9,7 +9,7 @@
 // (test/n8n-host/n8n.mjs, alternateHost) on this Node; the pinned line installs itself as in
 // `npm test`. Exit code 1 when a test failed on any line.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -33,17 +33,20 @@ function installedVersion(folder) {
 	return existsSync(manifest) ? JSON.parse(readFileSync(manifest, 'utf8')).version : undefined;
 }
 
+/** Installs the folder's n8n unless node_modules holds what its package.json (pins and overrides) asks for. */
 function install(folder) {
 	const dir = join(ROOT, folder);
-	const pinned = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).dependencies.n8n;
-	const version = installedVersion(folder);
+	const manifest = readFileSync(join(dir, 'package.json'), 'utf8');
+	const pinned = JSON.parse(manifest).dependencies.n8n;
+	const marker = join(dir, 'node_modules', '.mediagen-compat-installed.json');
 	const sqlite = join(dir, 'node_modules', 'sqlite3', 'build', 'Release', 'node_sqlite3.node');
-	if (version === pinned && existsSync(sqlite)) return version;
+	if (existsSync(marker) && readFileSync(marker, 'utf8') === manifest && existsSync(sqlite)) return installedVersion(folder);
 	const started = Date.now();
 	say(`installing n8n ${pinned} into ${folder} (once; minutes, ~1.7 GB) ...`);
 	execFileSync('npm', ['install', '--legacy-peer-deps', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: dir, stdio: 'inherit' });
 	say(`compiling sqlite3 for this Node ...`);
 	execFileSync('npm', ['rebuild', 'sqlite3', '--ignore-scripts=false'], { cwd: dir, stdio: 'inherit' });
+	writeFileSync(marker, manifest);
 	say(`n8n ${installedVersion(folder)} installed in ${minutes(Date.now() - started)}`);
 	return installedVersion(folder);
 }
