@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run release -- <version>`: prepares a release on main. The Unreleased section of CHANGELOG.md
-// becomes <version>, package.json and the lock file take the version, `npm run lint` (n8n-node lint,
-// n8n-node build, n8n's scanner on the tarball) must pass, then one commit and the tag <version>.
+// becomes <version>, package.json and the lock file take the version; `npm run release:check` (no
+// placeholders left), `npm run lint` (n8n-node lint, n8n-node build, n8n's scanner on the tarball)
+// and the staged package (scripts/stage-package.mjs) must pass, then one commit and the tag <version>.
 // Pushing the tag makes .github/workflows/publish.yml publish to npm with a provenance statement.
 // `n8n-node release` does the same steps through release-it, but rewrites CHANGELOG.md with
 // auto-changelog; this project keeps a hand-written Keep a Changelog file.
@@ -36,6 +37,12 @@ if (!isNewer(version, current)) stop(`${version} is not newer than the current $
 if (run('git', ['rev-parse', '--abbrev-ref', 'HEAD']).trim() !== 'main') stop('release from main');
 if (run('git', ['status', '--porcelain']).trim()) stop('commit or stash your changes first');
 if (run('git', ['tag', '--list', version]).trim()) stop(`the tag ${version} exists already`);
+// what a person must set before a release (author, homepage, repository, provenance): scripts/release-check.mjs
+try {
+	run('node', ['scripts/release-check.mjs'], { stdio: 'inherit' });
+} catch {
+	stop('npm run release:check failed (above); nothing was changed');
+}
 
 try {
 	const date = new Date().toISOString().slice(0, 10);
@@ -49,9 +56,11 @@ try {
 run('npm', ['version', version, '--no-git-tag-version'], { stdio: 'inherit' });
 try {
 	run('npm', ['run', 'lint'], { stdio: 'inherit' });
+	// the folder publish.yml publishes: dist/, README, LICENSE, package.json without scripts or devDependencies
+	run('node', ['scripts/stage-package.mjs', '--scan'], { stdio: 'inherit' });
 } catch {
 	run('git', ['checkout', '--', 'CHANGELOG.md', 'package.json', 'package-lock.json']);
-	stop('npm run lint failed; nothing was committed');
+	stop('npm run lint or the staged package failed; nothing was committed');
 }
 run('git', ['add', 'CHANGELOG.md', 'package.json', 'package-lock.json']);
 run('git', ['commit', '-m', `Release ${version}`]);

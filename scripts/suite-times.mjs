@@ -22,6 +22,7 @@ export const SUITES = [
 	['sandbox', 'npx jest test/sandbox', 'the local service against the API document'],
 	['contract', 'npx jest test/contract', 'the sandbox’s OpenAPI document and answers'],
 	['docs', 'npx jest test/docs', 'README and docs pages against the code'],
+	['scripts', 'npx jest test/scripts', 'the developer scripts, run as a person runs them'],
 	['nodes', 'npx jest test/nodes', 'in-process n8n: n8n-core runs the nodes against the sandbox'],
 	['e2e', 'npm run test:e2e', 'real n8n (and its one-time install)'],
 ];

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
 // The n8n editor in Chromium, for the e2e files that drive it as a user does: sign in, open a
 // workflow, run it, open a node, search the node panel, and save a screenshot (test/artifacts/ for
 // every step, docs/images/ for the ones the documentation shows).
@@ -7,9 +7,9 @@ import { join } from 'node:path';
 
 import { chromium, type Browser, type Page } from 'playwright-core';
 
+import { findChromium, noChromiumMessage } from './chromium';
 import { ARTIFACTS, REPO, type E2eState } from './state';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
 	'--headless',
 	'--no-sandbox',
@@ -26,7 +26,9 @@ export const DOC_IMAGES = join(REPO, 'docs', 'images');
 
 /** A signed-in editor at 1440×900 (the size the docs' screenshots are taken at). */
 export async function openEditor(state: E2eState): Promise<{ browser: Browser; page: Page }> {
-	const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+	const found = findChromium();
+	if ('missing' in found) throw new Error(noChromiumMessage(found.missing));
+	const browser = await chromium.launch({ executablePath: found.path, args: CHROMIUM_ARGS });
 	const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
 	page.setDefaultTimeout(60_000);
 	await page.goto(`${state.n8nUrl}/signin`);

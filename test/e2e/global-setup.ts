@@ -11,6 +11,7 @@ import { pathToFileURL } from 'node:url';
 
 import { startSandbox } from '../../sandbox/server';
 import { startFakeOpenAiChat } from '../helpers/fake-openai-chat';
+import { useNpmChromium } from './chromium';
 import { ARTIFACTS, HOST_DIR, REPO, STATE_ENV, type E2eState } from './state';
 
 // ts-jest compiles this file to CommonJS, which would turn import() into require(); the host's
@@ -54,6 +55,9 @@ export default async function globalSetup(): Promise<void> {
 		writeFileSync(stateFile, JSON.stringify({ skip: reason }));
 		return;
 	}
+
+	// the editor suite's browser: the system's, else the one the npm package @sparticuz/chromium carries
+	await useNpmChromium(say);
 
 	say('building the package (dist/) ...');
 	execFileSync('npm', ['run', 'build', '--silent'], { cwd: REPO, stdio: 'pipe' });

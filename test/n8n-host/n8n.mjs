@@ -78,7 +78,7 @@ export function n8nEnv({ port, brokerPort, userFolder, extensionsDir, env = {} }
 			([k]) => !/^(N8N_|DB_|EXECUTIONS_|QUEUE_|GENERIC_TIMEZONE$|NODE_ENV$|JEST_)/.test(k),
 		),
 	);
-	return { ...inherited, ...base, ...env };
+	return { ...inherited, ...base, ...alternateHostEnv(), ...env };
 }
 
 // n8n runs in its own process group (so stop() also ends its task runner); that group does not get
@@ -117,6 +117,19 @@ export function alternateHost() {
 		throw new Error(`MEDIAGEN_N8N_HOST=${dir}: no n8n installed there (${n8nDir})`);
 	const { version } = JSON.parse(readFileSync(join(n8nDir, 'package.json'), 'utf8'));
 	return { nodeBin: process.execPath, n8nBin: join(n8nDir, 'bin', 'n8n'), version };
+}
+
+/**
+ * What the n8n of MEDIAGEN_N8N_HOST needs in its environment: the `mediagen.env` object of that
+ * folder's package.json (e.g. test/n8n-host-1.123: N8N_EXPRESSION_ENGINE=legacy on Node 20).
+ */
+export function alternateHostEnv() {
+	const dir = process.env.MEDIAGEN_N8N_HOST;
+	if (!dir) return {};
+	const manifest = join(resolve(dir), 'package.json');
+	return existsSync(manifest)
+		? (JSON.parse(readFileSync(manifest, 'utf8')).mediagen?.env ?? {})
+		: {};
 }
 
 async function readyRuntime(log) {
