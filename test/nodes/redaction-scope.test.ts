@@ -1,0 +1,73 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-hardcoded-secrets -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
+// What redaction covers and what it leaves alone (issue 32, 14–17): every token an OAuth2
+// credential held during the execution, truncated echoes, errors and hints only (never a
+// successful item), and problem documents cut before they are kept.
+import { inspect } from 'node:util';
+
+import { MediaGenImage } from '../../nodes/MediaGenImage/MediaGenImage.node';
+import { runNode, type NodeRun } from '../helpers/n8n-harness';
+import { startFixture, type Fixture } from '../helpers/sandbox-fixture';
+
+/** Everything a user or a log could see of a node run: items, the error with its context and causes. */
+function visible(result: NodeRun): string {
+	return [
+		JSON.stringify(result.items),
+		inspect(result.error, { depth: 6 }),
+		JSON.stringify(result.run.data.resultData),
+	].join('\n');
+}
+
+const generate = {
+	resource: 'image',
+	operation: 'generate',
+	prompt: 'a fox',
+	model: 'image.aurora-2',
+};
+
+describe('redaction and records (issue 32)', () => {
+	let fx: Fixture;
+	beforeEach(async () => {
+		fx = await startFixture();
+	});
+	afterEach(async () => fx.sandbox.close());
+
+	it.each([
+		['continue on fail', { onError: 'continueRegularOutput' as const }],
+		['stop on error', {}],
+	])(
+		'a problem document with a 5 MB detail is cut like a text body (300 characters) and kept once, small (17, %s)',
+		async (_label, settings) => {
+			const detail = `${'the detail goes on '.repeat((5 * 1024 * 1024) / 19)}end`;
+			fx.sandbox.injectFault({
+				when: 'before',
+				method: 'POST',
+				path: '/images/generations',
+				status: 400,
+				contentType: 'application/problem+json',
+				body: JSON.stringify({
+					code: 'invalid_parameter',
+					title: 'Bad prompt',
+					status: 400,
+					detail,
+				}),
+			});
+			const result = await runNode({
+				nodeType: new MediaGenImage(),
+				credentials: fx.credentials,
+				parameters: generate,
+				settings,
+			});
+			const seen = visible(result);
+			expect(seen).toContain('invalid_parameter');
+			expect(seen).toContain('the detail goes on ');
+			// what is shown and kept in the execution data holds the cut detail, not the 5 MB
+			expect(seen.length).toBeLessThan(30_000);
+			if (result.items.length) {
+				const item = result.items[0].json;
+				expect(String(item.detail)).toMatch(/^the detail goes on /);
+				expect(String(item.detail).length).toBeLessThanOrEqual(301);
+				expect(String(item.error).length).toBeLessThan(400);
+			}
+		},
+	);
+});
