@@ -70,4 +70,48 @@ describe('redaction and records (issue 32)', () => {
 			}
 		},
 	);
+
+	describe('a failing item leaves the successful items as they are (16)', () => {
+		const prompts = ['a live concert poster, banner for acme-corp', ''];
+		const run = (credentialType?: 'mediaGenApi' | 'mediaGenOAuth2Api') =>
+			runNode({
+				nodeType: new MediaGenImage(),
+				credentials: fx.credentials,
+				credentialType,
+				parameters: { ...generate, prompt: '={{ $json.prompt }}' },
+				input: prompts.map((prompt) => ({ json: { prompt } })),
+				settings: { onError: 'continueRegularOutput' },
+			});
+
+		it('an API key "live" (too short to be a secret) does not turn "a live concert poster" into "a [redacted] concert poster"', async () => {
+			fx.sandbox.state.apiKeys.set('live', {
+				...fx.sandbox.state.apiKeys.get('mg_sandbox_full_access_key')!,
+			});
+			fx.credentials.set('mediaGenApi', { baseUrl: fx.sandbox.baseUrl, apiKey: 'live' });
+			const result = await run();
+			expect(result.items[1].json.error).toBeDefined();
+			expect(result.items[0].json.status).toBe('completed');
+			expect(JSON.stringify(result.items[0].json)).toContain(prompts[0]);
+			expect(JSON.stringify(result.items[0].json)).not.toContain('[redacted]');
+		});
+
+		it('an OAuth2 client id "acme-corp" (public, RFC 6749 §2.2) is left in a successful item\'s prompt', async () => {
+			fx.sandbox.state.oauthClients.set('acme-corp', {
+				...fx.sandbox.state.oauthClients.get('mg_sandbox_client')!,
+				secret: 'acme-corp-client-secret-0123456789',
+			});
+			fx.credentials.set('mediaGenOAuth2Api', {
+				baseUrl: fx.sandbox.baseUrl,
+				clientId: 'acme-corp',
+				clientSecret: 'acme-corp-client-secret-0123456789',
+				authentication: 'body',
+			});
+			prompts[0] = 'banner for acme-corp, a live concert poster';
+			const result = await run('mediaGenOAuth2Api');
+			prompts[0] = 'a live concert poster, banner for acme-corp';
+			expect(result.items[1].json.error).toBeDefined();
+			expect(result.items[0].json.status).toBe('completed');
+			expect(JSON.stringify(result.items[0].json)).toContain('banner for acme-corp, a live');
+		});
+	});
 });
