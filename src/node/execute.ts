@@ -113,12 +113,12 @@ export async function executeCatalogNode(
 		// The last look at what to redact (an OAuth2 token fetched by another process), applied to
 		// what a failure made: its error item, or the tool answer made of it. A successful item is
 		// the user's data and is never rewritten (its prompt may hold words a secret also holds).
-		await learnCredentialSecrets(client);
+		await learnCredentialSecrets(client, undefined, true);
 		for (const item of outputs.flat())
 			if (failed.has(pairedIndexOf(item))) item.json = client.secrets.value(item.json);
 		return outputs;
 	} catch (error) {
-		await learnCredentialSecrets(client);
+		await learnCredentialSecrets(client, undefined, true);
 		throw client.secrets.value(error);
 	}
 }

@@ -3,6 +3,8 @@
  * pre-signed address (its query is the signature) or the user:password part of a URL.
  */
 
+import { issuedTokens, tokenClientOf } from './issued-tokens';
+
 const SECRET_FIELD = /secret|token|password|api_?key|authorization|upload_url|signature/i;
 
 /** A URL without userinfo, query and fragment (those carry passwords and signatures). */
@@ -100,6 +102,9 @@ export class SecretValues {
 	private readonly wholeValues = new Set<string>();
 	/** the folded pieces to find, by their first KEY_LENGTH characters */
 	private pieces: Map<string, string[]> | undefined;
+	/** the OAuth2 clients whose tokens are secrets, each with the tokens fetched for it (a live list) */
+	private readonly tokenLists = new Map<string, readonly string[]>();
+	private tokensSeen = 0;
 
 	/** Adds secrets (non-strings and values shorter than MIN_SECRET_LENGTH are ignored). */
 	add(...values: unknown[]): this {
@@ -117,6 +122,8 @@ export class SecretValues {
 		if (!credentials) return this;
 		const { apiKey, clientId, clientSecret, accessToken } = credentials;
 		this.add(apiKey, clientSecret, accessToken);
+		const client = tokenClientOf(credentials);
+		if (client && !this.tokenLists.has(client)) this.tokenLists.set(client, issuedTokens(client));
 		if (typeof clientId === 'string' && typeof clientSecret === 'string' && clientSecret) {
 			for (const pair of [
 				`${clientId}:${clientSecret}`,
@@ -130,7 +137,17 @@ export class SecretValues {
 		return this;
 	}
 
+	/** Adds the tokens fetched since the last look (every token the credential held, refreshed ones too). */
+	private followTokens(): void {
+		let count = 0;
+		for (const tokens of this.tokenLists.values()) count += tokens.length;
+		if (count === this.tokensSeen) return;
+		this.tokensSeen = count;
+		for (const tokens of this.tokenLists.values()) this.add(...tokens);
+	}
+
 	private index(): Map<string, string[]> {
+		this.followTokens();
 		if (!this.pieces) {
 			const pieces = new Map<string, string[]>();
 			const all = [
@@ -153,6 +170,7 @@ export class SecretValues {
 	 * secret join up, so a whole echo leaves one marker and no character of it).
 	 */
 	text(text: string): string {
+		this.followTokens();
 		if (this.values.size + this.wholeValues.size === 0 || text.length < MIN_SECRET_LENGTH)
 			return text;
 		const folded = foldCase(text);
@@ -186,6 +204,7 @@ export class SecretValues {
 
 	/** Redacts every string inside a value: in place in arrays, plain objects and errors (their message, stack, description, context, cause, …). */
 	value<T>(value: T): T {
+		this.followTokens();
 		return this.scrub(value, new WeakSet(), 0) as T;
 	}
 

@@ -101,13 +101,19 @@ export async function createClient(
 }
 
 /**
- * Learns the access token n8n fetched for an OAuth2 credential (n8n keeps it with the credential and
- * adds it to requests itself, so the node never sees it): read again after a 401 (n8n fetched
- * another) and at most once a minute otherwise, so that an error echoing it can be redacted.
+ * Reads the OAuth2 credential again for the access token it holds now. A token fetched in this
+ * process is known as it is fetched (transport/issued-tokens.ts); this read finds one another
+ * process fetched and stored (queue mode). Read after a 401, when `force`d (the node's last look
+ * before it emits what failed) and at most once a minute otherwise: a read costs a decryption.
  */
-export async function learnCredentialSecrets(client: ApiClient, status?: number): Promise<void> {
+export async function learnCredentialSecrets(
+	client: ApiClient,
+	status?: number,
+	force = false,
+): Promise<void> {
 	if (client.credentialType === BEARER_CREDENTIAL_TYPE) return;
 	if (
+		!force &&
 		status !== 401 &&
 		client.tokenReadAt !== undefined &&
 		Date.now() - client.tokenReadAt < 60_000

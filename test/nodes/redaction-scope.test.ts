@@ -5,6 +5,7 @@
 import { inspect } from 'node:util';
 
 import { MediaGenImage } from '../../nodes/MediaGenImage/MediaGenImage.node';
+import { SANDBOX_OAUTH_CLIENT_SECRET } from '../../sandbox/options';
 import { runNode, type NodeRun } from '../helpers/n8n-harness';
 import { startFixture, type Fixture } from '../helpers/sandbox-fixture';
 
@@ -113,5 +114,51 @@ describe('redaction and records (issue 32)', () => {
 			expect(result.items[0].json.status).toBe('completed');
 			expect(JSON.stringify(result.items[0].json)).toContain('banner for acme-corp, a live');
 		});
+	});
+
+	it('every access token the OAuth2 credential held during the execution is redacted, the one fetched mid-wait too (14)', async () => {
+		fx.credentials.set('mediaGenOAuth2Api', {
+			baseUrl: fx.sandbox.baseUrl,
+			clientId: 'mg_sandbox_client',
+			clientSecret: SANDBOX_OAUTH_CLIENT_SECRET,
+			authentication: 'body',
+		});
+		// item A's submit echoes token 1; item B's run is made, token 1 then expires, its first poll
+		// is refused (401), n8n fetches token 2 and the poll sent again echoes token 2
+		fx.sandbox.injectFault({
+			when: 'before',
+			method: 'POST',
+			path: '/images/generations',
+			echo: { secret: 'bearer', in: 'detail' },
+		});
+		fx.sandbox.injectFault({
+			when: 'after',
+			method: 'GET',
+			path: '/runs/',
+			echo: { secret: 'bearer', in: 'detail' },
+		});
+		const timer = setInterval(() => {
+			if (fx.sandbox.state.runs.size === 0) return;
+			for (const token of fx.sandbox.state.tokens.values()) token.expiresAt = Date.now() - 1;
+			clearInterval(timer);
+		}, 2);
+		const result = await runNode({
+			nodeType: new MediaGenImage(),
+			credentials: fx.credentials,
+			credentialType: 'mediaGenOAuth2Api',
+			parameters: { ...generate, prompt: '={{ $json.prompt }}' },
+			input: [{ json: { prompt: 'a fox' } }, { json: { prompt: 'a hare' } }],
+			settings: { onError: 'continueRegularOutput' },
+		}).finally(() => clearInterval(timer));
+		const tokens = [...fx.sandbox.state.tokens.keys()];
+		expect(tokens).toHaveLength(2);
+		expect(result.items.map((item) => item.json.code)).toEqual([
+			'invalid_parameter',
+			'invalid_parameter',
+		]);
+		const seen = visible(result);
+		expect(seen.match(/\[redacted\]/g)?.length).toBeGreaterThanOrEqual(2);
+		for (const token of tokens)
+			expect({ token, shown: seen.includes(token) }).toEqual({ token, shown: false });
 	});
 });

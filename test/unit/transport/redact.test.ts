@@ -1,5 +1,6 @@
 import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
 
+import { noteIssuedToken } from '../../../src/transport/issued-tokens';
 import { SecretValues } from '../../../src/transport/redact';
 
 const node: INode = {
@@ -130,5 +131,31 @@ describe('SecretValues: what is not a secret (issue 32, 16)', () => {
 		const basic = Buffer.from('acme-corp-client:very-secret-client-value').toString('base64');
 		expect(secrets.text(`Basic ${basic}`)).toBe('Basic [redacted]');
 		expect(secrets.text('very-secret-client-value')).toBe('[redacted]');
+	});
+});
+
+describe('SecretValues: every access token the OAuth2 credential held (issue 32, 14)', () => {
+	it('learns a token as the credential fetches it, after the redaction step was made for that client', () => {
+		const credentials = {
+			baseUrl: 'https://api.example.test/v1/',
+			clientId: 'client-for-token-test',
+			clientSecret: 'client-secret-for-token-test',
+			accessToken: 'first_token_0123456789abcdef',
+		};
+		const secrets = new SecretValues().addCredential(credentials);
+		expect(secrets.text('first_token_0123456789abcdef')).toBe('[redacted]');
+		noteIssuedToken(
+			{ ...credentials, baseUrl: 'https://api.example.test/v1' },
+			'second_token_0123456789abcdef',
+		);
+		expect(secrets.value({ detail: 'second_token_0123456789abcdef' })).toEqual({
+			detail: '[redacted]',
+		});
+		// another client's tokens are not this credential's
+		noteIssuedToken(
+			{ ...credentials, clientId: 'another-client' },
+			'zz-other-client-token-QRSTUVWX',
+		);
+		expect(secrets.text('zz-other-client-token-QRSTUVWX')).toBe('zz-other-client-token-QRSTUVWX');
 	});
 });
