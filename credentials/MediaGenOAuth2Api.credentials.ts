@@ -12,6 +12,7 @@ import type {
 
 import { CREDIT_LIMIT_PROPERTIES } from '../src/credentials/credit-limits';
 import { ALL_NODE_SCOPES } from '../src/credentials/scopes';
+import { noteIssuedToken } from '../src/transport/issued-tokens';
 import { SecretValues } from '../src/transport/redact';
 
 const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
@@ -215,6 +216,8 @@ export class MediaGenOAuth2Api implements ICredentialType {
 				credentials,
 			);
 		}
+		// learnt as it is fetched: an error echoing it is redacted even if the node never reads it
+		noteIssuedToken(credentials, token);
 		return { accessToken: token, accessTokenFor: issuedFor(credentials, token) };
 	}
 

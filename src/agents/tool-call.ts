@@ -59,7 +59,7 @@ export function estimateOnlyAsked(
 	asTool = runsAsTool(ctx),
 ): boolean {
 	if (!offersEstimate(endpoint) || !asTool) return false;
-	return estimateOnly.read({
+	return estimateOnly.readStrict(ctx, itemIndex, {
 		[estimateOnly.name]: ctx.getNodeParameter(estimateOnly.name, itemIndex, false),
 	} as IDataObject);
 }

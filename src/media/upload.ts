@@ -1,5 +1,6 @@
-import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError, type IBinaryData, type IExecuteFunctions } from 'n8n-workflow';
 
+import { NOTHING_SPENT } from '../options/nothing-spent';
 import { apiRequest, unexpectedResponse, type ApiClient } from '../transport/request';
 import { mediaDurationSeconds } from './duration';
 import type { ByteStream } from './stream-watch';
@@ -36,6 +37,13 @@ async function openBinary(
 	return { body: buffer, size: buffer.length };
 }
 
+/** Whether a binary property is a file n8n can read: inline base64 `data` or the `id` of a stored file. */
+function holdsFile(binary: unknown): binary is IBinaryData {
+	if (typeof binary !== 'object' || binary === null) return false;
+	const { id, data } = binary as { id?: unknown; data?: unknown };
+	return (typeof id === 'string' && id !== '') || typeof data === 'string';
+}
+
 /**
  * What the limit checks need of an input binary, without loading it: its size from n8n's metadata
  * and, for MP4 and WAV, its length from the header (duration.ts reads only up to the header it needs).
@@ -44,8 +52,20 @@ export async function describeBinary(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	property: string,
+	fieldLabel = 'Input Binary Field',
 ): Promise<BinaryInput> {
-	const binary = ctx.helpers.assertBinaryData(itemIndex, property);
+	const binary = ctx.helpers.assertBinaryData(itemIndex, property) as unknown;
+	if (!holdsFile(binary)) {
+		// n8n's helpers assume a file here and fail with a TypeError about their own arguments
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`${fieldLabel}: the input binary field "${property}" holds no file; allowed: a file in the item's binary data (data or a stored file id), e.g. from Read/Write Files from Disk or HTTP Request`,
+			{
+				itemIndex,
+				description: NOTHING_SPENT,
+			},
+		);
+	}
 	const { body, size } = await openBinary(ctx, itemIndex, property, binary);
 	return {
 		itemIndex,

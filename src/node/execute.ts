@@ -111,15 +111,25 @@ export async function executeCatalogNode(
 	);
 	try {
 		const { outputs, failed } = await executeItems(ctx, node, client, startedAt);
-		if (failed === 0) return outputs;
-		// the last look at what to redact: an OAuth2 token n8n fetched during the run (json only: binary data is the files)
-		await learnCredentialSecrets(client);
-		for (const item of outputs.flat()) item.json = client.secrets.value(item.json);
+		if (failed.size === 0) return outputs;
+		// The last look at what to redact (an OAuth2 token fetched by another process), applied to
+		// what a failure made: its error item, or the tool answer made of it. A successful item is
+		// the user's data and is never rewritten (its prompt may hold words a secret also holds).
+		await learnCredentialSecrets(client, undefined, true);
+		for (const item of outputs.flat())
+			if (failed.has(pairedIndexOf(item))) item.json = client.secrets.value(item.json);
 		return outputs;
 	} catch (error) {
-		await learnCredentialSecrets(client);
+		await learnCredentialSecrets(client, undefined, true);
 		throw client.secrets.value(error);
 	}
+}
+
+/** The input item an output item answers (-1 when it names none: a tool's summary line). */
+function pairedIndexOf(item: INodeExecutionData): number {
+	const paired = Array.isArray(item.pairedItem) ? item.pairedItem[0] : item.pairedItem;
+	if (typeof paired === 'number') return paired;
+	return paired?.item ?? -1;
 }
 
 async function executeItems(
@@ -127,20 +137,18 @@ async function executeItems(
 	node: NodeName,
 	client: ApiClient,
 	startedAt: number,
-): Promise<{ outputs: INodeExecutionData[][]; failed: number }> {
+): Promise<{ outputs: INodeExecutionData[][]; failed: Set<number> }> {
 	const items = ctx.getInputData();
 	const results: INodeExecutionData[][] = items.map(() => []);
 	const failures = new Map<number, unknown>();
 	const fail = (itemIndex: number, error: unknown) => {
 		if (!ctx.continueOnFail() && !toolAnswersFailures(ctx)) throw error;
-		failedItems++;
 		failures.set(itemIndex, error);
 		results[itemIndex] = [errorItem(error, itemIndex, client.secrets)];
 	};
 	const scope = callScopeOf(ctx);
 	const memory = new SubmitMemory(ctx, scope.runIndex, scope.edition);
 	const waits = new RunWaits();
-	let failedItems = 0;
 
 	const prepared: PreparedCall[] = [];
 	const parameters = new NodeParameters(ctx);
@@ -253,7 +261,7 @@ async function executeItems(
 
 	const paused = await waits.settle(ctx, client, results, fail, toolDeadlineOf(ctx, startedAt));
 	// Every item done: a later try of this node run (n8n retries when the first item is an error) has nothing to replay.
-	if (failedItems === 0) memory.clearRun();
+	if (failures.size === 0) memory.clearRun();
 	reportSpend(
 		ctx,
 		[...calls, ...sharing],
@@ -263,6 +271,6 @@ async function executeItems(
 	);
 	return {
 		outputs: [paused ?? (await outputFor(ctx, client, calls, results.flat()))],
-		failed: failedItems,
+		failed: new Set(failures.keys()),
 	};
 }

@@ -58,6 +58,20 @@ abstract class Option<T> {
 
 const isBlank = (raw: unknown) => raw === undefined || raw === null || raw === '';
 
+/** Digits with an optional decimal point: what a user means by a number in a text field. */
+const DECIMAL = /^(\d+\.?\d*|\.\d+)$/;
+
+/**
+ * The number a value spells in decimal; NaN for anything else. `Number()` alone would read "0x10"
+ * as 16, "0b1" as 1 and "1e3" as 1000: a limit or a count must be what the user plainly wrote.
+ */
+export function decimalNumber(raw: unknown): number {
+	if (typeof raw === 'number') return raw;
+	if (typeof raw !== 'string') return NaN;
+	const text = raw.trim();
+	return DECIMAL.test(text) ? Number(text) : NaN;
+}
+
 export interface NumberSpec extends OptionSpec {
 	default: number;
 	min: number;
@@ -109,8 +123,7 @@ export class NumberOption extends Option<number> {
 	): number {
 		const raw = values[this.spec.name];
 		if (isBlank(raw)) return fallback;
-		const value =
-			typeof raw === 'number' ? raw : typeof raw === 'string' ? Number(raw.trim()) : NaN;
+		const value = decimalNumber(raw);
 		const { min, max } = this.bounds;
 		if (!Number.isFinite(value) || value < min || value > max) {
 			const shown = typeof raw === 'number' ? String(raw) : JSON.stringify(raw);
@@ -140,6 +153,24 @@ export class BooleanOption extends Option<boolean> {
 		const raw = values[this.spec.name];
 		if (raw === undefined) return this.spec.default;
 		return raw === true || (typeof raw === 'string' && raw.trim().toLowerCase() === 'true');
+	}
+
+	/**
+	 * For a switch whose wrong reading costs money (Estimate Only: read as off, it spends): `true`,
+	 * `false` or their text in any case; blank is the default; anything else ("yes", "1") is
+	 * refused naming the field and the allowed values rather than guessed.
+	 */
+	readStrict(ctx: RefusalContext, itemIndex: number, values: IDataObject): boolean {
+		const raw = values[this.spec.name];
+		if (isBlank(raw)) return this.spec.default;
+		if (typeof raw === 'boolean') return raw;
+		const text = typeof raw === 'string' ? raw.trim().toLowerCase() : undefined;
+		if (text === 'true' || text === 'false') return text === 'true';
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`${this.spec.displayName}: ${JSON.stringify(raw) ?? String(raw)} is not allowed; allowed: true or false`,
+			{ itemIndex, description: NOTHING_SPENT },
+		);
 	}
 }
 

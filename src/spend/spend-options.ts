@@ -1,7 +1,7 @@
 import { NodeOperationError, type IDataObject, type INodeProperties } from 'n8n-workflow';
 
 import { NOTHING_SPENT } from '../options/nothing-spent';
-import { NumberOption, type RefusalContext } from '../options/option';
+import { decimalNumber, NumberOption, type RefusalContext } from '../options/option';
 
 // The money options of a priced operation: Max Credits (per item) and Max Credits per Execution
 // (all items together). Unlike other numbers, a money limit that is not added means no limit, and
@@ -23,12 +23,7 @@ export function creditsOption(
 		(blankIsUnset && (raw === null || (typeof raw === 'string' && raw.trim() === '')))
 	)
 		return undefined;
-	const value =
-		typeof raw === 'number'
-			? raw
-			: typeof raw === 'string' && raw.trim() !== ''
-				? Number(raw.trim())
-				: NaN;
+	const value = decimalNumber(raw);
 	if (Number.isFinite(value) && value >= 0) return value;
 	// a cap that is set but blank (an expression that resolved to nothing) must not silently lift the cap
 	const empty = raw === null || (typeof raw === 'string' && raw.trim() === '');

@@ -54,7 +54,16 @@ export interface JobScope {
  * the same value never share a key; an edit of the node's parameters starts new jobs.
  */
 export function keyFromUserValue(value: string, job: JobScope): string {
-	return hashed(['job', job.workflowId, job.nodeId, job.route, job.edition, value]);
+	// one text, one job: the same letters typed on another keyboard or pasted from elsewhere may
+	// arrive composed (NFC) or decomposed (NFD), and a key must not tell them apart
+	return hashed([
+		'job',
+		job.workflowId,
+		job.nodeId,
+		job.route,
+		job.edition,
+		value.normalize('NFC'),
+	]);
 }
 
 /**

@@ -101,13 +101,19 @@ export async function createClient(
 }
 
 /**
- * Learns the access token n8n fetched for an OAuth2 credential (n8n keeps it with the credential and
- * adds it to requests itself, so the node never sees it): read again after a 401 (n8n fetched
- * another) and at most once a minute otherwise, so that an error echoing it can be redacted.
+ * Reads the OAuth2 credential again for the access token it holds now. A token fetched in this
+ * process is known as it is fetched (transport/issued-tokens.ts); this read finds one another
+ * process fetched and stored (queue mode). Read after a 401, when `force`d (the node's last look
+ * before it emits what failed) and at most once a minute otherwise: a read costs a decryption.
  */
-export async function learnCredentialSecrets(client: ApiClient, status?: number): Promise<void> {
+export async function learnCredentialSecrets(
+	client: ApiClient,
+	status?: number,
+	force = false,
+): Promise<void> {
 	if (client.credentialType === BEARER_CREDENTIAL_TYPE) return;
 	if (
+		!force &&
 		status !== 401 &&
 		client.tokenReadAt !== undefined &&
 		Date.now() - client.tokenReadAt < 60_000
@@ -220,6 +226,31 @@ function parseBody(data: unknown): unknown {
 	return data;
 }
 
+/** How much of a text the service sent an error shows: a problem's fields and a plain-text body alike. */
+const SHOWN_CHARACTERS = 300;
+/**
+ * What is kept of a text before redaction (more than is shown, so a secret that the final cut
+ * crosses is still whole when it is redacted): a service or proxy can send megabytes, and redaction
+ * reads every character.
+ */
+const READ_CHARACTERS = 4_096;
+
+/**
+ * A body with every text in it cut to `max` characters (and lists to 20 entries): the error keeps a
+ * problem in its message, its response and its context, and Continue On Fail copies it into the
+ * item, so an uncut detail would be stored several times in the execution data.
+ */
+function cutTexts(value: unknown, max: number, depth = 0): unknown {
+	if (typeof value === 'string') return value.length > max ? `${value.slice(0, max)}…` : value;
+	if (depth > 6 || typeof value !== 'object' || value === null) return value;
+	if (Array.isArray(value)) return value.slice(0, 20).map((v) => cutTexts(v, max, depth + 1));
+	const out: Record<string, unknown> = {};
+	// a fresh quote is used, not only shown: its token must arrive whole (it was cut at READ_CHARACTERS)
+	for (const [key, inner] of Object.entries(value))
+		out[key] = depth === 0 && key === 'quote' ? inner : cutTexts(inner, max, depth + 1);
+	return out;
+}
+
 async function toError(
 	client: ApiClient,
 	request: ApiRequest,
@@ -227,8 +258,11 @@ async function toError(
 ): Promise<NodeApiError> {
 	await learnCredentialSecrets(client, failure.status);
 	const node = client.ctx.getNode();
-	// redacted before anything is cut short: half a secret must not survive a truncation
-	const body = client.secrets.value(parseBody(failure.data));
+	// redacted before it is cut to what is shown: half a secret must not survive a truncation
+	const body = cutTexts(
+		client.secrets.value(cutTexts(parseBody(failure.data), READ_CHARACTERS)),
+		SHOWN_CHARACTERS,
+	);
 	if (failure.status !== undefined && failure.status >= 300 && failure.status < 400) {
 		const location = failure.headers.location ?? failure.headers.Location;
 		return problemError(
@@ -248,8 +282,7 @@ async function toError(
 			: {
 					code: `http_${failure.status}`,
 					title: `HTTP ${failure.status} from ${request.method} ${request.path}`,
-					detail:
-						typeof body === 'string' ? String(redactForDisplay(body.slice(0, 300))) : undefined,
+					detail: typeof body === 'string' ? String(redactForDisplay(body)) : undefined,
 				};
 		return problemError(node, problem, failure.status, request.itemIndex);
 	}

@@ -97,6 +97,32 @@ describe('inputs checked before anything is sent', () => {
 		expect(posted()).toHaveLength(0);
 	});
 
+	it.each([
+		['a plain object', { foo: 1 }],
+		['a text', 'not a file'],
+		['null', null],
+	])(
+		'an input binary field holding %s (no file) is refused naming the field, before anything is sent (issue 32, 19)',
+		async (_what, held) => {
+			const { error } = await runNode({
+				nodeType: new MediaGenImage(),
+				credentials: fx.credentials,
+				parameters: {
+					resource: 'image',
+					operation: 'removeBackground',
+					imageUrlSource: 'binary',
+					imageUrlBinaryProperty: 'photo',
+				},
+				input: [{ json: {}, binary: { photo: held } as never }],
+			});
+			expect(error?.message).toBe(
+				'Image: the input binary field "photo" holds no file; allowed: a file in the item\'s binary data (data or a stored file id), e.g. from Read/Write Files from Disk or HTTP Request',
+			);
+			expect((error as { context?: { itemIndex?: number } }).context?.itemIndex).toBe(0);
+			expect(posted()).toHaveLength(0);
+		},
+	);
+
 	it('reads a number given as a numeric string by an expression as that number', async () => {
 		const { error, items } = await runNode({
 			nodeType: new MediaGenImage(),

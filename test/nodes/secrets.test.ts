@@ -148,15 +148,13 @@ describe('secrets never appear in error messages, error items or run data', () =
 		async (_where, uploadUrl, signature) => {
 			const service = createServer((req, res) => {
 				req.resume();
-				res
-					.writeHead(200, { 'content-type': 'application/json' })
-					.end(
-						JSON.stringify({
-							asset_id: 'asset_1',
-							upload_url: uploadUrl,
-							content_type: 'image/png',
-						}),
-					);
+				res.writeHead(200, { 'content-type': 'application/json' }).end(
+					JSON.stringify({
+						asset_id: 'asset_1',
+						upload_url: uploadUrl,
+						content_type: 'image/png',
+					}),
+				);
 			});
 			await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
 			try {
@@ -262,7 +260,7 @@ describe('secrets the service echoes back are redacted from every error, error i
 		});
 
 		it.each(['raw', 'json', 'url'] as const)(
-			"the OAuth2 client id and secret echoed in the token endpoint's error_description, %s",
+			"the OAuth2 client secret echoed in the token endpoint's error_description, %s (the client id is public, RFC 6749 §2.2: issue 32)",
 			async (encoding) => {
 				for (const secret of ['client_id', 'client_secret'] as const) {
 					fx.credentials.set('mediaGenOAuth2Api', {
@@ -286,8 +284,8 @@ describe('secrets the service echoes back are redacted from every error, error i
 					});
 					const seen = visible(result);
 					expect(seen).toContain('invalid_client');
-					expect(seen).toContain('[redacted]');
-					expectNoneOf(seen, CLIENT_ID);
+					if (secret === 'client_secret') expect(seen).toContain('[redacted]');
+					else expect(seen).not.toContain('[redacted]');
 					expectNoneOf(seen, CLIENT_SECRET);
 				}
 			},

@@ -245,6 +245,27 @@ describe("cost in the model's hands (n8n-core tool path)", () => {
 		expect(fx.sandbox.state.ledger.map((e) => e.credits)).toEqual([credits]);
 	});
 
+	it.each(['yes', '1'])(
+		'Estimate Only given as the text %j is refused naming the field and true/false: nothing is made or charged (issue 32, 20)',
+		async (said) => {
+			fx = await startFixture();
+			const tool = {
+				...image({ estimateOnly: fromAi('estimate_only', 'true for the price only', 'string') }),
+				credentials: fx.credentials,
+			};
+			const call = await callTool(tool, { prompt: 'a lighthouse at dusk', estimate_only: said });
+			expect(call.answer).toEqual([
+				expect.objectContaining({
+					status: 'error',
+					error: `Estimate Only: ${JSON.stringify(said)} is not allowed; allowed: true or false`,
+				}),
+			]);
+			expect(posts(fx.sandbox, '/images/generations')).toHaveLength(0);
+			expect(runsOf(fx.sandbox)).toHaveLength(0);
+			expect(fx.sandbox.state.ledger).toHaveLength(0);
+		},
+	);
+
 	it('the caller reads the Tool Description (price basis, budget, estimate) and an input per $fromAI() parameter', async () => {
 		fx = await startFixture();
 		const call = await callTool(

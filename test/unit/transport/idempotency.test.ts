@@ -81,6 +81,13 @@ describe('keyFromUserValue', () => {
 		);
 	});
 
+	it('names one job for one text however Unicode spells it: "café" composed (NFC) and decomposed (NFD) give one key (issue 32, 9)', () => {
+		const composed = 'caf\u00e9';
+		const decomposed = 'cafe\u0301';
+		expect(composed).not.toBe(decomposed);
+		expect(keyFromUserValue(decomposed, job)).toBe(keyFromUserValue(composed, job));
+	});
+
 	it('differs from a derived key of the same item', () => {
 		expect(keyFromUserValue('exec_1', job)).not.toBe(deriveIdempotencyKey(scope));
 	});
