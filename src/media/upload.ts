@@ -1,4 +1,6 @@
-import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError, type IBinaryData, type IExecuteFunctions } from 'n8n-workflow';
+
+import { NOTHING_SPENT } from '../options/nothing-spent';
 
 import { apiRequest, unexpectedResponse, type ApiClient } from '../transport/request';
 import { mediaDurationSeconds } from './duration';
@@ -44,9 +46,17 @@ export async function describeBinary(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	property: string,
+	field = 'Input Binary Field',
 ): Promise<BinaryInput> {
 	const binary = ctx.helpers.assertBinaryData(itemIndex, property);
 	const { body, size } = await openBinary(ctx, itemIndex, property, binary);
+	// an empty file would be uploaded and a run made (and charged) from nothing
+	if (size === 0)
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`${field}: the input binary "${property}" is empty (0 bytes); allowed: a file of 1 byte or more`,
+			{ itemIndex, description: NOTHING_SPENT },
+		);
 	return {
 		itemIndex,
 		property,

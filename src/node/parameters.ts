@@ -146,7 +146,7 @@ async function readField(
 			throw invalid(ctx, itemIndex, field, 'name the input binary field to upload');
 		const placeholders: string[] = [];
 		for (const [index, property] of properties.entries()) {
-			const input = await describeBinary(ctx, itemIndex, property);
+			const input = await describeBinary(ctx, itemIndex, property, field.displayName);
 			const placeholder = `binary:${property}`;
 			placeholders.push(placeholder);
 			uploads.push({

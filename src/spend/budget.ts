@@ -8,6 +8,8 @@ import {
 import { listAll } from '../transport/paginate';
 import { apiRequest, unexpectedResponse, type ApiClient } from '../transport/request';
 import { forEachLimited } from '../runs/pool';
+import { isPrice } from '../runs/quote';
+import { creditsPerUnpricedItem } from './spend-options';
 import { isRun, type Run } from '../runs/run';
 
 /**
@@ -62,7 +64,7 @@ async function chargedSince(client: ApiClient, start: Date, itemIndex: number): 
 /** What the service reports a run costs, where it reports it (not shown by the document; read defensively). */
 function reportedCredits(run: Run): number | undefined {
 	for (const value of [run.usage?.credits, run.usage?.credits_reserved, run.credits])
-		if (typeof value === 'number' && Number.isFinite(value)) return value;
+		if (isPrice(value)) return value;
 	return undefined;
 }
 
@@ -91,7 +93,7 @@ async function priceInFlight(
 			body: { ...inputs, model: run.model },
 			itemIndex,
 		});
-		return typeof body?.credits === 'number' ? body.credits : undefined;
+		return isPrice(body?.credits) ? body.credits : undefined;
 	} catch {
 		return undefined;
 	}
@@ -196,14 +198,14 @@ export function budgetExceeded(
 			: `the account since ${figures.since!.slice(0, figures.budget === 'per_day' ? 10 : 7)} (UTC), runs in flight included`;
 	const cost =
 		quoted === undefined
-			? 'cannot be priced before it is sent, and nothing is left'
+			? `cannot be priced before it is sent and ${creditsPerUnpricedItem.displayName} is not set`
 			: `costs ${quoted} credits`;
 	const error = new NodeOperationError(
 		ctx.getNode(),
 		`${label}: this item ${cost}; ${where} already take ${used} of ${figures.limit}`,
 		{
 			itemIndex,
-			description: `Nothing was submitted for this item: no run was created and no credits were spent. Raise ${label}${figures.budget === 'per_execution' ? ' (node option)' : ' (in the credential)'}, or wait for the next ${figures.budget === 'per_month' ? 'month' : figures.budget === 'per_day' ? 'day' : 'execution'}.`,
+			description: `Nothing was submitted for this item: no run was created and no credits were spent. ${quoted === undefined ? `Set ${creditsPerUnpricedItem.displayName} (node option) to the most one such item may cost, so the limit can count it; or raise` : 'Raise'} ${label}${figures.budget === 'per_execution' ? ' (node option)' : ' (in the credential)'}, or wait for the next ${figures.budget === 'per_month' ? 'month' : figures.budget === 'per_day' ? 'day' : 'execution'}.`,
 		},
 	);
 	error.context.problem = {
