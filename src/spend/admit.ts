@@ -47,12 +47,14 @@ const priceOf = (call: PreparedCall): number | undefined =>
 
 /**
  * A submit a budget admitted at its quote goes bound to that quote (as with Max Credits), so the
- * service charges what was admitted or refuses the run. Items sent in one batch request are not
- * bound: an item may wait in the batch's queue past the quote's expiry, and would then fail.
+ * service charges what was admitted or refuses the run. Not bound: items sent in one batch request
+ * (an item may wait in the batch's queue past the quote's expiry, and would then fail), and a job
+ * named by Idempotency Key (a re-run must send the same request for the service to replay its run
+ * instead of refusing the key; Max Credits binds it, at that cost).
  */
 function bindAdmittedQuote(call: PreparedCall): void {
 	const quote = call.quote;
-	if (!quote?.token || !call.cost || sendsInOneRequest(call)) return;
+	if (!quote?.token || !call.cost || sendsInOneRequest(call) || call.job) return;
 	call.cost.admittedCredits = quote.credits;
 	if (call.body.quote_token) return;
 	call.body.quote_token = quote.token;
@@ -76,6 +78,7 @@ export function budgetView(state: BudgetState): IDataObject {
 			remaining: remainingOf(figures, state.admitted),
 			...(figures.since ? { since: figures.since } : {}),
 			...(figures.unpriced_in_flight ? { unpriced_in_flight: figures.unpriced_in_flight } : {}),
+			...(figures.queued_batch_items ? { queued_batch_items: figures.queued_batch_items } : {}),
 		};
 	}
 	return view;

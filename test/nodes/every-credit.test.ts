@@ -228,6 +228,20 @@ describe('every credit accounted for (issue 32)', () => {
 		expect(charged()).toBe(2 * PER_IMAGE);
 	});
 
+	it('finding 5: a job named by its own key is admitted at its quote but not bound, so a re-run replays its run (charged once)', async () => {
+		limitCredential({ creditLimitPerDay: '100' });
+		const job = generate({ idempotencyKey: '={{ $json.sku }}' });
+		const input = [{ json: { prompt: 'poster', sku: 'sku-1' } }];
+		const first = await image(job, input);
+		const again = await image(job, input);
+		expect(codes(first.items)).toEqual(['completed']);
+		expect(again.items[0].json.id).toBe(first.items[0].json.id);
+		expect((posts(fx.sandbox, '/images/generations')[0].body as IDataObject).quote_token).toBe(
+			undefined,
+		);
+		expect(charged()).toBe(PER_IMAGE);
+	});
+
 	it('finding 8: an empty (0-byte) input binary is refused before anything is uploaded, naming the field', async () => {
 		const result = await runNode({
 			nodeType: new MediaGenImage(),
