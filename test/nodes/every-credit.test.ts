@@ -264,4 +264,102 @@ describe('every credit accounted for (issue 32)', () => {
 		expect(fx.sandbox.state.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
 		expect(fx.sandbox.state.ledger).toEqual([]);
 	});
+
+	// The figures docs/spend-control.md states as each rule's worst case.
+	describe('worst-case overshoot, measured', () => {
+		const holdLedgerReads = (count: number) =>
+			fx.sandbox.injectFault({
+				when: 'after',
+				method: 'GET',
+				path: '/usage',
+				delayMs: 1000,
+				count,
+			});
+
+		it('priced items: two executions checking at the same moment pass the day limit by what the second admitted beyond what was left', async () => {
+			limitCredential({ creditLimitPerDay: '12' });
+			holdLedgerReads(2);
+			const [a, b] = await Promise.all([
+				image(generate(), prompts(2)),
+				image(generate(), prompts(2)),
+			]);
+			expect([...codes(a.items), ...codes(b.items)]).toEqual(Array(4).fill('completed'));
+			// each saw 0 spent and nothing in flight, so each admitted 8 of 12
+			expect(charged()).toBe(16);
+			expect(charged() - 12).toBe(4);
+		});
+
+		it('queued batch items: an execution checking after a batch was created counts every queued item, so no overshoot', async () => {
+			fx.sandbox.state.options.latencyMs = 60_000;
+			limitCredential({ creditLimitPerDay: '24' });
+			const a = await image(
+				generate(
+					{ [useBatchApi.name]: true, [maxParallelSubmits.name]: 1 },
+					{ waitForCompletion: false },
+				),
+				prompts(5),
+			);
+			expect(codes(a.items)).toEqual(Array(5).fill('queued'));
+			const b = await image(generate({}, { waitForCompletion: false }), prompts(2));
+			// 20 in flight (1 run + 4 queued items) + 4 fits 24; the second 4 does not
+			expect(codes(b.items)).toEqual(['queued', 'budget_exceeded']);
+			expect(b.items[1].json).toMatchObject({ in_flight: 20, admitted: 4, limit: 24 });
+		});
+
+		it('unpriced items: admitted at Credits per Unpriced Item, charged what the service asks: the overshoot is what each costs beyond the figure stated', async () => {
+			limitCredential({ creditLimitPerDay: '2' });
+			const result = await runNode({
+				nodeType: new MediaGenProduct(),
+				credentials: fx.credentials,
+				parameters: {
+					resource: 'product',
+					operation: 'extract',
+					url: '={{ $json.url }}',
+					options: { [creditsPerUnpricedItem.name]: 0.5 },
+				},
+				input: Array.from({ length: 4 }, (_, i) => ({
+					json: { url: `https://shop.example.com/p/${i}` },
+				})),
+			});
+			expect(codes(result.items)).toEqual(Array(4).fill('completed'));
+			// Product → Extract costs 1 credit on the sandbox; stated 0.5, so 4 items fit a limit of 2
+			expect(fx.sandbox.state.ledger.map((e) => e.credits)).toEqual([1, 1, 1, 1]);
+			expect(charged() - 2).toBe(2);
+		});
+
+		it('Create From Items bodies: admitted at their estimate, not bound (a batch item may wait past its quote): a service that under-quotes passes the limit', async () => {
+			limitCredential({ creditLimitPerDay: '3' });
+			fx.sandbox.injectFault({
+				when: 'before',
+				method: 'POST',
+				path: '/models/estimate-cost',
+				status: 200,
+				body: JSON.stringify({
+					object: 'cost_estimate',
+					model: MODEL,
+					credits: 1,
+					currency: 'credits',
+					quote_token: 'q1.underquoted.sig',
+				}),
+				contentType: 'application/json',
+				count: 3,
+			});
+			const result = await runNode({
+				nodeType: new MediaGenBatch(),
+				credentials: fx.credentials,
+				parameters: {
+					resource: 'batch',
+					operation: 'create',
+					mode: 'operation',
+					target: 'POST /images/generations',
+				},
+				input: Array.from({ length: 3 }, (_, i) => ({
+					json: { prompt: `tile ${i}`, model: MODEL },
+				})),
+			});
+			expect(codes(result.items)).toEqual(Array(3).fill('completed'));
+			expect(charged()).toBe(3 * PER_IMAGE);
+			expect(charged() - 3).toBe(9);
+		});
+	});
 });
