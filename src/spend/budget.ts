@@ -80,6 +80,7 @@ async function priceInFlight(
 	client: ApiClient,
 	run: Run,
 	itemIndex: number,
+	estimates: Map<string, Promise<number | undefined>>,
 ): Promise<number | undefined> {
 	const reported = reportedCredits(run);
 	if (reported !== undefined) return reported;
@@ -90,14 +91,26 @@ async function priceInFlight(
 	const inputs = Object.fromEntries(
 		Object.entries(summary).filter(([name, value]) => !name.startsWith('has_') && value !== null),
 	);
+	const body = { ...inputs, model: run.model };
+	// a batch's queued items often echo the same inputs: one estimate each, not one per item
+	const key = JSON.stringify(body);
+	if (!estimates.has(key)) estimates.set(key, estimateInFlight(client, body, itemIndex));
+	return await estimates.get(key)!;
+}
+
+async function estimateInFlight(
+	client: ApiClient,
+	body: IDataObject,
+	itemIndex: number,
+): Promise<number | undefined> {
 	try {
-		const { body } = await apiRequest<IDataObject>(client, {
+		const { body: quote } = await apiRequest<IDataObject>(client, {
 			method: 'POST',
 			path: '/models/estimate-cost',
-			body: { ...inputs, model: run.model },
+			body,
 			itemIndex,
 		});
-		return isPrice(body?.credits) ? body.credits : undefined;
+		return isPrice(quote?.credits) ? quote.credits : undefined;
 	} catch {
 		return undefined;
 	}
@@ -174,8 +187,9 @@ async function inFlightSince(
 		...(await queuedBatchItemsSince(client, start, itemIndex)),
 	];
 	const priced: Array<{ run: Run; credits?: number }> = recent.map((run) => ({ run }));
+	const estimates = new Map<string, Promise<number | undefined>>();
 	await forEachLimited(priced, IN_FLIGHT_PRICING_CONCURRENCY, async (entry) => {
-		entry.credits = await priceInFlight(client, entry.run, itemIndex);
+		entry.credits = await priceInFlight(client, entry.run, itemIndex, estimates);
 	});
 	return priced;
 }
