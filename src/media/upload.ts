@@ -67,6 +67,13 @@ export async function describeBinary(
 		);
 	}
 	const { body, size } = await openBinary(ctx, itemIndex, property, binary);
+	// an empty file would be uploaded and a run made (and charged) from nothing
+	if (size === 0)
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`${fieldLabel}: the input binary "${property}" is empty (0 bytes); allowed: a file of 1 byte or more`,
+			{ itemIndex, description: NOTHING_SPENT },
+		);
 	return {
 		itemIndex,
 		property,

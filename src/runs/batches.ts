@@ -346,7 +346,10 @@ export async function sendRunsAsBatch(
 		mode: 'operation',
 		// an operation name as the document's endpoint tables write it (README: Assumptions)
 		target: endpointKey(endpoint),
-		items: calls.map((c) => c.body),
+		// each item names the model its quote priced: a queued item then echoes it, so budgets can price it
+		items: calls.map((c) =>
+			c.cost?.model && c.body.model === undefined ? { ...c.body, model: c.cost.model } : c.body,
+		),
 		concurrency: calls[0].run!.concurrency,
 	}));
 }

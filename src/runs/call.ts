@@ -39,6 +39,8 @@ export interface CostLimit {
 	model?: string;
 	/** Max Credits per Execution as the item set it (the first priced item's counts for all) */
 	executionBudget?: number;
+	/** the price a budget admitted the call at: the submit is bound to it, and a fresh quote is accepted up to it */
+	admittedCredits?: number;
 }
 
 /** The price the node read for a call before sending it (POST /models/estimate-cost). */
@@ -73,6 +75,8 @@ export interface PreparedCall {
 	job?: string;
 	/** what the node quoted before sending (Max Credits, budgets) */
 	quote?: QuotedPrice;
+	/** Credits per Unpriced Item as the item set it: what budgets count it at when it cannot be quoted */
+	unpricedCredits?: number;
 	/** another item of this execution names the same job with the same request: this item shares its run */
 	sharesRunOf?: number;
 }

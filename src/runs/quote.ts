@@ -20,11 +20,15 @@ export interface Quote extends IDataObject {
 	quote_token: string;
 }
 
+/** A price of 0 credits or more: a negative or unreadable one is an unexpected answer, never a discount. */
+export const isPrice = (credits: unknown): credits is number =>
+	typeof credits === 'number' && Number.isFinite(credits) && credits >= 0;
+
 function isQuote(value: unknown): value is Quote {
 	return (
 		typeof value === 'object' &&
 		value !== null &&
-		typeof (value as Quote).credits === 'number' &&
+		isPrice((value as Quote).credits) &&
 		typeof (value as Quote).quote_token === 'string'
 	);
 }
@@ -36,8 +40,9 @@ async function estimateOf(
 	client: ApiClient,
 	call: PreparedCall,
 	model: string | undefined,
+	sent: IDataObject = call.body,
 ): Promise<Quote> {
-	const body: IDataObject = { ...call.body };
+	const body: IDataObject = { ...sent };
 	for (const key of NOT_PRICED) delete body[key];
 	if (model) body.model = model;
 	const { body: quote } = await apiRequest<unknown>(client, {
@@ -49,7 +54,7 @@ async function estimateOf(
 	if (!isQuote(quote))
 		throw unexpectedResponse(
 			client,
-			'POST /models/estimate-cost did not return credits and a quote_token',
+			'POST /models/estimate-cost did not return credits (0 or more) and a quote_token',
 			quote,
 			call.itemIndex,
 		);
@@ -100,6 +105,23 @@ export async function quoteCall(client: ApiClient, call: PreparedCall): Promise<
 }
 
 /**
+ * The price of a batch item body (Batch → Create From Items) that names its model: the body is what
+ * the target operation takes, so it is estimated as that submit would be. A body without a model
+ * (or a workflow batch) cannot be priced here: undefined, and budgets count it as unpriced.
+ */
+export async function quoteBatchItem(
+	client: ApiClient,
+	call: PreparedCall,
+): Promise<QuotedPrice | undefined> {
+	const item = call.body.item;
+	if (call.body.mode !== 'operation' || typeof item !== 'object' || item === null) return undefined;
+	const body = item as IDataObject;
+	if (typeof body.model !== 'string' || !body.model) return undefined;
+	call.quote ??= priceOfQuote(await estimateOf(client, call, undefined, body), false);
+	return call.quote;
+}
+
+/**
  * With Max Credits: refuses a call priced above the maximum, and binds the submit to the quote the
  * node read. A Quote Token the user set is re-estimated too and, when it fits, sent as it is: the
  * service binds the run to the token's price only while the inputs and the price still match the
@@ -129,7 +151,8 @@ export function acceptableFreshQuote(call: PreparedCall, error: unknown): Quote 
 	const problem = problemOf(error);
 	if (!problem?.code || !QUOTE_CODES.has(problem.code)) return undefined;
 	const fresh = problem.quote;
-	const maxCredits = call.cost?.maxCredits;
+	// Max Credits, else the price a budget admitted the call at: a dearer fresh quote was never admitted
+	const maxCredits = call.cost?.maxCredits ?? call.cost?.admittedCredits;
 	if (maxCredits !== undefined && isQuote(fresh) && fresh.credits <= maxCredits) {
 		call.quote = priceOfQuote(fresh, true);
 		return fresh;
@@ -138,7 +161,7 @@ export function acceptableFreshQuote(call: PreparedCall, error: unknown): Quote 
 		maxCredits === undefined
 			? 'Set Max Credits to let the node accept a fresh quote within that price.'
 			: isQuote(fresh)
-				? `The fresh quote (${fresh.credits} credits) is above Max Credits (${maxCredits}); nothing was submitted.`
+				? `The fresh quote (${fresh.credits} credits) is above ${call.cost?.maxCredits !== undefined ? 'Max Credits' : 'the price the budget admitted'} (${maxCredits}); nothing was submitted.`
 				: 'The answer carried no fresh quote.';
 	const described = error as { description?: string };
 	described.description = [described.description, why].filter(Boolean).join(' · ');

@@ -10,7 +10,8 @@ import {
 import type { PreparedCall } from '../runs/call';
 import { isPriceable } from './cost';
 import { creditsOption } from './spend-options';
-import { bindQuote, quoteCall } from '../runs/quote';
+import { bindQuote, quoteBatchItem, quoteCall } from '../runs/quote';
+import { createBatchFromItems } from '../runs/batches';
 import { forEachLimited } from '../runs/pool';
 import { uploadPending } from '../runs/submit';
 import type { SubmitMemory } from '../runs/submit-memory';
@@ -40,6 +41,26 @@ function executionLedger(ctx: IExecuteFunctions): Record<string, number> {
 	return context[EXECUTION_CREDITS_KEY] as Record<string, number>;
 }
 
+/** What a budget counts an item at: its quote, else the Credits per Unpriced Item the user stated. */
+const priceOf = (call: PreparedCall): number | undefined =>
+	call.quote?.credits ?? call.unpricedCredits;
+
+/**
+ * A submit a budget admitted at its quote goes bound to that quote (as with Max Credits), so the
+ * service charges what was admitted or refuses the run. Not bound: items sent in one batch request
+ * (an item may wait in the batch's queue past the quote's expiry, and would then fail), and a job
+ * named by Idempotency Key (a re-run must send the same request for the service to replay its run
+ * instead of refusing the key; Max Credits binds it, at that cost).
+ */
+function bindAdmittedQuote(call: PreparedCall): void {
+	const quote = call.quote;
+	if (!quote?.token || !call.cost || sendsInOneRequest(call) || call.job) return;
+	call.cost.admittedCredits = quote.credits;
+	if (call.body.quote_token) return;
+	call.body.quote_token = quote.token;
+	quote.bound = true;
+}
+
 /** What remains of each limit after this node run, shown on its output items and in its hint. */
 export interface BudgetState {
 	figures: BudgetFigures[];
@@ -57,6 +78,7 @@ export function budgetView(state: BudgetState): IDataObject {
 			remaining: remainingOf(figures, state.admitted),
 			...(figures.since ? { since: figures.since } : {}),
 			...(figures.unpriced_in_flight ? { unpriced_in_flight: figures.unpriced_in_flight } : {}),
+			...(figures.queued_batch_items ? { queued_batch_items: figures.queued_batch_items } : {}),
 		};
 	}
 	return view;
@@ -97,12 +119,14 @@ function earlierRequestOf(call: PreparedCall, calls: PreparedCall[], memory: Sub
 
 /**
  * Budgets, before anything is sent: every new submit is priced (uploads first: the quote binds
- * their URLs; Max Credits is checked here too), then admitted in input order while it fits Max
+ * their URLs; Max Credits is checked here too; a Create From Items body at its own estimate), then admitted in input order while it fits Max
  * Credits per Execution (the node's items in this execution, earlier loop runs included) and the
  * credential's Credit Limit per Day / per Month (the service's ledger and runs in flight, plus what
  * this node admitted before it). An item that would pass a limit fails with `budget_exceeded`; one
- * that cannot be priced is admitted only while its limit has credits left. Requests made by an
- * earlier try (replayed, not paid again) are not priced or refused. Returns the calls to send.
+ * that cannot be priced (no estimate for the operation, a batch item body without a model) counts
+ * at Credits per Unpriced Item and is refused when that is not set. An admitted submit is bound to
+ * its quote. Requests made by an earlier try (replayed, not paid again) are not priced or refused.
+ * Returns the calls to send.
  */
 export async function admitWithinBudgets(
 	ctx: IExecuteFunctions,
@@ -140,11 +164,14 @@ export async function admitWithinBudgets(
 		if (earlier) replayed.set(call, earlier.quote?.credits ?? 0);
 		else fresh.push(call);
 	}
-	await forEachLimited(fresh.filter(isPriceable), fresh[0]?.run?.concurrency ?? 5, async (call) => {
+	await forEachLimited(fresh, fresh[0]?.run?.concurrency ?? 5, async (call) => {
 		try {
-			await uploadPending(ctx, client, call);
-			if (call.cost?.maxCredits !== undefined) await bindQuote(ctx, client, call);
-			else await quoteCall(client, call);
+			if (isPriceable(call)) {
+				await uploadPending(ctx, client, call);
+				if (call.cost?.maxCredits !== undefined) await bindQuote(ctx, client, call);
+				else await quoteCall(client, call);
+			} else if (customOperationFor(call.endpoint)?.sendAll === createBatchFromItems)
+				await quoteBatchItem(client, call);
 		} catch (error) {
 			refuse(call, error);
 		}
@@ -184,20 +211,21 @@ export async function admitWithinBudgets(
 	const admittedBy = new Map<Budget, number>(figures.map((f) => [f.budget, 0]));
 	for (const call of pending.sort((a, b) => a.itemIndex - b.itemIndex)) {
 		if (refused.has(call)) continue;
-		const price = call.quote?.credits;
-		const over = figures.find((f) => {
-			const admitted = admittedBy.get(f.budget)!;
-			return price === undefined ? remainingOf(f, admitted) <= 0 : remainingOf(f, admitted) < price;
-		});
+		const price = priceOf(call);
+		// an item nobody can price is never admitted at 0: it would pass any limit unseen
+		const over = figures.find(
+			(f) => price === undefined || remainingOf(f, admittedBy.get(f.budget)!) < price,
+		);
 		if (over) {
 			refuse(call, budgetExceeded(ctx, call.itemIndex, over, admittedBy.get(over.budget)!, price));
 			continue;
 		}
-		for (const f of figures) admittedBy.set(f.budget, admittedBy.get(f.budget)! + (price ?? 0));
+		for (const f of figures) admittedBy.set(f.budget, admittedBy.get(f.budget)! + price!);
+		bindAdmittedQuote(call);
 	}
 	const admitted = pending
 		.filter((call) => !refused.has(call))
-		.reduce((sum, call) => sum + (call.quote?.credits ?? 0), 0);
+		.reduce((sum, call) => sum + (priceOf(call) ?? 0), 0);
 	ledger[String(runIndex)] = admitted + [...replayed.values()].reduce((a, b) => a + b, 0);
 	return { calls: calls.filter((c) => !refused.has(c)), budgets: { figures, admitted } };
 }

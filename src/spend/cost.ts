@@ -5,7 +5,7 @@ import type { Model } from '../models/model-catalog';
 import type { PreparedCall } from '../runs/call';
 import { NOT_PRICED } from '../runs/quote';
 import { useBatchApi } from '../runs/submit-options';
-import { maxCredits, maxCreditsPerExecution } from './spend-options';
+import { creditsPerUnpricedItem, maxCredits, maxCreditsPerExecution } from './spend-options';
 
 /**
  * Cost control of the generating operations:
@@ -38,6 +38,10 @@ export function planCost(
 		if (model) call.body.model = model.id;
 		return;
 	}
+	const spends =
+		endpoint.method === 'POST' && (endpoint.output === 'run' || endpoint.output === 'batch');
+	if (spends && !offersEstimate(endpoint))
+		call.unpricedCredits = creditsPerUnpricedItem.readLimit(ctx, itemIndex, options);
 	if (endpoint.output !== 'run' || !offersEstimate(endpoint)) return;
 	const limit = maxCredits.readLimit(ctx, itemIndex, options);
 	if (limit !== undefined && useBatchApi.read(options)) {

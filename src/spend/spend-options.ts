@@ -75,9 +75,31 @@ export const maxCreditsPerExecution = new CreditsOption({
 	changesRequest: false,
 });
 
-/** Every option this module defines. */
-export const SPEND_OPTIONS = [maxCredits, maxCreditsPerExecution];
+/**
+ * What one item of an operation the service cannot price first may cost: under a budget such an
+ * item is admitted at this figure, and refused when it is not set (never admitted at 0).
+ */
+export const creditsPerUnpricedItem = new CreditsOption({
+	name: 'creditsPerUnpricedItem',
+	displayName: 'Credits per Unpriced Item',
+	description:
+		'Under a budget (Max Credits per Execution, or the credential\'s Credit Limit per Day / per Month): what one item may cost when the service cannot price it before it is sent (no estimate for the operation, or a batch item body that names no model). Such an item is counted at this figure, and refused when this is not set (error code "budget_exceeded").',
+	default: 0,
+	min: 0,
+	max: Infinity,
+	precision: 2,
+	changesRequest: false,
+});
 
-/** The money options of an operation that can be priced first. */
-export const spendOptionProperties = (): INodeProperties[] =>
-	SPEND_OPTIONS.map((option) => option.property());
+/** Every option this module defines. */
+export const SPEND_OPTIONS = [maxCredits, maxCreditsPerExecution, creditsPerUnpricedItem];
+
+/**
+ * The money options of an operation that makes runs or batches: Max Credits and Max Credits per
+ * Execution where it can be priced first, Credits per Unpriced Item where it cannot (or, for a
+ * batch, where an item body may not name a model).
+ */
+export const spendOptionProperties = (priced: boolean): INodeProperties[] =>
+	(priced ? [maxCredits, maxCreditsPerExecution] : [creditsPerUnpricedItem]).map((option) =>
+		option.property(),
+	);

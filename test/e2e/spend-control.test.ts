@@ -4,6 +4,7 @@
 // the credential's Credit Limit per Day when two executions race for the last credits. Each test
 // bills an account of its own, so its ledger (GET /usage) holds only its runs.
 import type { LedgerEntry, RequestLogEntry } from '../../sandbox/state';
+import { maxParallelSubmits, useBatchApi } from '../../src/runs/submit-options';
 import {
 	describeWithN8n,
 	eventually,
@@ -401,6 +402,60 @@ describeWithN8n('spend control in real n8n', () => {
 			} finally {
 				await admin(state, '/options', 'PATCH', { latencyMs: 300 });
 				await n8nApi(state, `/workflows/${flow.id}/deactivate`, 'POST');
+			}
+		});
+
+		it('the queued items of a batch still running count (issue 32, finding 1): an execution sent while a batch of 5 runs one at a time is refused at a limit of 20, and 20 are charged, not 24', async () => {
+			const { credential, ledger } = await billedAccount('e2e queued batch', {
+				creditLimitPerDay: '20',
+			});
+			const notWaiting = (prompt: string, options: Record<string, unknown> = {}) => {
+				const node = generateImages(prompt, { onError: 'continueRegularOutput' });
+				return {
+					...node,
+					parameters: { ...node.parameters, waitForCompletion: false, options },
+				};
+			};
+			const batchPath = 'mediagen-e2e-queued-batch';
+			const batch = await activeWorkflow(
+				imageWorkflow(
+					'e2e queued batch',
+					batchPath,
+					credential,
+					5,
+					notWaiting('a dune', { [useBatchApi.name]: true, [maxParallelSubmits.name]: 1 }),
+				),
+				batchPath,
+			);
+			const onePath = 'mediagen-e2e-after-batch';
+			const one = await activeWorkflow(
+				imageWorkflow('e2e after batch', onePath, credential, 1, notWaiting('a cliff')),
+				onePath,
+			);
+			await admin(state, '/options', 'PATCH', { latencyMs: 3000 });
+			try {
+				await batch.start();
+				const [sent] = await batch.settled(1);
+				expect(itemsOf(sent).map((i) => i.json.status)).toEqual(Array(5).fill('queued'));
+				await one.start();
+				const [refused] = await one.settled(1);
+				expect(itemsOf(refused)[0].json).toMatchObject({
+					code: 'budget_exceeded',
+					budget: 'per_day',
+					limit: 20,
+					in_flight: 20,
+					quoted: PER_IMAGE,
+				});
+				const charged = await eventually(
+					'5 charges',
+					async () => ((await ledger()).length === 5 ? ledger() : undefined),
+					60_000,
+				);
+				expect(charged.reduce((sum, e) => sum + e.credits, 0)).toBe(20);
+			} finally {
+				await admin(state, '/options', 'PATCH', { latencyMs: 300 });
+				await n8nApi(state, `/workflows/${batch.id}/deactivate`, 'POST');
+				await n8nApi(state, `/workflows/${one.id}/deactivate`, 'POST');
 			}
 		});
 	});

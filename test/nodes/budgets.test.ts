@@ -7,6 +7,7 @@ import { WorkflowExecute } from 'n8n-core';
 import { MediaGenImage } from '../../nodes/MediaGenImage/MediaGenImage.node';
 import { MediaGenProduct } from '../../nodes/MediaGenProduct/MediaGenProduct.node';
 import { SANDBOX_API_KEY } from '../../sandbox/options';
+import { creditsPerUnpricedItem } from '../../src/spend/spend-options';
 import {
 	buildWorkflow,
 	ensureBinaryData,
@@ -336,23 +337,29 @@ describe('budgets', () => {
 			});
 		});
 
-		it('an operation the node cannot price (Product → Extract) is sent only while the limit has credits left', async () => {
+		it('an operation the node cannot price (Product → Extract) is counted at Credits per Unpriced Item, and refused without it', async () => {
 			limitCredential({ creditLimitPerDay: '5' });
-			const product = (url: string) =>
+			const product = (url: string, options: IDataObject = {}) =>
 				runNode({
 					nodeType: new MediaGenProduct(),
 					credentials: fx.credentials,
-					parameters: { resource: 'product', operation: 'extract', url },
+					parameters: { resource: 'product', operation: 'extract', url, options },
 					...keepGoing,
 				});
-			const first = await product('https://shop.example.com/p/1');
+			const unstated = await product('https://shop.example.com/p/0');
+			expect(unstated.items[0].json).toMatchObject({ code: 'budget_exceeded', quoted: null });
+			expect(String(unstated.items[0].json.error)).toContain(
+				`cannot be priced before it is sent and ${creditsPerUnpricedItem.displayName} is not set`,
+			);
+			const first = await product('https://shop.example.com/p/1', {
+				[creditsPerUnpricedItem.name]: 1,
+			});
 			expect(first.items[0].json.status).toBe('completed');
 			await spend(1);
-			const refused = await product('https://shop.example.com/p/2');
-			expect(refused.items[0].json).toMatchObject({ code: 'budget_exceeded', quoted: null });
-			expect(String(refused.items[0].json.error)).toContain(
-				'cannot be priced before it is sent, and nothing is left',
-			);
+			const refused = await product('https://shop.example.com/p/2', {
+				[creditsPerUnpricedItem.name]: 1,
+			});
+			expect(refused.items[0].json).toMatchObject({ code: 'budget_exceeded', quoted: 1 });
 			expect(posts(fx.sandbox, '/products/extract')).toHaveLength(1);
 		});
 

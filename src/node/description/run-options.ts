@@ -28,7 +28,7 @@ export function runOptionProperties(e: Endpoint): INodeProperties[] {
 		...waitOptionProperties(e),
 		...outputOptionProperties(),
 		...submitOptionProperties(e),
-		...(offersEstimate(e) ? spendOptionProperties() : []),
+		...(e.method === 'POST' ? spendOptionProperties(offersEstimate(e)) : []),
 	];
 	return [
 		...waitProperties(e, own),
