@@ -178,7 +178,7 @@ function seedLikeThePlayground(args: {
 	openAi: { baseUrl: string; key: string };
 }) {
 	const script = `
-		import { seedPlayground, playgroundPaths } from ${JSON.stringify(pathToFileURL(join(HOST_DIR, 'playground-seed.mjs')).href)};
+		import { seedPlayground, playgroundPaths } from ${JSON.stringify(pathToFileURL(join(HOST_DIR, '..', '..', 'scripts', 'playground', 'playground-seed.mjs')).href)};
 		const args = JSON.parse(process.env.SEED_ARGS);
 		const report = await seedPlayground({ ...args, ...playgroundPaths(${JSON.stringify(REPO)}) });
 		process.stdout.write(JSON.stringify({ report, state: args.state }));`;
