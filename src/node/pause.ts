@@ -8,6 +8,7 @@ import type { SecretValues } from '../transport/redact';
 import type { ApiClient } from '../transport/request';
 import type { EventType } from '../webhooks/events';
 import { registerPausedEndpoint, removeLeftoverPausedEndpoints, removePausedEndpoint, type PausedExecution } from '../webhooks/paused-endpoint';
+import { whyUnreachable } from '../webhooks/reachability';
 import { credentialSecretOf, sealSecret, type SealKey } from '../webhooks/sealed-secret';
 import { errorItem } from './error-item';
 import type { Held } from './held';
@@ -32,11 +33,6 @@ export function sealKeyOf(credentials: ICredentialDataDecryptedObject, execution
 	return secret ? { credentialSecret: secret, context: `${executionId}\u0000${nodeName}` } : undefined;
 }
 
-function isLoopback(url: string): boolean {
-	const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-	return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\./.test(host);
-}
-
 const hasWaitsLeft = (held: Held) => held.runs.some((r) => !isTerminal(r.run)) || held.batches.some((b) => !isBatchFinished(b.batch));
 
 /** A wait's item at the deadline: the in-execution wait's timeout item (what n8n outputs then, unchanged). */
@@ -56,14 +52,11 @@ function deadlineItems(ctx: IExecuteFunctions, held: Held, timeoutMs: number, se
 }
 
 /** Why this execution cannot pause here (it then waits in the execution), or undefined. */
-function whyNotPause(ctx: IExecuteFunctions, client: ApiClient, results: INodeExecutionData[][], heldIndexes: Set<number>, resumeUrl: string, stateLength: number): string | undefined {
+function whyNotPause(ctx: IExecuteFunctions, results: INodeExecutionData[][], heldIndexes: Set<number>, stateLength: number): string | undefined {
 	if (ctx.getMode() === 'cli') return 'n8n execute (the command line) ends when the workflow stops, so nothing would resume it';
 	if (runsAsTool(ctx)) return 'an AI agent waits for its tools to answer';
 	if (results.some((items, index) => !heldIndexes.has(index) && items.length !== 1)) {
 		return 'a paused node resumes with one item per input item, and some input items have several outputs or none';
-	}
-	if (isLoopback(resumeUrl) && !isLoopback(client.baseUrl)) {
-		return `the service cannot reach this n8n's resume URL (${new URL(resumeUrl).origin}): set n8n's WEBHOOK_URL to an address the service can reach`;
 	}
 	const all = ctx.customData.getAll();
 	if (!(stateKey(ctx.getNode().name) in all) && Object.keys(all).length >= CUSTOM_DATA_KEYS) {
@@ -124,7 +117,8 @@ export async function pauseExecution(ctx: IExecuteFunctions, client: ApiClient, 
 	const deadline = new Date(Date.now() + timeoutMs);
 	const resumeUrl = String(ctx.evaluateExpression('{{ $execution.resumeUrl }}', 0));
 	const estimate = encodeState('x'.repeat(ID_ALLOWANCE), 'x'.repeat(SEALED_ALLOWANCE), deadline.getTime(), shapes).length;
-	const refusal = whyNotPause(ctx, client, results, new Set(calls.keys()), resumeUrl, estimate);
+	// reachability last: its second rule reads the service's record of deliveries
+	const refusal = whyNotPause(ctx, results, new Set(calls.keys()), estimate) ?? (await whyUnreachable(client, resumeUrl));
 	if (refusal) return waitHereInstead(ctx, client, refusal);
 	const key = sealKeyOf(await ctx.getCredentials(client.credentialType), ctx.getExecutionId(), node.name);
 	if (!key) return waitHereInstead(ctx, client, 'the credential has no secret to seal the endpoint secret with');

@@ -213,3 +213,18 @@ export async function checkReachability(client: ApiClient, n8nUrl: string): Prom
 		return byAddress;
 	}
 }
+
+/** What to do about an address the service cannot reach: the same words wherever the node says it. */
+export const REACHABILITY_REMEDY = "set n8n's WEBHOOK_URL to an address the service can reach (a public address or a tunnel)";
+
+/**
+ * Why a paused execution could not be resumed by the service's events, or undefined. n8n resumes a
+ * paused execution without events only at its deadline, and then runs no node code (the waiting
+ * node is disabled and its stored input passed on: WorkflowExecute.handleWaitingState), so a node
+ * that cannot be called back must not pause: it waits in the execution, holding a worker.
+ */
+export async function whyUnreachable(client: ApiClient, resumeUrl: string): Promise<string | undefined> {
+	const verdict = await checkReachability(client, resumeUrl);
+	if (verdict.reachable) return undefined;
+	return `${verdict.reason}; waiting here holds a worker until the runs finish. To pause instead, ${REACHABILITY_REMEDY}`;
+}

@@ -87,7 +87,7 @@ export class PausedExecutionHost {
 	 */
 	async run(options: RunNodeOptions): Promise<NodeRun & { executionId: string }> {
 		const parameters = { waitMode: undefined, ...options.parameters };
-		const { workflow, node, additionalData, name } = buildWorkflow({ ...options, parameters, webhookWaitingBaseUrl: this.baseUrl });
+		const { workflow, node, additionalData, name } = buildWorkflow({ ...options, parameters, webhookWaitingBaseUrl: options.webhookWaitingBaseUrl ?? this.baseUrl });
 		const executionId = String(additionalData.executionId);
 		const mode = options.mode ?? 'manual';
 		const data = startingData(node, options.input);
