@@ -1,4 +1,4 @@
-import { NodeApiError, NodeOperationError, type IBinaryData, type IBinaryKeyData, type IExecuteFunctions, type IWebhookFunctions, type JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, type IBinaryData, type IBinaryKeyData, type IExecuteFunctions, type IPollFunctions, type IWebhookFunctions, type JsonObject } from 'n8n-workflow';
 
 import { egressRefusalOf } from '../transport/egress-refusal';
 import { redactUrl } from '../transport/redact';
@@ -6,7 +6,7 @@ import { downloadRefusal, isInternalHost } from './download-address';
 import { baseMimeType, extensionFor, fileNameFromUrl, mimeTypeForExtension, sniffMimeType } from './mime';
 import { peekHead, watchBytes, type ByteStream } from './stream-watch';
 
-type DownloadContext = IExecuteFunctions | IWebhookFunctions;
+type DownloadContext = IExecuteFunctions | IWebhookFunctions | IPollFunctions;
 
 /** A file a completed run produced. */
 export interface OutputFile {

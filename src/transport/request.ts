@@ -3,6 +3,7 @@ import {
 	NodeOperationError,
 	type IDataObject,
 	type IExecuteFunctions,
+	type IPollFunctions,
 	type ICredentialDataDecryptedObject,
 	type IHookFunctions,
 	type IHttpRequestMethods,
@@ -19,7 +20,7 @@ import { isProblem, problemError, type Problem } from './problem';
 import { redactForDisplay, redactUrl, SecretValues } from './redact';
 import { decideRetry, DEFAULT_RETRY_LIMITS, parseRetryAfter, type RetryLimits } from './retry-policy';
 
-export type RequestContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions;
+export type RequestContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions | IPollFunctions;
 
 /** What every request of one node execution shares. */
 export interface ApiClient {

@@ -1,4 +1,4 @@
-import type { ICredentialDataDecryptedObject, IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, INodeExecutionData, IPollFunctions, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { BYTES_PER_MB, DEFAULT_MAX_OUTPUT_MB, downloadOutputs } from '../media/download';
 import { outputFiles } from '../media/output-files';
@@ -30,7 +30,7 @@ function list(value: unknown): string[] {
 }
 
 /** Why an event that verified is not passed on, or undefined when it is. */
-function ignoredBecause(ctx: IWebhookFunctions, event: WebhookEvent, options: TriggerOptions): string | undefined {
+export function ignoredBecause(ctx: IWebhookFunctions | IPollFunctions, event: WebhookEvent, options: TriggerOptions): string | undefined {
 	const selected = ctx.getNodeParameter('events', []) as unknown;
 	if (Array.isArray(selected) && !selected.includes(event.type)) return 'event_not_selected';
 	if (subjectKind(event.type) === 'run') {
@@ -76,7 +76,8 @@ function simplifiedEventJson(event: WebhookEvent): IDataObject {
 	return { ...json, event: event.type, event_id: event.id };
 }
 
-async function eventItem(ctx: IWebhookFunctions, event: WebhookEvent, deliveryId: string | undefined, options: TriggerOptions, signingSecret: string): Promise<INodeExecutionData> {
+/** The item an event starts the workflow with (also the polling trigger's, with no delivery and no signing secret). */
+export async function eventItem(ctx: IWebhookFunctions | IPollFunctions, event: WebhookEvent, deliveryId: string | undefined, options: TriggerOptions, signingSecret: string): Promise<INodeExecutionData> {
 	const subject = event.data.object;
 	const simplify = ctx.getNodeParameter('simplify', false) === true;
 	const json = simplify ? simplifiedEventJson(event) : fullEventJson(event, deliveryId);

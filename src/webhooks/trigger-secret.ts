@@ -1,4 +1,4 @@
-import type { ICredentialDataDecryptedObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IHookFunctions, IPollFunctions, IWebhookFunctions } from 'n8n-workflow';
 
 import { BEARER_CREDENTIAL_TYPE, isCredentialType, type CredentialType } from '../transport/credentials';
 import { credentialSecretOf, OpenedSecrets, openSecret, sealSecret, TRIGGER_SEAL_INFO, type SealKey } from './sealed-secret';
@@ -34,7 +34,7 @@ export function triggerPlace(ctx: TriggerContext): string {
 	return `${String(ctx.getWorkflow().id ?? '')}\u0000${ctx.getNode().name}`;
 }
 
-export function triggerCredentialType(ctx: TriggerContext): CredentialType {
+export function triggerCredentialType(ctx: TriggerContext | IPollFunctions): CredentialType {
 	const auth = ctx.getNodeParameter('authentication', BEARER_CREDENTIAL_TYPE);
 	return isCredentialType(auth) ? auth : BEARER_CREDENTIAL_TYPE;
 }
