@@ -1,4 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
+import { NodeOperationError, type IDataObject, type IHookFunctions } from 'n8n-workflow';
 
 import { listAll } from '../transport/paginate';
 import type { ApiClient } from '../transport/request';
@@ -138,6 +138,10 @@ export function reachabilityOf(n8nUrl: string, serviceUrl: string): Reachability
 	return { reachable: false, rule: n8n.rule, reason: `the service cannot reach this n8n at ${n8n.host ?? n8nUrl}: ${because} (rule ${n8n.rule})` };
 }
 
+/** Which failed deliveries count against an address: any that got no answer, or only a name that did not resolve. */
+export type DeliveryFailures = 'any' | 'unresolved';
+const UNRESOLVED = /\b(ENOTFOUND|EAI_AGAIN|EAI_NONAME)\b|getaddrinfo/;
+
 /** A delivery as `GET /webhooks/deliveries` lists it (decisions.md; extra fields ignored). */
 interface DeliveryRecord {
 	endpointId: string;
@@ -174,9 +178,11 @@ const originOf = (url: unknown) => {
  * the latest attempt to any endpoint registered at the same origin as `n8nUrl`: when it got no
  * answer at all (no response_status, an error such as ENOTFOUND or ECONNREFUSED) the service cannot
  * reach this n8n; when n8n answered (any status: n8n was reached, whatever it said) or nothing was
- * tried yet, the record says nothing against it.
+ * tried yet, the record says nothing against it. `failures: 'unresolved'` counts only a name that
+ * did not resolve (ENOTFOUND, EAI_AGAIN): an n8n that was down for a while (a restart) is refused
+ * with ECONNREFUSED or a timeout too, and that must not stop a trigger from being published again.
  */
-export function reachabilityFromDeliveries(n8nUrl: string, endpoints: IDataObject[], deliveries: IDataObject[]): Reachability {
+export function reachabilityFromDeliveries(n8nUrl: string, endpoints: IDataObject[], deliveries: IDataObject[], failures: DeliveryFailures = 'any'): Reachability {
 	const origin = originOf(n8nUrl);
 	const ours = new Set(endpoints.filter((e) => typeof e.id === 'string' && originOf(e.url) === origin).map((e) => e.id as string));
 	const attempts = deliveries
@@ -185,6 +191,7 @@ export function reachabilityFromDeliveries(n8nUrl: string, endpoints: IDataObjec
 		.sort((a, b) => b.at - a.at);
 	const latest = attempts[0];
 	if (!latest || latest.responseStatus !== null || latest.status === 'success' || !latest.lastError) return { reachable: true };
+	if (failures === 'unresolved' && !UNRESOLVED.test(latest.lastError)) return { reachable: true };
 	const when = latest.at ? ` at ${new Date(latest.at).toISOString().slice(0, 19).replace('T', ' ')} UTC` : '';
 	return {
 		reachable: false,
@@ -200,7 +207,7 @@ const DELIVERIES_READ = 100;
  * Both rules, the second read from the service (`GET /webhooks` and `GET /webhooks/deliveries`,
  * scope webhooks:read). A read that fails leaves the verdict to the address rule.
  */
-export async function checkReachability(client: ApiClient, n8nUrl: string): Promise<Reachability> {
+export async function checkReachability(client: ApiClient, n8nUrl: string, failures: DeliveryFailures = 'any'): Promise<Reachability> {
 	const byAddress = reachabilityOf(n8nUrl, client.baseUrl);
 	if (!byAddress.reachable) return byAddress;
 	try {
@@ -208,7 +215,7 @@ export async function checkReachability(client: ApiClient, n8nUrl: string): Prom
 		const origin = originOf(n8nUrl);
 		if (!endpoints.some((e) => originOf(e.url) === origin)) return byAddress;
 		const deliveries = await listAll(client, { path: '/webhooks/deliveries' }, { returnAll: false, limit: DELIVERIES_READ });
-		return reachabilityFromDeliveries(n8nUrl, endpoints, deliveries);
+		return reachabilityFromDeliveries(n8nUrl, endpoints, deliveries, failures);
 	} catch {
 		return byAddress;
 	}
@@ -227,4 +234,18 @@ export async function whyUnreachable(client: ApiClient, resumeUrl: string): Prom
 	const verdict = await checkReachability(client, resumeUrl);
 	if (verdict.reachable) return undefined;
 	return `${verdict.reason}; waiting here holds a worker until the runs finish. To pause instead, ${REACHABILITY_REMEDY}`;
+}
+
+/**
+ * Publishing (or listening for a test event with) MediaGen Trigger at an address the service cannot
+ * reach: n8n shows what checkExists or create throws as the activation error. Only a name that did
+ * not resolve counts from the deliveries (see reachabilityFromDeliveries).
+ */
+export async function assertTriggerReachable(ctx: IHookFunctions, client: ApiClient, webhookUrl: string): Promise<void> {
+	const verdict = await checkReachability(client, webhookUrl, 'unresolved');
+	if (verdict.reachable) return;
+	// the reason goes to the description: n8n replaces a message that names a network error code (ENOTFOUND, …) with a generic one
+	throw new NodeOperationError(ctx.getNode(), `MediaGen cannot send events to this n8n (rule ${verdict.rule})`, {
+		description: `${verdict.reason[0].toUpperCase()}${verdict.reason.slice(1)}. The service delivers each event to ${webhookUrl}. To receive them, ${REACHABILITY_REMEDY}; or use MediaGen Polling Trigger, which asks the service for finished runs and needs no inbound connection.`,
+	});
 }

@@ -4,6 +4,7 @@ import { listAll } from '../transport/paginate';
 import { problemOf } from '../transport/problem';
 import { apiRequest, createClient, unexpectedResponse, type ApiClient } from '../transport/request';
 import { EVENT_OPTIONS, EVENT_TYPES, isEventType, type EventType } from './events';
+import { assertTriggerReachable } from './reachability';
 import type { SealKey } from './sealed-secret';
 import { keepSigningSecret, signingSecretOf, triggerCredentialType, triggerSealKey, triggerStaticData, type TriggerStaticData } from './trigger-secret';
 
@@ -54,6 +55,7 @@ export async function endpointExists(ctx: IHookFunctions): Promise<boolean> {
 	if (!data.endpointId || !(data.sealedSigningSecret || data.signingSecret)) return false;
 	const url = webhookUrlOf(ctx);
 	const { client, key } = await clientOf(ctx);
+	await assertTriggerReachable(ctx, client, url);
 	const opened = signingSecretOf(data, key);
 	const endpoints = await listAll(client, { path: '/webhooks' }, { returnAll: true, limit: 0 });
 	const endpoint = endpoints.find((e) => e.id === data.endpointId);
@@ -99,6 +101,7 @@ export async function registerEndpoint(ctx: IHookFunctions): Promise<boolean> {
 			description: 'The trigger seals the endpoint’s signing secret with it. Open the credential and fill it in. Nothing was registered.',
 		});
 	}
+	await assertTriggerReachable(ctx, client, url);
 	const { body } = await apiRequest<IDataObject>(client, { method: 'POST', path: '/webhooks', body: { url, events, description } });
 	if (typeof body?.id !== 'string' || typeof body.signing_secret !== 'string' || !body.signing_secret) {
 		throw unexpectedResponse(client, 'POST /webhooks did not return an endpoint with its signing_secret', body);

@@ -145,6 +145,13 @@ describe('reachabilityFromDeliveries: the service record of its deliveries to th
 		const okThenFailed = [delivery({}), delivery({ id: 'whd_2', status: 'success', response_status: 200, last_error: null, last_attempt_at: old })];
 		expect(ruleOf(reachabilityFromDeliveries(N8N, endpoints, okThenFailed))).toBe('failed_deliveries');
 	});
+	it("counting only names that did not resolve (activation): ENOTFOUND and EAI_AGAIN count, a refused connection (n8n down for a while) does not", () => {
+		expect(ruleOf(reachabilityFromDeliveries(N8N, endpoints, [delivery({})], 'unresolved'))).toBe('failed_deliveries');
+		expect(ruleOf(reachabilityFromDeliveries(N8N, endpoints, [delivery({ last_error: 'EAI_AGAIN: getaddrinfo EAI_AGAIN n8n.acme.com' })], 'unresolved'))).toBe('failed_deliveries');
+		expect(reachabilityFromDeliveries(N8N, endpoints, [delivery({ last_error: 'ECONNREFUSED: connect ECONNREFUSED 1.2.3.4:443' })], 'unresolved')).toEqual({ reachable: true });
+		expect(reachabilityFromDeliveries(N8N, endpoints, [delivery({ last_error: 'No answer within 10 s' })], 'unresolved')).toEqual({ reachable: true });
+		expect(ruleOf(reachabilityFromDeliveries(N8N, endpoints, [delivery({ last_error: 'No answer within 10 s' })]))).toBe('failed_deliveries');
+	});
 	it('failures to other addresses, and deliveries not attempted yet, say nothing about this n8n', () => {
 		expect(reachabilityFromDeliveries(N8N, endpoints, [delivery({ endpoint_id: 'whe_other' })])).toEqual({ reachable: true });
 		expect(reachabilityFromDeliveries(N8N, endpoints, [delivery({ status: 'pending', attempt_count: 0, last_error: null })])).toEqual({ reachable: true });
