@@ -117,9 +117,13 @@ export async function pauseExecution(ctx: IExecuteFunctions, client: ApiClient, 
 	const deadline = new Date(Date.now() + timeoutMs);
 	const resumeUrl = String(ctx.evaluateExpression('{{ $execution.resumeUrl }}', 0));
 	const estimate = encodeState('x'.repeat(ID_ALLOWANCE), 'x'.repeat(SEALED_ALLOWANCE), deadline.getTime(), shapes).length;
-	// reachability last: its second rule reads the service's record of deliveries
-	const refusal = whyNotPause(ctx, results, new Set(calls.keys()), estimate) ?? (await whyUnreachable(client, resumeUrl));
+	const refusal = whyNotPause(ctx, results, new Set(calls.keys()), estimate);
 	if (refusal) return waitHereInstead(ctx, client, refusal);
+	// reachability last: its second rule reads the service's record of deliveries
+	const unreachable = await whyUnreachable(client, resumeUrl);
+	// no pause will clean up after the executions stranded at this address: their leftover endpoints go now
+	if (unreachable) await removeLeftoverPausedEndpoints(client, resumeUrl).catch(() => undefined);
+	if (unreachable) return waitHereInstead(ctx, client, unreachable);
 	const key = sealKeyOf(await ctx.getCredentials(client.credentialType), ctx.getExecutionId(), node.name);
 	if (!key) return waitHereInstead(ctx, client, 'the credential has no secret to seal the endpoint secret with');
 

@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { MediaGenVideo } from '../../nodes/MediaGenVideo/MediaGenVideo.node';
 import { SANDBOX_ACCOUNT_ID } from '../../sandbox/options';
+import { pausedEndpointDescription } from '../../src/webhooks/paused-endpoint';
 import { PausedExecutionHost } from '../helpers/paused-harness';
 import { startFixture, type Fixture } from '../helpers/sandbox-fixture';
 
@@ -31,7 +32,16 @@ describe('Wait Mode "Pause the Execution" where the service cannot reach this n8
 		(run.run.data.resultData.runData.MediaGen?.[0]?.hints ?? []).map((h) => h.message);
 	const endpoints = () => fx.sandbox.services.webhooks.listEndpoints(SANDBOX_ACCOUNT_ID);
 
-	it('a .invalid webhook address: waits in the execution, delivers the finished videos, registers nothing and says which rule and what to do', async () => {
+	it('a .invalid webhook address: waits in the execution, delivers the finished videos, registers nothing, removes an expired leftover endpoint there and says which rule and what to do', async () => {
+		// an endpoint left by an execution stranded at this address, its deadline more than 15 minutes past
+		const stranded = 'https://n8n.home.invalid/webhook-waiting/old-7?signature=s';
+		const deadline = new Date(Date.now() - 3_600_000);
+		fx.sandbox.services.webhooks.createEndpoint(SANDBOX_ACCOUNT_ID, {
+			url: stranded,
+			events: ['run.completed'],
+			description: pausedEndpointDescription({ executionId: 'old-7', workflowId: 'wf', workflowName: 'w', nodeName: 'MediaGen', resumeUrl: stranded, deadline }),
+		});
+		expect(endpoints()).toHaveLength(1);
 		const done = await host.run({
 			nodeType: video,
 			credentials: fx.credentials,
