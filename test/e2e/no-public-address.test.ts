@@ -81,7 +81,7 @@ describeWithN8n('n8n whose webhook address the service cannot reach (.invalid): 
 		expect(item.status).toBe('completed');
 		const run = sandbox.state.runs.get(item.run_id)!.run as unknown as { completed_at: string };
 		const afterRunMs = Date.parse(done.stoppedAt!) - Date.parse(run.completed_at);
-		console.log(`no public address: the video reached the workflow ${(afterRunMs / 1000).toFixed(1)} s after its run finished (run ${RUN_SECONDS} s)`);
+		process.stderr.write(`[no-public-address] the video reached the workflow ${(afterRunMs / 1000).toFixed(1)} s after its run finished (run ${RUN_SECONDS} s)\n`);
 		expect(afterRunMs).toBeLessThanOrEqual(60_000);
 		expect(make.hints?.map((h) => h.message)).toEqual(expect.arrayContaining([expect.stringContaining('Waited in this execution instead of pausing it: the service cannot reach this n8n at n8n.office.invalid')]));
 		// never paused: no endpoint was registered for a resume URL
@@ -99,7 +99,7 @@ describeWithN8n('n8n whose webhook address the service cannot reach (.invalid): 
 			() => '',
 			(error: Error) => error.message,
 		);
-		console.log(`no public address: activation answered ${refused.slice(0, 400)}`);
+		process.stderr.write(`[no-public-address] activation answered ${refused.slice(0, 400)}\n`);
 		expect(refused).toContain('MediaGen cannot send events to this n8n (rule reserved_name)');
 		expect(sandbox.services.webhooks.listEndpoints(SANDBOX_ACCOUNT_ID)).toEqual([]);
 	});
@@ -147,8 +147,8 @@ describeWithN8n('n8n whose webhook address the service cannot reach (.invalid): 
 		expect(ids).not.toContain(before);
 		expect([...ids].sort()).toEqual([...runs].sort());
 		const latencies = all.map(({ item, execution }) => (Date.parse(execution.startedAt) - Date.parse(String(sandbox.state.runs.get(String(item.json.run_id))!.run.completed_at))) / 1000);
-		console.log(
-			`no public address: ${all.length} runs in ${new Set(all.map((a) => a.execution.id)).size} executions; from a run finishing to its execution starting: min ${Math.min(...latencies).toFixed(1)} s, max ${Math.max(...latencies).toFixed(1)} s (poll every minute, one n8n restart)`,
+		process.stderr.write(
+			`[no-public-address] ${all.length} runs in ${new Set(all.map((a) => a.execution.id)).size} executions; from a run finishing to its execution starting: min ${Math.min(...latencies).toFixed(1)} s, max ${Math.max(...latencies).toFixed(1)} s (poll every minute, one n8n restart)\n`,
 		);
 	});
 });

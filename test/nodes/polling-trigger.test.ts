@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { MediaGenPollingTrigger } from '../../nodes/MediaGenPollingTrigger/MediaGenPollingTrigger.node';

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
 import type { IDataObject } from 'n8n-workflow';
 
 import { MediaGenVideo } from '../../nodes/MediaGenVideo/MediaGenVideo.node';
