@@ -36,7 +36,8 @@ export type ReachabilityRule =
 	| 'local_name'
 	| 'failed_deliveries';
 
-export type Reachability = { reachable: true } | { reachable: false; rule: ReachabilityRule; reason: string };
+/** `address`: the host (address rules) or origin (deliveries) judged; `reason`: why, in a sentence that may quote the service's error. */
+export type Reachability = { reachable: true } | { reachable: false; rule: ReachabilityRule; address: string; reason: string };
 
 /** What an address is, before asking from where. */
 type AddressKind = { kind: 'public' } | { kind: 'never' | 'loopback' | 'local'; rule: ReachabilityRule; why: string };
@@ -135,7 +136,8 @@ export function reachabilityOf(n8nUrl: string, serviceUrl: string): Reachability
 	if (n8n.kind === 'local' && service.kind !== 'public') return { reachable: true };
 	const where = n8n.kind === 'loopback' ? 'the service runs elsewhere' : 'the service is on a public address';
 	const because = n8n.kind === 'never' ? n8n.why : `${n8n.why}, and ${where}`;
-	return { reachable: false, rule: n8n.rule, reason: `the service cannot reach this n8n at ${n8n.host ?? n8nUrl}: ${because} (rule ${n8n.rule})` };
+	const address = n8n.host ?? n8nUrl;
+	return { reachable: false, rule: n8n.rule, address, reason: `the service cannot reach this n8n at ${address}: ${because} (rule ${n8n.rule})` };
 }
 
 /** Which failed deliveries count against an address: any that got no answer, or only a name that did not resolve. */
@@ -196,6 +198,7 @@ export function reachabilityFromDeliveries(n8nUrl: string, endpoints: IDataObjec
 	return {
 		reachable: false,
 		rule: 'failed_deliveries',
+		address: origin ?? n8nUrl,
 		reason: `the service cannot reach this n8n at ${origin}: its latest delivery there${when} got no answer (${latest.lastError}; ${latest.attempts} attempt${latest.attempts === 1 ? '' : 's'}) (rule failed_deliveries)`,
 	};
 }
@@ -244,8 +247,9 @@ export async function whyUnreachable(client: ApiClient, resumeUrl: string): Prom
 export async function assertTriggerReachable(ctx: IHookFunctions, client: ApiClient, webhookUrl: string): Promise<void> {
 	const verdict = await checkReachability(client, webhookUrl, 'unresolved');
 	if (verdict.reachable) return;
-	// the reason goes to the description: n8n replaces a message that names a network error code (ENOTFOUND, …) with a generic one
-	throw new NodeOperationError(ctx.getNode(), `MediaGen cannot send events to this n8n (rule ${verdict.rule})`, {
+	// n8n shows only the message as the activation error, and replaces a message that names a network
+	// error code (ENOTFOUND, …) with a generic one: the service's error goes to the description
+	throw new NodeOperationError(ctx.getNode(), `MediaGen cannot send events to this n8n at ${verdict.address} (rule ${verdict.rule}): ${REACHABILITY_REMEDY}, or use MediaGen Polling Trigger`, {
 		description: `${verdict.reason[0].toUpperCase()}${verdict.reason.slice(1)}. The service delivers each event to ${webhookUrl}. To receive them, ${REACHABILITY_REMEDY}; or use MediaGen Polling Trigger, which asks the service for finished runs and needs no inbound connection.`,
 	});
 }

@@ -29,6 +29,7 @@ describeWithN8n('n8n whose webhook address the service cannot reach (.invalid): 
 	let sandbox: Sandbox;
 	let userFolder: string;
 	let apiKey = '';
+	let cookie: string | undefined;
 	let credential: { id: string; name: string };
 	const api = <T>(path: string, method = 'GET', body?: unknown) => publicApi<T>(n8n!, apiKey, path, method, body);
 	const executionsOf = async (workflowId: string) => (await api<{ data: Execution[] }>(`/executions?workflowId=${workflowId}&includeData=true&limit=100`)).data;
@@ -49,6 +50,7 @@ describeWithN8n('n8n whose webhook address the service cannot reach (.invalid): 
 		userFolder = mkdtempSync(join(tmpdir(), 'mediagen-e2e-no-public-'));
 		n8n = await startN8n();
 		apiKey = n8n.apiKey!;
+		cookie = n8n.cookie;
 		credential = await api<{ id: string; name: string }>('/credentials', 'POST', {
 			name: 'MediaGen sandbox',
 			type: 'mediaGenApi',
@@ -95,12 +97,25 @@ describeWithN8n('n8n whose webhook address the service cannot reach (.invalid): 
 			connections: {},
 			settings: { executionOrder: 'v1' },
 		});
-		const refused = await api(`/workflows/${workflow.id}/activate`, 'POST').then(
+		// n8n 2.41 activates asynchronously: the answer is 200 and the error is the workflow's activation error, which the editor shows
+		const answered = await api(`/workflows/${workflow.id}/activate`, 'POST').then(
 			() => '',
 			(error: Error) => error.message,
 		);
-		process.stderr.write(`[no-public-address] activation answered ${refused.slice(0, 400)}\n`);
-		expect(refused).toContain('MediaGen cannot send events to this n8n (rule reserved_name)');
+		const shown = await eventually(
+			'the activation error',
+			async () => {
+				const res = await fetch(`${n8n!.url}/rest/active-workflows/error/${workflow.id}`, { headers: { cookie: cookie! } });
+				const text = `${answered} ${await res.text()}`;
+				return text.includes('MediaGen cannot send events') ? text : undefined;
+			},
+			90_000,
+			1000,
+		);
+		process.stderr.write(`[no-public-address] activation error: ${shown.trim().slice(0, 400)}\n`);
+		expect(shown).toContain(
+			"MediaGen cannot send events to this n8n at n8n.office.invalid (rule reserved_name): set n8n's WEBHOOK_URL to an address the service can reach (a public address or a tunnel), or use MediaGen Polling Trigger",
+		);
 		expect(sandbox.services.webhooks.listEndpoints(SANDBOX_ACCOUNT_ID)).toEqual([]);
 	});
 

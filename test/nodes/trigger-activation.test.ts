@@ -6,6 +6,8 @@ import { runNode } from '../helpers/n8n-harness';
 import { startFixture, type Fixture } from '../helpers/sandbox-fixture';
 import { startTriggerHarness, type TriggerHarness } from '../helpers/trigger-harness';
 
+const REMEDY = "set n8n's WEBHOOK_URL to an address the service can reach (a public address or a tunnel), or use MediaGen Polling Trigger";
+
 describe('publishing MediaGen Trigger where the service cannot reach n8n (issue 33)', () => {
 	let fx: Fixture;
 	const harnesses: TriggerHarness[] = [];
@@ -40,7 +42,7 @@ describe('publishing MediaGen Trigger where the service cannot reach n8n (issue 
 		const trigger = await openTrigger('https://n8n.office.invalid');
 		expect(await trigger.hook('checkExists', { test })).toBe(false);
 		const error = await failure(trigger.hook('create', { test }));
-		expect(error?.message).toBe('MediaGen cannot send events to this n8n (rule reserved_name)');
+		expect(error?.message).toBe(`MediaGen cannot send events to this n8n at n8n.office.invalid (rule reserved_name): ${REMEDY}`);
 		expect(error?.description).toBe(
 			`The service cannot reach this n8n at n8n.office.invalid: a .invalid name, which never resolves (RFC 6761) (rule reserved_name). The service delivers each event to https://n8n.office.invalid/${test ? 'webhook-test' : 'webhook'}/${trigger.node.webhookId}/webhook. To receive them, set n8n's WEBHOOK_URL to an address the service can reach (a public address or a tunnel); or use MediaGen Polling Trigger, which asks the service for finished runs and needs no inbound connection.`,
 		);
@@ -55,7 +57,7 @@ describe('publishing MediaGen Trigger where the service cannot reach n8n (issue 
 		const attempt = await firstAttempt();
 		expect({ status: attempt.response_status, error: attempt.last_error }).toEqual({ status: null, error: expect.stringMatching(/ENOTFOUND|EAI_AGAIN/) });
 		const error = await failure(trigger.hook('checkExists'));
-		expect(error?.message).toBe('MediaGen cannot send events to this n8n (rule failed_deliveries)');
+		expect(error?.message).toBe(`MediaGen cannot send events to this n8n at http://n8n.nowhere.example:5678 (rule failed_deliveries): ${REMEDY}`);
 		expect(error?.description).toMatch(/^The service cannot reach this n8n at http:\/\/n8n\.nowhere\.example:5678: its latest delivery there at .* got no answer \((ENOTFOUND|EAI_AGAIN).*\(rule failed_deliveries\)\. The service delivers each event to /);
 		// the endpoint registered before stays as it was: n8n tries again and shows the error
 		expect(endpoints().map((e) => e.id)).toEqual([(trigger.staticData() as TriggerStaticData).endpointId]);

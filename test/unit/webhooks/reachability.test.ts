@@ -79,6 +79,7 @@ describe('reachabilityOf: from a service on a public address', () => {
 		expect(verdict).toEqual({
 			reachable: false,
 			rule: 'private',
+			address: '192.168.1.20',
 			reason: 'the service cannot reach this n8n at 192.168.1.20: a private address (RFC 1918), and the service is on a public address (rule private)',
 		});
 	});
@@ -128,6 +129,7 @@ describe('reachabilityFromDeliveries: the service record of its deliveries to th
 		expect(verdict).toEqual({
 			reachable: false,
 			rule: 'failed_deliveries',
+			address: 'https://n8n.acme.com',
 			reason: 'the service cannot reach this n8n at https://n8n.acme.com: its latest delivery there at 2026-11-27 20:00:00 UTC got no answer (ENOTFOUND: getaddrinfo ENOTFOUND n8n.acme.com; 5 attempts) (rule failed_deliveries)',
 		});
 	});
