@@ -14,6 +14,8 @@ import { describeWithN8n, readE2eState, type N8nItem } from './state';
 const UNREACHABLE = 'http://n8n.office.invalid:5678/';
 const RUN_SECONDS = 10;
 const POLLED_RUNS = 20;
+/** The browser id the owner's session cookie is bound to (test/n8n-host/n8n.mjs logs in with it). */
+const BROWSER_ID = 'mediagen-n8n-host';
 
 interface Execution {
 	id: string;
@@ -106,7 +108,7 @@ describeWithN8n('n8n whose webhook address the service cannot reach (.invalid): 
 		const shown = await eventually(
 			'the activation error',
 			async () => {
-				const res = await fetch(`${n8n!.url}/rest/active-workflows/error/${workflow.id}`, { headers: { cookie: cookie! } });
+				const res = await fetch(`${n8n!.url}/rest/active-workflows/error/${workflow.id}`, { headers: { cookie: cookie!, 'browser-id': BROWSER_ID } });
 				const text = `${answered} ${await res.text()}`;
 				return text.includes('MediaGen cannot send events') ? text : undefined;
 			},
@@ -141,6 +143,13 @@ describeWithN8n('n8n whose webhook address the service cannot reach (.invalid): 
 		const before = await submitImage(0);
 		await eventually('the run before activation', async () => (sandbox.state.runs.get(before)?.run.status === 'completed' ? true : undefined));
 		await api(`/workflows/${workflow.id}/activate`, 'POST');
+		// n8n publishes asynchronously: runs that finished before its first poll (the baseline) are not passed on
+		await eventually(
+			'the baseline poll',
+			async () => ((await api<{ staticData?: Record<string, { runs?: unknown }> }>(`/workflows/${workflow.id}`)).staticData?.['node:MediaGen Polling Trigger']?.runs ? true : undefined),
+			60_000,
+			500,
+		);
 		const runs: string[] = [];
 		for (let i = 0; i < POLLED_RUNS / 2; i++) runs.push(await submitImage((i % 5) * 20_000));
 		// at least one poll sees some finished, some not
