@@ -52,7 +52,7 @@ export class MediaGenTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					'The node registers this workflow’s webhook with MediaGen for you (when you listen for a test event and when you publish) and removes it when you unpublish. Your credential needs the webhooks:read and webhooks:write scopes. Events are signed; unsigned or forged requests are refused.',
+					'The node registers this workflow’s webhook with MediaGen for you (when you listen for a test event and when you publish) and removes it when you unpublish. Your credential needs the webhooks:read and webhooks:write scopes. Events are signed; unsigned or forged requests are refused. Where the service cannot reach this n8n (a local address, a name it cannot resolve), publishing fails and says why: MediaGen Polling Trigger needs no inbound connection.',
 				name: 'registrationNotice',
 				type: 'notice',
 				default: '',

@@ -4,6 +4,7 @@ import {
 	type IBinaryData,
 	type IBinaryKeyData,
 	type IExecuteFunctions,
+	type IPollFunctions,
 	type IWebhookFunctions,
 	type JsonObject,
 } from 'n8n-workflow';
@@ -20,7 +21,7 @@ import {
 } from './mime';
 import { peekHead, watchBytes, type ByteStream } from './stream-watch';
 
-type DownloadContext = IExecuteFunctions | IWebhookFunctions;
+type DownloadContext = IExecuteFunctions | IWebhookFunctions | IPollFunctions;
 
 /** A file a completed run produced. */
 export interface OutputFile {

@@ -8,6 +8,7 @@ import {
 	type IHttpRequestMethods,
 	type IHttpRequestOptions,
 	type ILoadOptionsFunctions,
+	type IPollFunctions,
 	type IWebhookFunctions,
 	type JsonObject,
 } from 'n8n-workflow';
@@ -32,7 +33,8 @@ export type RequestContext =
 	| IExecuteFunctions
 	| ILoadOptionsFunctions
 	| IHookFunctions
-	| IWebhookFunctions;
+	| IWebhookFunctions
+	| IPollFunctions;
 
 /** What every request of one node execution shares. */
 export interface ApiClient {

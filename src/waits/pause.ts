@@ -18,6 +18,7 @@ import {
 	removePausedEndpoint,
 	type PausedExecution,
 } from '../webhooks/paused-endpoint';
+import { whyUnreachable } from '../webhooks/reachability';
 import { credentialSecretOf, sealSecret, type SealKey } from '../webhooks/sealed-secret';
 import { errorItem } from '../outputs/error-item';
 import type { WaitSet } from './awaited';
@@ -46,13 +47,6 @@ export function sealKeyOf(
 	return secret
 		? { credentialSecret: secret, context: `${executionId}\u0000${nodeName}` }
 		: undefined;
-}
-
-function isLoopback(url: string): boolean {
-	const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-	return (
-		host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\./.test(host)
-	);
 }
 
 const hasWaitsLeft = (waitSet: WaitSet) =>
@@ -91,10 +85,8 @@ function deadlineItems(
 /** Why this execution cannot pause here (it then waits in the execution), or undefined. */
 function whyNotPause(
 	ctx: IExecuteFunctions,
-	client: ApiClient,
 	results: INodeExecutionData[][],
 	heldIndexes: Set<number>,
-	resumeUrl: string,
 	stateLength: number,
 ): string | undefined {
 	if (ctx.getMode() === 'cli')
@@ -102,9 +94,6 @@ function whyNotPause(
 	if (runsAsTool(ctx)) return 'an AI agent waits for its tools to answer';
 	if (results.some((items, index) => !heldIndexes.has(index) && items.length !== 1)) {
 		return 'a paused node resumes with one item per input item, and some input items have several outputs or none';
-	}
-	if (isLoopback(resumeUrl) && !isLoopback(client.baseUrl)) {
-		return `the service cannot reach this n8n's resume URL (${new URL(resumeUrl).origin}): set n8n's WEBHOOK_URL to an address the service can reach`;
 	}
 	const all = ctx.customData.getAll();
 	if (!(stateKey(ctx.getNode().name) in all) && Object.keys(all).length >= CUSTOM_DATA_KEYS) {
@@ -193,8 +182,13 @@ export async function pauseExecution(
 		deadline.getTime(),
 		shapes,
 	).length;
-	const refusal = whyNotPause(ctx, client, results, new Set(calls.keys()), resumeUrl, estimate);
+	const refusal = whyNotPause(ctx, results, new Set(calls.keys()), estimate);
 	if (refusal) return waitHereInstead(ctx, client, refusal);
+	// reachability last: its second rule reads the service's record of deliveries
+	const unreachable = await whyUnreachable(client, resumeUrl);
+	// no pause will clean up after the executions stranded at this address: their leftover endpoints go now
+	if (unreachable) await removeLeftoverPausedEndpoints(client, resumeUrl).catch(() => undefined);
+	if (unreachable) return waitHereInstead(ctx, client, unreachable);
 	const key = sealKeyOf(
 		await ctx.getCredentials(client.credentialType),
 		ctx.getExecutionId(),

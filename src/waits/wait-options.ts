@@ -78,7 +78,7 @@ export const waitMode = {
 function pauseNoticeProperty(displayOptions: INodeProperties['displayOptions']): INodeProperties {
 	return {
 		displayName:
-			'This node pauses the execution until MediaGen has finished: meanwhile the execution is listed as Waiting under Executions, this panel reads "Waiting for input" above a note naming the runs, and no worker is held. It continues by itself when the service reports the runs finished, at the latest at Wait Timeout. Where it cannot pause (for example, the service cannot reach this n8n), it waits in the execution and says why.',
+			"This node pauses the execution until MediaGen has finished: meanwhile the execution is listed as Waiting under Executions, this panel reads \"Waiting for input\" above a note naming the runs, and no worker is held. It continues by itself when the service reports the runs finished, at the latest at Wait Timeout. Where it cannot pause, it waits in the execution (holding a worker) and says why in the execution's hints: among others where n8n's webhook address is one the service cannot reach — a loopback, private, link-local or local-network address or name, or one where the service's latest delivery got no answer.",
 		name: 'pauseNotice',
 		type: 'notice',
 		default: '',

@@ -2,6 +2,7 @@ import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
 	INodeExecutionData,
+	IPollFunctions,
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
@@ -37,7 +38,7 @@ import {
  * The trigger's Options as saved. Workflows saved when the replay protection lived there still hold
  * Reject Events Older Than and Ignore Repeated Events in it; top-level parameters win.
  */
-type TriggerOptions = IDataObject;
+export type TriggerOptions = IDataObject;
 
 function list(value: unknown): string[] {
 	return typeof value === 'string'
@@ -49,8 +50,8 @@ function list(value: unknown): string[] {
 }
 
 /** Why an event that verified is not passed on, or undefined when it is. */
-function ignoredBecause(
-	ctx: IWebhookFunctions,
+export function ignoredBecause(
+	ctx: IWebhookFunctions | IPollFunctions,
 	event: WebhookEvent,
 	options: TriggerOptions,
 ): string | undefined {
@@ -111,8 +112,9 @@ function simplifiedEventJson(event: WebhookEvent): IDataObject {
 	return { ...json, event: event.type, event_id: event.id };
 }
 
-async function eventItem(
-	ctx: IWebhookFunctions,
+/** The item an event starts the workflow with (also the polling trigger's, with no delivery and no signing secret). */
+export async function eventItem(
+	ctx: IWebhookFunctions | IPollFunctions,
 	event: WebhookEvent,
 	deliveryId: string | undefined,
 	options: TriggerOptions,

@@ -5,6 +5,7 @@ import {
 	type IHookFunctions,
 } from 'n8n-workflow';
 
+import { assertTriggerReachable } from './reachability';
 import { events } from './trigger-options';
 import { listAll } from '../transport/paginate';
 import { problemOf } from '../transport/problem';
@@ -76,6 +77,7 @@ export async function endpointExists(ctx: IHookFunctions): Promise<boolean> {
 	if (!data.endpointId || !(data.sealedSigningSecret || data.signingSecret)) return false;
 	const url = webhookUrlOf(ctx);
 	const { client, key } = await clientOf(ctx);
+	await assertTriggerReachable(ctx, client, url);
 	const opened = signingSecretOf(data, key);
 	const endpoints = await listAll(client, { path: '/webhooks' }, { returnAll: true, limit: 0 });
 	const endpoint = endpoints.find((e) => e.id === data.endpointId);
@@ -130,6 +132,7 @@ export async function registerEndpoint(ctx: IHookFunctions): Promise<boolean> {
 			},
 		);
 	}
+	await assertTriggerReachable(ctx, client, url);
 	const { body } = await apiRequest<IDataObject>(client, {
 		method: 'POST',
 		path: '/webhooks',

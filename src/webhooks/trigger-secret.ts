@@ -1,6 +1,7 @@
 import type {
 	ICredentialDataDecryptedObject,
 	IHookFunctions,
+	IPollFunctions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
 
@@ -48,7 +49,7 @@ export function triggerPlace(ctx: TriggerContext): string {
 	return `${String(ctx.getWorkflow().id ?? '')}\u0000${ctx.getNode().name}`;
 }
 
-export function triggerCredentialType(ctx: TriggerContext): CredentialType {
+export function triggerCredentialType(ctx: TriggerContext | IPollFunctions): CredentialType {
 	return credentialTypeOf((name, fallback) => ctx.getNodeParameter(name, fallback));
 }
 

@@ -189,8 +189,11 @@ describeWithChromium(
 				JSON.stringify({ phrase: 'MediaGen trigger', mediaGenResults: mediaGen }, null, 2),
 			);
 			// n8n searches "MediaGen trigger" as "MediaGen" (it drops a last word that begins "trigger") and
-			// ranks the thirteen matches by name length; the trigger is the one that reads as a trigger
-			expect(mediaGen.filter((n) => /trigger/i.test(n))).toEqual(['MediaGen Trigger']);
+			// ranks the fourteen matches by name length; the two triggers are the ones that read as triggers
+			expect(mediaGen.filter((n) => /trigger/i.test(n))).toEqual([
+				'MediaGen Trigger',
+				'MediaGen Polling Trigger',
+			]);
 			expect(mediaGen).not.toContain('MediaGen');
 			await pickInPanel(page, 'MediaGen Trigger');
 

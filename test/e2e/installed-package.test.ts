@@ -58,7 +58,7 @@ describeWithN8n(
 		it('n8n loads every node of package.json as n8n-nodes-mediagen.<name>, each action node also as an AI tool (<name>Tool)', async () => {
 			const nodes = await types('nodes.json');
 			const expected = PACKAGE.n8n.nodes.map((file) => `${PACKAGE.name}.${typeNameOf(file)}`);
-			expect(expected).toHaveLength(13);
+			expect(expected).toHaveLength(14);
 			const actions = expected.filter((name) => !name.endsWith('Trigger'));
 			expect(nodes.filter((name) => name.startsWith(`${PACKAGE.name}.`)).sort()).toEqual(
 				[...expected, ...actions.map((name) => `${name}Tool`)].sort(),

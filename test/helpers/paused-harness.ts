@@ -112,7 +112,7 @@ export class PausedExecutionHost {
 		const { workflow, node, additionalData, name } = buildWorkflow({
 			...options,
 			parameters,
-			webhookWaitingBaseUrl: this.baseUrl,
+			webhookWaitingBaseUrl: options.webhookWaitingBaseUrl ?? this.baseUrl,
 		});
 		const executionId = String(additionalData.executionId);
 		const mode = options.mode ?? 'manual';

@@ -73,6 +73,8 @@ export async function startTriggerHarness(options: {
 	workflowId?: string;
 	/** the node's version as saved in the workflow (default 1) */
 	typeVersion?: number;
+	/** n8n's webhook address as the node reports it to the service (default: this harness's server) */
+	webhookOrigin?: string;
 }): Promise<TriggerHarness> {
 	await ensureBinaryData();
 	const app = express();
@@ -131,9 +133,9 @@ export async function startTriggerHarness(options: {
 		formBaseUrl: `${origin}/form`,
 		formWaitingBaseUrl: `${origin}/form-waiting`,
 		formTestBaseUrl: `${origin}/form-test`,
-		webhookBaseUrl: `${origin}/webhook`,
-		webhookWaitingBaseUrl: `${origin}/webhook-waiting`,
-		webhookTestBaseUrl: `${origin}/webhook-test`,
+		webhookBaseUrl: `${options.webhookOrigin ?? origin}/webhook`,
+		webhookWaitingBaseUrl: `${options.webhookOrigin ?? origin}/webhook-waiting`,
+		webhookTestBaseUrl: `${options.webhookOrigin ?? origin}/webhook-test`,
 		mcpBaseUrl: `${origin}/mcp`,
 		mcpTestBaseUrl: `${origin}/mcp-test`,
 		variables: {},

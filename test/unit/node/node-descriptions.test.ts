@@ -577,6 +577,10 @@ describe('the trigger says what it does, in the panel and on the canvas', () => 
 		expect(notice.type).toBe('notice');
 		expect(notice.displayName).toMatch(/registers this workflow’s webhook with MediaGen for you/);
 		expect(notice.displayName).toContain('webhooks:read and webhooks:write');
+		// what publishing does where the service cannot reach n8n (src/webhooks/reachability.ts)
+		expect(notice.displayName).toContain(
+			'Where the service cannot reach this n8n (a local address, a name it cannot resolve), publishing fails and says why: MediaGen Polling Trigger needs no inbound connection.',
+		);
 	});
 
 	it('replaces n8n’s generic "create an event in MediaGen" texts with its own', () => {

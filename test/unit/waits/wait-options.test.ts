@@ -74,6 +74,10 @@ describe('Wait Mode and Wait Timeout of every waiting operation', () => {
 				expect(notice.displayName).toMatch(
 					/pauses the execution until MediaGen has finished.*listed as Waiting under Executions.*continues by itself/,
 				);
+				// what the node does where the service cannot call back (src/webhooks/reachability.ts)
+				expect(notice.displayName).toMatch(
+					/waits in the execution \(holding a worker\).*cannot reach — a loopback, private, link-local or local-network address or name, or one where the service's latest delivery got no answer/,
+				);
 			}
 			// one notice per node version (a workflow saved with an older version keeps its own shape)
 			for (const typeVersion of [node.description.version].flat()) {
