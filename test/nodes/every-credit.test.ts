@@ -228,6 +228,21 @@ describe('every credit accounted for (issue 32)', () => {
 		expect(charged()).toBe(2 * PER_IMAGE);
 	});
 
+	it('finding 5: a bound quote that lapsed before the submit is replaced once by the fresh quote of the 409, when it is within the price the budget admitted', async () => {
+		fx.sandbox.state.options.quoteTtlSeconds = 1;
+		fx.sandbox.injectFault({
+			when: 'before',
+			method: 'POST',
+			path: '/images/generations',
+			delayMs: 1300,
+		});
+		limitCredential({ creditLimitPerDay: '100' });
+		const result = await image(generate(), prompts(1));
+		expect(codes(result.items)).toEqual(['completed']);
+		expect(posts(fx.sandbox, '/images/generations').map((r) => r.status)).toEqual([409, 202]);
+		expect(charged()).toBe(PER_IMAGE);
+	});
+
 	it('finding 5: a job named by its own key is admitted at its quote but not bound, so a re-run replays its run (charged once)', async () => {
 		limitCredential({ creditLimitPerDay: '100' });
 		const job = generate({ idempotencyKey: '={{ $json.sku }}' });
