@@ -33,6 +33,7 @@ const SPEND_FIELDS = [
 	'remaining',
 	'since',
 	'unpriced_in_flight',
+	'queued_batch_items',
 	'job',
 	'items',
 ];

@@ -119,14 +119,15 @@ function earlierRequestOf(call: PreparedCall, calls: PreparedCall[], memory: Sub
 
 /**
  * Budgets, before anything is sent: every new submit is priced (uploads first: the quote binds
- * their URLs; Max Credits is checked here too; a Create From Items body at its own estimate), then admitted in input order while it fits Max
- * Credits per Execution (the node's items in this execution, earlier loop runs included) and the
- * credential's Credit Limit per Day / per Month (the service's ledger and runs in flight, plus what
- * this node admitted before it). An item that would pass a limit fails with `budget_exceeded`; one
- * that cannot be priced (no estimate for the operation, a batch item body without a model) counts
- * at Credits per Unpriced Item and is refused when that is not set. An admitted submit is bound to
- * its quote. Requests made by an earlier try (replayed, not paid again) are not priced or refused.
- * Returns the calls to send.
+ * their URLs; Max Credits is checked here too; a Create From Items body at its own estimate), then
+ * admitted in input order while it fits Max Credits per Execution (the node's items in this
+ * execution, earlier loop runs included) and the credential's Credit Limit per Day / per Month
+ * (the service's ledger, runs in flight and queued batch items, plus what this node admitted
+ * before it). An item that would pass a limit fails with `budget_exceeded`; one that cannot be
+ * priced (no estimate for the operation, a batch item body without a model) counts at Credits per
+ * Unpriced Item and is refused when that is not set. An admitted submit is bound to its quote.
+ * Requests made by an earlier try (replayed, not paid again) are not priced or refused. Returns
+ * the calls to send.
  */
 export async function admitWithinBudgets(
 	ctx: IExecuteFunctions,

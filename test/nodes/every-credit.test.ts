@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
 // Issue 32, money: budgets see everything that will be charged (runs in flight, queued batch items,
 // Create From Items bodies), an operation the node cannot price is never admitted at 0, a negative
 // price is an unexpected answer, a budget binds the price it admitted at, and an empty input binary
@@ -226,6 +227,21 @@ describe('every credit accounted for (issue 32)', () => {
 			'string',
 		]);
 		expect(charged()).toBe(2 * PER_IMAGE);
+	});
+
+	it('finding 5: a bound quote that lapsed before the submit is replaced once by the fresh quote of the 409, when it is within the price the budget admitted', async () => {
+		fx.sandbox.state.options.quoteTtlSeconds = 1;
+		fx.sandbox.injectFault({
+			when: 'before',
+			method: 'POST',
+			path: '/images/generations',
+			delayMs: 1300,
+		});
+		limitCredential({ creditLimitPerDay: '100' });
+		const result = await image(generate(), prompts(1));
+		expect(codes(result.items)).toEqual(['completed']);
+		expect(posts(fx.sandbox, '/images/generations').map((r) => r.status)).toEqual([409, 202]);
+		expect(charged()).toBe(PER_IMAGE);
 	});
 
 	it('finding 5: a job named by its own key is admitted at its quote but not bound, so a re-run replays its run (charged once)', async () => {
