@@ -186,9 +186,11 @@ export async function pauseExecution(
 	if (refusal) return waitHereInstead(ctx, client, refusal);
 	// reachability last: its second rule reads the service's record of deliveries
 	const unreachable = await whyUnreachable(client, resumeUrl);
-	// no pause will clean up after the executions stranded at this address: their leftover endpoints go now
-	if (unreachable) await removeLeftoverPausedEndpoints(client, resumeUrl).catch(() => undefined);
-	if (unreachable) return waitHereInstead(ctx, client, unreachable);
+	if (unreachable) {
+		// no pause will clean up after the executions stranded at this address: their leftover endpoints go now
+		await removeLeftoverPausedEndpoints(client, resumeUrl).catch(() => undefined);
+		return waitHereInstead(ctx, client, unreachable);
+	}
 	const key = sealKeyOf(
 		await ctx.getCredentials(client.credentialType),
 		ctx.getExecutionId(),

@@ -5,6 +5,7 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 
+import { problemOf } from '../transport/problem';
 import { apiRequest, createClient, type ApiClient } from '../transport/request';
 import { isEventType, type EventType, type WebhookEvent } from './events';
 import { eventItem, ignoredBecause, type TriggerOptions } from './receive';
@@ -87,8 +88,8 @@ async function readPage(
 
 /**
  * One poll of one kind: the subjects that finished since the cursor, oldest finish first, and the
- * cursor to keep (`pageSize`: the list's page size; tests use small pages). Without a cursor (the first poll) nothing is passed on: the unfinished subjects
- * on the first page are followed from now on.
+ * cursor to keep (`pageSize`: the list's page size; tests use small pages). Without a cursor (the
+ * first poll) nothing is passed on: the unfinished subjects on the first page are followed from now on.
  */
 export async function pollFinished(
 	client: ApiClient,
@@ -129,11 +130,19 @@ export async function pollFinished(
 	// pending runs the pages did not reach: read one by one
 	const unread = cursor ? cursor.pending.filter((id) => !met.has(id)) : [];
 	for (const id of unread.slice(0, SINGLE_READS)) {
-		const { body } = await apiRequest<IDataObject>(client, {
+		const body = await apiRequest<IDataObject>(client, {
 			method: 'GET',
 			path: `${PATHS[kind]}/${encodeURIComponent(id)}`,
-		});
-		if (body && isFinished(kind, body)) {
+		}).then(
+			(response) => response.body,
+			(error: unknown) => {
+				// gone at the service (code not_found): nothing will finish; any other failure fails the poll, and n8n polls again
+				if (problemOf(error)?.code === 'not_found') return undefined;
+				throw error;
+			},
+		);
+		if (body === undefined) pending.delete(id);
+		else if (isFinished(kind, body)) {
 			finished.push(body);
 			pending.delete(id);
 		}

@@ -186,27 +186,32 @@ describeWithN8n(
 				connections: {},
 				settings: { executionOrder: 'v1' },
 			});
-			// n8n 2.41 activates asynchronously: the answer is 200 and the error is the workflow's activation error, which the editor shows
-			const answered = await api(`/workflows/${workflow.id}/activate`, 'POST').then(
-				() => '',
-				(error: Error) => error.message,
-			);
-			const shown = await eventually(
-				'the activation error',
+			// n8n 2.41 publishes asynchronously (its publication service): the answer is 200, and the trigger's
+			// error is the workflow's publication status, which the editor shows
+			await api(`/workflows/${workflow.id}/activate`, 'POST');
+			const status = await eventually(
+				'the publication status',
 				async () => {
-					const res = await fetch(`${n8n!.url}/rest/active-workflows/error/${workflow.id}`, {
+					const res = await fetch(`${n8n!.url}/rest/workflows/${workflow.id}/publication-status`, {
 						headers: { cookie: cookie!, 'browser-id': BROWSER_ID },
 					});
-					const text = `${answered} ${await res.text()}`;
-					return text.includes('MediaGen cannot send events') ? text : undefined;
+					const body = (await res.json()) as {
+						data?: { status: string; triggers: Array<{ status: string; errorMessage?: string }> };
+					};
+					return body.data?.status === 'failed' ? body.data : undefined;
 				},
 				90_000,
 				1000,
 			);
-			process.stderr.write(`[no-public-address] activation error: ${shown.trim().slice(0, 400)}\n`);
-			expect(shown).toContain(
-				"MediaGen cannot send events to this n8n at n8n.office.invalid (rule reserved_name): set n8n's WEBHOOK_URL to an address the service can reach (a public address or a tunnel), or use MediaGen Polling Trigger",
+			process.stderr.write(
+				`[no-public-address] publication status: ${JSON.stringify(status).slice(0, 400)}\n`,
 			);
+			expect(status.triggers.map((t) => [t.status, t.errorMessage])).toEqual([
+				[
+					'failed',
+					"MediaGen cannot send events to this n8n at n8n.office.invalid (rule reserved_name): set n8n's WEBHOOK_URL to an address the service can reach (a public address or a tunnel), or use MediaGen Polling Trigger",
+				],
+			]);
 			expect(sandbox.services.webhooks.listEndpoints(SANDBOX_ACCOUNT_ID)).toEqual([]);
 		});
 

@@ -133,6 +133,15 @@ describe('MediaGen Polling Trigger in n8n-core (poll() against the sandbox)', ()
 		expect(finished).toEqual([]);
 	});
 
+	it('a pending run the service no longer knows (not_found) is dropped from the cursor; the poll goes on', async () => {
+		const harness = await startPollHarness({ nodeType: trigger, parameters: { events: ['run.completed'] }, credentials: fx.credentials });
+		const client = await createClient(harness.context(), 'mediaGenApi');
+		const id = await submit(0);
+		await until(() => runStatus(id) === 'completed');
+		const { finished, cursor } = await pollFinished(client, 'run', { newest: id, pending: ['run_gone'] });
+		expect({ finished, cursor }).toEqual({ finished: [], cursor: { newest: id, pending: [] } });
+	});
+
 	it('a restart after a poll that started nothing reads the same window again: nothing missed, nothing twice', async () => {
 		const harness = await startPollHarness({
 			nodeType: trigger,
