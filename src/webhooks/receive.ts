@@ -162,6 +162,9 @@ function header(ctx: IWebhookFunctions, name: string): string | undefined {
 	return Array.isArray(value) ? value[0] : value;
 }
 
+/** When to deliver again an event refused because the replay memory is full (ids age out by the minute). */
+const REPLAY_MEMORY_RETRY_SECONDS = 60;
+
 /**
  * The trigger's webhook: verifies the signature over the exact raw body with the secret sealed at
  * registration. Missing, malformed or wrong signatures, and events older than the allowed age, get
@@ -193,8 +196,19 @@ export async function receiveEvent(ctx: IWebhookFunctions): Promise<IWebhookResp
 	const place = triggerPlace(ctx);
 	const window = (): SeenWindow => ({ maxAgeMinutes: protection.maxAgeMinutes, now: Date.now() });
 	// claimed before anything is awaited: a copy arriving while this one downloads is a repeat
-	if (protection.ignoreRepeated && !claimEvent(data, place, event.id, event.created_at, window())) {
+	const claim = protection.ignoreRepeated
+		? claimEvent(data, place, event.id, event.created_at, window())
+		: 'claimed';
+	if (claim === 'repeated')
 		return { webhookResponse: { received: true, ignored: 'repeated_event' } };
+	if (claim === 'full') {
+		// not started and not remembered: the service delivers it again, by when older ids have aged out
+		ctx
+			.getResponseObject()
+			.set('Retry-After', String(REPLAY_MEMORY_RETRY_SECONDS))
+			.status(503)
+			.json({ error: 'busy', reason: 'replay_memory_full' });
+		return { noWebhookResponse: true };
 	}
 	// Answered here, before the files are fetched (the service waits at most 10 s). n8n saves the
 	// static data after the node returns, before it starts the execution.

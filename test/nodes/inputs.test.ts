@@ -123,6 +123,26 @@ describe('inputs checked before anything is sent', () => {
 		},
 	);
 
+	it.each(['0x10', '1e1'])(
+		'a Credit Limit per Day of %j on the credential is refused naming the field, not read as another number; nothing is sent (issue 32, 20)',
+		async (limit) => {
+			fx.credentials.set('mediaGenApi', {
+				baseUrl: fx.sandbox.baseUrl,
+				apiKey: 'mg_sandbox_full_access_key',
+				creditLimitPerDay: limit,
+			});
+			const { error } = await runNode({
+				nodeType: new MediaGenImage(),
+				credentials: fx.credentials,
+				parameters: generate({ model: 'image.aurora-2' }),
+			});
+			expect(error?.message).toBe(
+				`Credit Limit per Day (credential): ${JSON.stringify(limit)} is not allowed; allowed: a number of credits of 0 or more`,
+			);
+			expect(posted()).toHaveLength(0);
+		},
+	);
+
 	it('reads a number given as a numeric string by an expression as that number', async () => {
 		const { error, items } = await runNode({
 			nodeType: new MediaGenImage(),

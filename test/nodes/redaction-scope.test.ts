@@ -161,4 +161,39 @@ describe('redaction and records (issue 32)', () => {
 		for (const token of tokens)
 			expect({ token, shown: seen.includes(token) }).toEqual({ token, shown: false });
 	});
+
+	describe('an API key echoed cut short or re-encoded (15)', () => {
+		const API_KEY = 'mg_key_truncated/echo+test=0123456789';
+		const cases: Array<[string, string]> = [
+			['minus its last character', API_KEY.slice(0, -1)],
+			['its first 19 characters', API_KEY.slice(0, 19)],
+			['upper-case', API_KEY.toUpperCase()],
+			['hex', Buffer.from(API_KEY).toString('hex')],
+			['double URL-encoded', encodeURIComponent(encodeURIComponent(API_KEY))],
+		];
+		it.each(cases)('%s', async (_form, shown) => {
+			fx.sandbox.state.apiKeys.set(API_KEY, {
+				...fx.sandbox.state.apiKeys.get('mg_sandbox_full_access_key')!,
+			});
+			fx.credentials.set('mediaGenApi', { baseUrl: fx.sandbox.baseUrl, apiKey: API_KEY });
+			fx.sandbox.injectFault({
+				when: 'before',
+				method: 'POST',
+				path: '/images/generations',
+				echo: { secret: 'value', value: shown, in: 'detail' },
+			});
+			const result = await runNode({
+				nodeType: new MediaGenImage(),
+				credentials: fx.credentials,
+				parameters: generate,
+				settings: { onError: 'continueRegularOutput' },
+			});
+			expect(result.items[0].json.code).toBe('invalid_parameter');
+			const seen = visible(result);
+			expect(seen).toContain('[redacted]');
+			// no run of 12 characters of what was echoed is left anywhere
+			for (let i = 0; i + 12 <= shown.length; i++)
+				expect(seen.includes(shown.slice(i, i + 12))).toBe(false);
+		});
+	});
 });

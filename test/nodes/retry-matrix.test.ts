@@ -349,6 +349,17 @@ describe('re-runs and the jobs Options → Idempotency Key names', () => {
 		]);
 	});
 
+	it('own key "café" composed (NFC), then decomposed (NFD) in a new execution: one job, one charge (issue 32, 9: two charges)', async () => {
+		const item = (sku: string) => [{ json: { sku, prompt: 'poster for the café' } }];
+		const first = await run(job(), item('caf\u00e9'));
+		expect(first.error).toBeUndefined();
+		const again = await run(job(), item('cafe\u0301'));
+		expect(again.error).toBeUndefined();
+		expect(fx.sandbox.state.ledger).toHaveLength(1);
+		expect(fx.sandbox.state.runs.size).toBe(1);
+		expect(again.items[0].json.id).toBe(first.items[0].json.id);
+	});
+
 	it('the same value in two nodes of one workflow, and in two workflows: separate jobs, no collision (finding 2: idempotency_key_reused)', async () => {
 		const one = skus('sku-1');
 		const a = await run(job(), one, { nodeName: 'Poster', nodeId: 'node-a' });

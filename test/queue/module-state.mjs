@@ -28,8 +28,10 @@ export const KNOWN = {
 		'per-process cache of the trigger signing secrets this process opened (by workflow, node and sealed value, at most 100): another process opens its own from the static data',
 	'src/waits/resume.ts:resumingHere':
 		'paused executions a delivery in this process claimed to resume (at most 1000): copies reaching this process do nothing; between processes the service decides (only one DELETE of the endpoint succeeds, docs/security.md)',
+	'src/transport/issued-tokens.ts:issued':
+		'access tokens the OAuth2 credential fetched in this process, by client (at most 20 each, 200 clients), only to redact them from errors: n8n fetches a token in the process that makes the request; a token another process fetched is read with the credential before a failure is emitted (docs/security.md)',
 	'src/webhooks/seen-events.ts:seenHere':
-		'event ids the trigger started in this process, by workflow and node (at most 1000 each, 200 places): a copy reaching this process while the first still downloads is a repeat, and every delivery writes them into the static data n8n saves (n8n saves it whole per request); another process knows what the static data holds (docs/security.md)',
+		'event ids the trigger started in this process, by workflow and node (every id of the age window, at most MAX_REMEMBERED_EVENTS each, 200 places): a copy reaching this process while the first still downloads is a repeat, and every delivery writes them into the static data n8n saves (n8n saves it whole per request); another process knows what the static data holds (docs/security.md)',
 	'src/webhooks/paused-endpoint.ts:keptAt':
 		'when this process last asked n8n about each leftover paused-wait endpoint and kept it (only URLs of endpoints that still exist): orders the next cleanup; another process asks in its own order, and a probe never deletes what n8n says may still wait',
 	'src/waits/wait-pace.ts:rememberedDurations':

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test code: the secrets are made up, to check their redaction (CONTRIBUTING.md, Linting) */
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
 import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
 
 import { noteIssuedToken } from '../../../src/transport/issued-tokens';

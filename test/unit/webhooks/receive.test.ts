@@ -43,6 +43,7 @@ interface Delivery {
 interface Answer {
 	status?: number;
 	json?: unknown;
+	headers?: Record<string, string>;
 	/** the event ids passed on to the workflow */
 	started: string[];
 }
@@ -102,6 +103,10 @@ function trigger(stored: IDataObject = {}, given?: IDataObject) {
 			},
 			json(value: unknown) {
 				answer.json = value;
+				return res;
+			},
+			set(name: string, value: string) {
+				answer.headers = { ...answer.headers, [name]: value };
 				return res;
 			},
 		};
@@ -318,16 +323,53 @@ describe('replay protection', () => {
 		}
 	});
 
+	it('remembers every id of the age window whatever the traffic: a replay after 1,000 other events inside the window is a repeat (issue 32, 18)', async () => {
+		const { deliver, staticData } = trigger({ maxEventAgeMinutes: 5 });
+		expect((await deliver(eventBody('evt_first', 1))).started).toEqual(['evt_first']);
+		for (let n = 1; n <= 1000; n++) await deliver(eventBody(`evt_${n}`, 1));
+		expect((await deliver(eventBody('evt_first', 1))).started).toEqual([]);
+		expect(Object.keys(staticData.seenEvents as IDataObject)).toHaveLength(1001);
+	});
+
+	it(`refuses a new event (503, to be delivered again) rather than forget one when the window holds ${MAX_REMEMBERED_EVENTS} ids; takes it once ids age out (issue 32, 18)`, async () => {
+		const now = Date.now();
+		const seenEvents: IDataObject = {};
+		for (let n = 1; n <= MAX_REMEMBERED_EVENTS; n++) seenEvents[`evt_full_${n}`] = now - 60_000;
+		const { deliver } = trigger(
+			{ maxEventAgeMinutes: 5 },
+			{ sealedSigningSecret: undefined, signingSecret: SECRET, seenEvents },
+		);
+		const answer = await deliver(eventBody('evt_new', 1));
+		expect(answer).toEqual({
+			status: 503,
+			json: { error: 'busy', reason: 'replay_memory_full' },
+			headers: { 'Retry-After': '60' },
+			started: [],
+		});
+		// nothing was forgotten to make room: the oldest id is still a repeat
+		expect((await deliver(eventBody('evt_full_1', 1))).started).toEqual([]);
+		const later = jest.spyOn(Date, 'now').mockReturnValue(now + 6 * 60_000);
+		try {
+			expect((await deliver(eventBody('evt_new', 1))).started).toEqual(['evt_new']);
+		} finally {
+			later.mockRestore();
+		}
+	});
+
 	it(`keeps at most ${MAX_REMEMBERED_EVENTS} ids, the last ones, when any age is accepted (no time window)`, async () => {
-		const { deliver, staticData } = trigger({ maxEventAgeMinutes: 0 });
-		for (let n = 1; n <= MAX_REMEMBERED_EVENTS + 1; n++)
-			await deliver(eventBody(`evt_${n}`, 24 * 60));
+		// the memory as MAX_REMEMBERED_EVENTS deliveries leave it (delivering them one by one reads it whole each time)
+		const seenEvents: IDataObject = {};
+		for (let n = 1; n <= MAX_REMEMBERED_EVENTS; n++) seenEvents[`evt_${n}`] = Date.now() - 60_000;
+		const { deliver, staticData } = trigger(
+			{ maxEventAgeMinutes: 0 },
+			{ sealedSigningSecret: undefined, signingSecret: SECRET, seenEvents },
+		);
+		const last = `evt_${MAX_REMEMBERED_EVENTS + 1}`;
+		expect((await deliver(eventBody(last, 24 * 60))).started).toEqual([last]);
 		const kept = Object.keys(staticData.seenEvents as IDataObject);
 		expect(kept).toHaveLength(MAX_REMEMBERED_EVENTS);
-		expect([kept[0], kept.at(-1)]).toEqual(['evt_2', `evt_${MAX_REMEMBERED_EVENTS + 1}`]);
-		expect((await deliver(eventBody(`evt_${MAX_REMEMBERED_EVENTS + 1}`, 24 * 60))).started).toEqual(
-			[],
-		);
+		expect([kept[0], kept.at(-1)]).toEqual(['evt_2', last]);
+		expect((await deliver(eventBody(last, 24 * 60))).started).toEqual([]);
 		expect((await deliver(eventBody('evt_1', 24 * 60))).started).toEqual(['evt_1']);
 	});
 
