@@ -129,6 +129,22 @@ describeOnPinned("the README's installation sections against the code of the pin
 		);
 	});
 
+	it("a reinstall of a missing package takes its checksum only from n8n's verified list, so an unverified package is reinstalled only while unverified packages are enabled", () => {
+		const service = dist('modules/community-packages/community-packages.service.js');
+		const reinstall = service.slice(
+			service.indexOf('async checkForMissingPackages()'),
+			service.indexOf('async installPackage('),
+		);
+		expect(reinstall).toMatch(/const vettedPackage = vettedPackages\.find\(/);
+		expect(reinstall).toMatch(/checksum = vettedPackage\.checksum;/);
+		expect(reinstall).toContain(
+			'await this.installPackage(missingPackage.packageName, missingPackage.version, checksum);',
+		);
+		expect(readme).toContain(
+			'`N8N_REINSTALL_MISSING_PACKAGES` (queue-mode workers, Docker) reinstalls it only while unverified\npackages are enabled',
+		);
+	});
+
 	it('n8n warns that the default of N8N_UNVERIFIED_PACKAGES_ENABLED changes, and its 3.0 check says unverified packages then stop loading', () => {
 		expect(dist('deprecation/deprecation.service.js')).toMatch(
 			/envVar: 'N8N_UNVERIFIED_PACKAGES_ENABLED',\s*message: 'The default for this variable will change to `false`/,
