@@ -95,6 +95,9 @@ function whyNotPause(
 	if (results.some((items, index) => !heldIndexes.has(index) && items.length !== 1)) {
 		return 'a paused node resumes with one item per input item, and some input items have several outputs or none';
 	}
+	// n8n 1.x gives nodes no execution custom data, where the paused node keeps its state
+	if (typeof ctx.customData?.getAll !== 'function')
+		return 'this n8n gives nodes no execution custom data, where a paused node keeps its state (n8n 2.x does)';
 	const all = ctx.customData.getAll();
 	if (!(stateKey(ctx.getNode().name) in all) && Object.keys(all).length >= CUSTOM_DATA_KEYS) {
 		return `the execution's custom data already holds ${CUSTOM_DATA_KEYS} keys, and the paused node keeps its state there`;

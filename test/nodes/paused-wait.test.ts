@@ -1,6 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
 import { createHash, createHmac } from 'node:crypto';
 
+import { ExecuteContext } from 'n8n-core';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { MediaGenBatch } from '../../nodes/MediaGenBatch/MediaGenBatch.node';
@@ -326,6 +327,30 @@ describe('Wait Mode "Pause the Execution" in n8n-core (the sandbox delivers to a
 			'Charged 60 credits for 2 runs.',
 		]);
 		expect(endpoints()).toEqual([]);
+	});
+
+	it('waits in the execution instead on an n8n that gives nodes no execution custom data (n8n 1.x), and says so', async () => {
+		// n8n-core 2.x defines customData on every node context; n8n 1.123's nodes get none
+		const contexts = Object.getPrototypeOf(
+			Object.getPrototypeOf(ExecuteContext.prototype),
+		) as object;
+		const original = Object.getOwnPropertyDescriptor(contexts, 'customData')!;
+		Object.defineProperty(contexts, 'customData', { get: () => undefined, configurable: true });
+		try {
+			const older = await host.run({
+				nodeType: video,
+				credentials: fx.credentials,
+				parameters: { ...generate, waitMode: 'parked' },
+				input: shots(1),
+				executionId: nextExecutionId(),
+			});
+			expect(older.error).toBeUndefined();
+			expect(older.run.status).not.toBe('waiting');
+			expect(older.items[0].json.status).toBe('completed');
+			expect(hintsOf(older)[0]).toContain('this n8n gives nodes no execution custom data');
+		} finally {
+			Object.defineProperty(contexts, 'customData', original);
+		}
 	});
 
 	it('does not pause when every run finished before its endpoint existed (their events never reach it), and removes that endpoint', async () => {
