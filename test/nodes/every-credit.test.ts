@@ -52,6 +52,23 @@ describe('every credit accounted for (issue 32)', () => {
 			apiKey: SANDBOX_API_KEY,
 			...limits,
 		});
+	/** The service's estimate forged to `credits` (a proxy or a broken service), `count` times (always when absent). */
+	const forgeEstimate = (credits: number, token: string, count?: number) =>
+		fx.sandbox.injectFault({
+			when: 'before',
+			method: 'POST',
+			path: '/models/estimate-cost',
+			status: 200,
+			body: JSON.stringify({
+				object: 'cost_estimate',
+				model: MODEL,
+				credits,
+				currency: 'credits',
+				quote_token: token,
+			}),
+			contentType: 'application/json',
+			...(count !== undefined ? { count } : {}),
+		});
 	const charged = () => fx.sandbox.state.ledger.reduce((sum, e) => sum + e.credits, 0);
 	const codes = (items: INodeExecutionData[]) => items.map((i) => i.json.code ?? i.json.status);
 
@@ -168,20 +185,7 @@ describe('every credit accounted for (issue 32)', () => {
 	});
 
 	it('finding 4: a negative estimate is an unexpected answer, not a discount', async () => {
-		fx.sandbox.injectFault({
-			when: 'before',
-			method: 'POST',
-			path: '/models/estimate-cost',
-			status: 200,
-			body: JSON.stringify({
-				object: 'cost_estimate',
-				model: MODEL,
-				credits: -100,
-				currency: 'credits',
-				quote_token: 'q1.forged.sig',
-			}),
-			contentType: 'application/json',
-		});
+		forgeEstimate(-100, 'q1.forged.sig');
 		const result = await image(
 			generate({ [maxCreditsPerExecution.name]: 8 }, { waitForCompletion: false }),
 			prompts(3),
@@ -193,21 +197,7 @@ describe('every credit accounted for (issue 32)', () => {
 
 	it('finding 5: a budget binds the price it admitted at: each submit carries its quote_token', async () => {
 		// the service quotes 1 credit and would charge 4: with the quote bound it cannot
-		fx.sandbox.injectFault({
-			when: 'before',
-			method: 'POST',
-			path: '/models/estimate-cost',
-			status: 200,
-			body: JSON.stringify({
-				object: 'cost_estimate',
-				model: MODEL,
-				credits: 1,
-				currency: 'credits',
-				quote_token: 'q1.underquoted.sig',
-			}),
-			contentType: 'application/json',
-			count: 3,
-		});
+		forgeEstimate(1, 'q1.underquoted.sig', 3);
 		const result = await image(generate({ [maxCreditsPerExecution.name]: 8 }), prompts(3));
 		const sent = posts(fx.sandbox, '/images/generations');
 		expect(sent.map((r) => (r.body as IDataObject).quote_token)).toEqual(
@@ -345,21 +335,7 @@ describe('every credit accounted for (issue 32)', () => {
 
 		it('Create From Items bodies: admitted at their estimate, not bound (a batch item may wait past its quote): a service that under-quotes passes the limit', async () => {
 			limitCredential({ creditLimitPerDay: '3' });
-			fx.sandbox.injectFault({
-				when: 'before',
-				method: 'POST',
-				path: '/models/estimate-cost',
-				status: 200,
-				body: JSON.stringify({
-					object: 'cost_estimate',
-					model: MODEL,
-					credits: 1,
-					currency: 'credits',
-					quote_token: 'q1.underquoted.sig',
-				}),
-				contentType: 'application/json',
-				count: 3,
-			});
+			forgeEstimate(1, 'q1.underquoted.sig', 3);
 			const result = await runNode({
 				nodeType: new MediaGenBatch(),
 				credentials: fx.credentials,
