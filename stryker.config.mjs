@@ -2,7 +2,12 @@
 // Not part of `npm test` nor CI: a full run takes tens of minutes on 2 cores. See docs/mutation-testing.md.
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
-	mutate: ['src/transport/**/*.ts', 'src/runs/**/*.ts', 'src/webhooks/**/*.ts', 'src/media/**/*.ts'],
+	mutate: [
+		'src/transport/**/*.ts',
+		'src/runs/**/*.ts',
+		'src/webhooks/**/*.ts',
+		'src/media/**/*.ts',
+	],
 	testRunner: 'jest',
 	jest: {
 		projectType: 'custom',
@@ -34,7 +39,19 @@ export default {
 	jsonReporter: { fileName: 'reports/mutation/mutation.json' },
 	clearTextReporter: { allowColor: false, logTests: false, maxTestsToLog: 0 },
 	// the sandbox copy needs neither real n8n installations nor build output
-	ignorePatterns: ['dist', 'build', 'coverage', 'reports', 'test/n8n-host', 'test/n8n-host-2.8', 'test/e2e', 'test/queue', 'test/artifacts', '.n8n-playground', '.pack'],
+	ignorePatterns: [
+		'dist',
+		'build',
+		'coverage',
+		'reports',
+		'test/n8n-host',
+		'test/n8n-host-2.8',
+		'test/e2e',
+		'test/queue',
+		'test/artifacts',
+		'.n8n-playground',
+		'.pack',
+	],
 	tempDirName: '.stryker-tmp',
 	cleanTempDir: true,
 	thresholds: { high: 90, low: 75, break: null },

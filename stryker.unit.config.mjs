@@ -5,7 +5,12 @@ import base from './stryker.config.mjs';
 
 export default {
 	...base,
-	mutate: ['src/transport/idempotency.ts', 'src/transport/retry-policy.ts', 'src/webhooks/signature.ts', 'src/webhooks/receive.ts'],
+	mutate: [
+		'src/transport/idempotency.ts',
+		'src/transport/retry-policy.ts',
+		'src/webhooks/signature.ts',
+		'src/webhooks/receive.ts',
+	],
 	jest: { ...base.jest, config: { testMatch: ['<rootDir>/test/unit/**/*.test.ts'] } },
 	incrementalFile: 'reports/mutation/unit/stryker-incremental.json',
 	htmlReporter: { fileName: 'reports/mutation/unit/mutation.html' },

@@ -25,10 +25,15 @@ function readable(output) {
 
 const stage = await mkdtemp(join(tmpdir(), 'mediagen-build-'));
 try {
-	for (const entry of SHIPPED_SOURCES) await cp(join(ROOT, entry), join(stage, entry), { recursive: true });
+	for (const entry of SHIPPED_SOURCES)
+		await cp(join(ROOT, entry), join(stage, entry), { recursive: true });
 	await symlink(join(ROOT, 'node_modules'), join(stage, 'node_modules'), 'dir');
 
-	const run = spawnSync(process.execPath, [N8N_NODE, 'build'], { cwd: stage, encoding: 'utf8', env: { ...process.env, CI: 'true' } });
+	const run = spawnSync(process.execPath, [N8N_NODE, 'build'], {
+		cwd: stage,
+		encoding: 'utf8',
+		env: { ...process.env, CI: 'true' },
+	});
 	process.stdout.write(`${readable(`${run.stdout}\n${run.stderr}`)}\n`);
 	if (run.status !== 0) process.exit(run.status ?? 1);
 

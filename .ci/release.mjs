@@ -15,7 +15,8 @@ import { releaseChangelog } from './changelog.cjs';
 const ROOT = new URL('..', import.meta.url).pathname;
 const CHANGELOG = join(ROOT, 'CHANGELOG.md');
 
-const run = (cmd, args, options = {}) => execFileSync(cmd, args, { cwd: ROOT, encoding: 'utf8', ...options });
+const run = (cmd, args, options = {}) =>
+	execFileSync(cmd, args, { cwd: ROOT, encoding: 'utf8', ...options });
 function stop(message) {
 	process.stderr.write(`release: ${message}\n`);
 	process.exit(1);
@@ -29,7 +30,8 @@ function isNewer(next, current) {
 }
 
 const version = process.argv[2];
-if (!version || !/^\d+\.\d+\.\d+(-[0-9A-Za-z.]+)?$/.test(version)) stop('usage: npm run release -- <version>, e.g. 0.2.0');
+if (!version || !/^\d+\.\d+\.\d+(-[0-9A-Za-z.]+)?$/.test(version))
+	stop('usage: npm run release -- <version>, e.g. 0.2.0');
 const current = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version;
 if (!isNewer(version, current)) stop(`${version} is not newer than the current ${current}`);
 if (run('git', ['rev-parse', '--abbrev-ref', 'HEAD']).trim() !== 'main') stop('release from main');
@@ -44,7 +46,10 @@ try {
 
 try {
 	const date = new Date().toISOString().slice(0, 10);
-	writeFileSync(CHANGELOG, releaseChangelog(readFileSync(CHANGELOG, 'utf8'), version, current, date));
+	writeFileSync(
+		CHANGELOG,
+		releaseChangelog(readFileSync(CHANGELOG, 'utf8'), version, current, date),
+	);
 } catch (error) {
 	stop(error.message);
 }

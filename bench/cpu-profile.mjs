@@ -9,7 +9,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
-const { values, positionals } = parseArgs({ options: { top: { type: 'string', default: '15' } }, allowPositionals: true });
+const { values, positionals } = parseArgs({
+	options: { top: { type: 'string', default: '15' } },
+	allowPositionals: true,
+});
 const dir = positionals[0];
 if (!dir) {
 	console.error('usage: node bench/cpu-profile.mjs DIR [--top N]');
@@ -17,7 +20,9 @@ if (!dir) {
 }
 const top = Number(values.top);
 const { pid, marks } = JSON.parse(readFileSync(join(dir, 'marks.json'), 'utf8'));
-const file = readdirSync(dir).find((name) => name.endsWith('.cpuprofile') && name.split('.')[3] === String(pid));
+const file = readdirSync(dir).find(
+	(name) => name.endsWith('.cpuprofile') && name.split('.')[3] === String(pid),
+);
 if (!file) throw new Error(`no profile of pid ${pid} in ${dir}`);
 const profile = JSON.parse(readFileSync(join(dir, file), 'utf8'));
 
@@ -35,7 +40,15 @@ function area(frame) {
 	const rest = parts.at(-1).split('/');
 	return rest[0].startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0];
 }
-const label = (frame) => `${frame.functionName || '(anonymous)'} ${frame.url ? `${frame.url.split('/node_modules/').at(-1).replace(/^.*\/dist\//, 'dist/')}:${frame.lineNumber + 1}` : ''}`.trim();
+const label = (frame) =>
+	`${frame.functionName || '(anonymous)'} ${
+		frame.url
+			? `${frame.url
+					.split('/node_modules/')
+					.at(-1)
+					.replace(/^.*\/dist\//, 'dist/')}:${frame.lineNumber + 1}`
+			: ''
+	}`.trim();
 
 // sample times, in seconds from the profile's start
 const times = [];
@@ -55,7 +68,8 @@ for (const { name, from_s: from, to_s: to } of marks) {
 	let counted = 0;
 	for (let i = 0; i < profile.samples.length; i++) {
 		if (times[i] < from || times[i] > to) continue;
-		const seconds = profile.timeDeltas[i + 1] !== undefined ? profile.timeDeltas[i + 1] / 1e6 : interval;
+		const seconds =
+			profile.timeDeltas[i + 1] !== undefined ? profile.timeDeltas[i + 1] / 1e6 : interval;
 		counted += seconds;
 		const node = byId.get(profile.samples[i]);
 		if (node.callFrame.functionName === '(idle)') continue;
@@ -71,11 +85,16 @@ for (const { name, from_s: from, to_s: to } of marks) {
 		}
 	}
 	const span = to - from;
-	console.log(`\n== ${name}: ${span.toFixed(2)} s, main thread busy ${busy.toFixed(2)} s (${pct(busy, span)}), idle ${(counted - busy).toFixed(2)} s`);
+	console.log(
+		`\n== ${name}: ${span.toFixed(2)} s, main thread busy ${busy.toFixed(2)} s (${pct(busy, span)}), idle ${(counted - busy).toFixed(2)} s`,
+	);
 	console.log('  self time by area:');
-	for (const [key, s] of sorted(selfByArea).slice(0, top)) console.log(`    ${s.toFixed(3).padStart(7)} s  ${pct(s, busy).padStart(7)}  ${key}`);
+	for (const [key, s] of sorted(selfByArea).slice(0, top))
+		console.log(`    ${s.toFixed(3).padStart(7)} s  ${pct(s, busy).padStart(7)}  ${key}`);
 	console.log('  self time by function:');
-	for (const [key, s] of sorted(selfByFunction).slice(0, top)) console.log(`    ${s.toFixed(3).padStart(7)} s  ${pct(s, busy).padStart(7)}  ${key}`);
+	for (const [key, s] of sorted(selfByFunction).slice(0, top))
+		console.log(`    ${s.toFixed(3).padStart(7)} s  ${pct(s, busy).padStart(7)}  ${key}`);
 	console.log('  inclusive time (what a function and everything it called took):');
-	for (const [key, s] of sorted(inclusive).slice(0, top * 2)) console.log(`    ${s.toFixed(3).padStart(7)} s  ${pct(s, busy).padStart(7)}  ${key}`);
+	for (const [key, s] of sorted(inclusive).slice(0, top * 2))
+		console.log(`    ${s.toFixed(3).padStart(7)} s  ${pct(s, busy).padStart(7)}  ${key}`);
 }

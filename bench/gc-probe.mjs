@@ -23,7 +23,9 @@ socket.onopen = async () => {
 	await call('HeapProfiler.collectGarbage');
 	const after = await call('Runtime.getHeapUsage');
 	const mb = (bytes) => Math.round(bytes / (1024 * 1024));
-	process.stdout.write(`${JSON.stringify({ heap_used_mb: mb(before.usedSize), live_heap_mb: mb(after.usedSize) })}\n`);
+	process.stdout.write(
+		`${JSON.stringify({ heap_used_mb: mb(before.usedSize), live_heap_mb: mb(after.usedSize) })}\n`,
+	);
 	socket.close();
 	process.exit(0);
 };

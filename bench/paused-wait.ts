@@ -52,32 +52,66 @@ export interface PausedWaitRow {
 }
 
 /** Measures `items` video generations of `latencyMs` each, waited for in the execution and with the execution paused. */
-export async function measurePausedWait(items = 100, latencyMs = 30_000, { pausedOnly = false, dist = 'dist' } = {}): Promise<PausedWaitRow[]> {
+export async function measurePausedWait(
+	items = 100,
+	latencyMs = 30_000,
+	{ pausedOnly = false, dist = 'dist' } = {},
+): Promise<PausedWaitRow[]> {
 	// eslint-disable-next-line @typescript-eslint/no-require-imports -- the published bundle, loaded by path as n8n does
-	const { MediaGenVideo } = require(join(process.cwd(), dist, 'nodes/MediaGenVideo/MediaGenVideo.node.js')) as { MediaGenVideo: typeof MediaGenVideoType };
-	const sandbox = await startSandbox({ latencyMs, concurrencyPerAccount: items, rateLimitPerSecond: 10_000 });
+	const { MediaGenVideo } = require(
+		join(process.cwd(), dist, 'nodes/MediaGenVideo/MediaGenVideo.node.js'),
+	) as { MediaGenVideo: typeof MediaGenVideoType };
+	const sandbox = await startSandbox({
+		latencyMs,
+		concurrencyPerAccount: items,
+		rateLimitPerSecond: 10_000,
+	});
 	const host = await PausedExecutionHost.start();
 	const credentials = new TestCredentialsHelper();
 	credentials.set('mediaGenApi', { baseUrl: sandbox.baseUrl, apiKey: SANDBOX_API_KEY });
 	const input = Array.from({ length: items }, (_, i) => ({ json: { prompt: `shot ${i}` } }));
-	const parameters = { resource: 'video', operation: 'generate', prompt: '={{ $json.prompt }}', duration: 5, options: { concurrency: 20, waitTimeout: 3600 } };
+	const parameters = {
+		resource: 'video',
+		operation: 'generate',
+		prompt: '={{ $json.prompt }}',
+		duration: 5,
+		options: { concurrency: 20, waitTimeout: 3600 },
+	};
 	const rows: PausedWaitRow[] = [];
-	const runReads = (from: number, to: number) => sandbox.state.requests.filter((r) => r.path.startsWith('/v1/runs') && r.at >= from && r.at < to).length;
-	const charged = (ids: string[]) => ids.reduce((sum, id) => sum + sandbox.state.chargesFor(id).length, 0);
-	const finishTimes = (ids: string[]) => ids.map((id) => Date.parse(String(sandbox.state.runs.get(id)!.run.completed_at)));
+	const runReads = (from: number, to: number) =>
+		sandbox.state.requests.filter((r) => r.path.startsWith('/v1/runs') && r.at >= from && r.at < to)
+			.length;
+	const charged = (ids: string[]) =>
+		ids.reduce((sum, id) => sum + sandbox.state.chargesFor(id).length, 0);
+	const finishTimes = (ids: string[]) =>
+		ids.map((id) => Date.parse(String(sandbox.state.runs.get(id)!.run.completed_at)));
 	const firstFinished = (ids: string[]) => Math.min(...finishTimes(ids));
 	const lastFinished = (ids: string[]) => Math.max(...finishTimes(ids));
 	const reads = (from: number, to: number) => {
-		const runs = sandbox.state.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/v1/runs') && r.at >= from && r.at <= to);
-		return { run_list_reads: runs.filter((r) => r.path === '/v1/runs').length, run_own_reads: runs.filter((r) => r.path !== '/v1/runs').length };
+		const runs = sandbox.state.requests.filter(
+			(r) => r.method === 'GET' && r.path.startsWith('/v1/runs') && r.at >= from && r.at <= to,
+		);
+		return {
+			run_list_reads: runs.filter((r) => r.path === '/v1/runs').length,
+			run_own_reads: runs.filter((r) => r.path !== '/v1/runs').length,
+		};
 	};
 	try {
 		if (!pausedOnly) {
 			const started = Date.now();
-			const here = await runNode({ nodeType: new MediaGenVideo(), credentials, parameters: { ...parameters, waitMode: 'inExecution' }, input });
+			const here = await runNode({
+				nodeType: new MediaGenVideo(),
+				credentials,
+				parameters: { ...parameters, waitMode: 'inExecution' },
+				input,
+			});
 			const ended = Date.now();
 			const hereIds = here.items.map((i) => String(i.json.id));
-			const lastSubmit = Math.max(...sandbox.state.requests.filter((r) => r.method === 'POST' && r.path === '/v1/videos/generations').map((r) => r.at));
+			const lastSubmit = Math.max(
+				...sandbox.state.requests
+					.filter((r) => r.method === 'POST' && r.path === '/v1/videos/generations')
+					.map((r) => r.at),
+			);
 			rows.push({
 				row: 'in this execution (polling)',
 				items,
@@ -94,18 +128,30 @@ export async function measurePausedWait(items = 100, latencyMs = 30_000, { pause
 		}
 
 		const pausedStart = Date.now();
-		const paused = await host.run({ nodeType: new MediaGenVideo(), credentials, parameters: { ...parameters, waitMode: 'parked' }, input });
+		const paused = await host.run({
+			nodeType: new MediaGenVideo(),
+			credentials,
+			parameters: { ...parameters, waitMode: 'parked' },
+			input,
+		});
 		const pausedAt = Date.now();
-		if (paused.run.status !== 'waiting') throw new Error(`the execution did not pause: ${JSON.stringify(paused.run.data.resultData.runData.MediaGen?.[0]?.hints ?? paused.error)}`);
+		if (paused.run.status !== 'waiting')
+			throw new Error(
+				`the execution did not pause: ${JSON.stringify(paused.run.data.resultData.runData.MediaGen?.[0]?.hints ?? paused.error)}`,
+			);
 		const resumed = await host.finished(paused.executionId, latencyMs + 120_000);
 		const pausedIds = resumed.items.map((i) => String(i.json.id));
 		const worker = host.runTimes(paused.executionId).reduce((a, b) => a + b, 0);
-		const main = host.deliveries.filter((d) => d.executionId === paused.executionId).reduce((sum, d) => sum + d.webhookMs, 0);
+		const main = host.deliveries
+			.filter((d) => d.executionId === paused.executionId)
+			.reduce((sum, d) => sum + d.webhookMs, 0);
 		const ours = host.deliveries.filter((d) => d.executionId === paused.executionId);
 		const resumedAt = host.resumedAt(paused.executionId) ?? NaN;
 		const lastArrival = Math.max(...ours.map((d) => d.at));
 		const resuming = ours.find((d) => d.resumed);
-		const resumeAnswer = sandbox.services.webhooks.listDeliveries(SANDBOX_ACCOUNT_ID).find((d) => String(d.response_body ?? '').includes('"resumed":true'));
+		const resumeAnswer = sandbox.services.webhooks
+			.listDeliveries(SANDBOX_ACCOUNT_ID)
+			.find((d) => String(d.response_body ?? '').includes('"resumed":true'));
 		rows.push({
 			row: 'paused until the runs finish',
 			items,
@@ -116,9 +162,13 @@ export async function measurePausedWait(items = 100, latencyMs = 30_000, { pause
 			run_reads_while_waiting: runReads(pausedAt, firstFinished(pausedIds)),
 			...reads(pausedAt, resumedAt),
 			after_last_event_s: (resumedAt - lastFinished(pausedIds)) / 1000,
-			resume_answered_after_last_event_s: resumeAnswer ? (Date.parse(String(resumeAnswer.updated_at)) - lastFinished(pausedIds)) / 1000 : undefined,
+			resume_answered_after_last_event_s: resumeAnswer
+				? (Date.parse(String(resumeAnswer.updated_at)) - lastFinished(pausedIds)) / 1000
+				: undefined,
 			last_delivery_after_last_finish_s: (lastArrival - lastFinished(pausedIds)) / 1000,
-			resume_answered_after_last_delivery_s: resuming?.answeredAt ? (resuming.answeredAt - lastArrival) / 1000 : undefined,
+			resume_answered_after_last_delivery_s: resuming?.answeredAt
+				? (resuming.answeredAt - lastArrival) / 1000
+				: undefined,
 			deliveries: ours.length,
 			failed_deliveries: ours.filter((d) => d.status !== 200).length,
 			resumes: ours.filter((d) => d.resumed).length,
@@ -134,11 +184,23 @@ export async function measurePausedWait(items = 100, latencyMs = 30_000, { pause
 
 async function main(): Promise<void> {
 	const { values } = parseArgs({
-		options: { items: { type: 'string', default: '100' }, latency: { type: 'string', default: '30000' }, 'paused-only': { type: 'boolean', default: false }, dist: { type: 'string', default: 'dist' } },
+		options: {
+			items: { type: 'string', default: '100' },
+			latency: { type: 'string', default: '30000' },
+			'paused-only': { type: 'boolean', default: false },
+			dist: { type: 'string', default: 'dist' },
+		},
 	});
-	const rows = await measurePausedWait(Number(values.items), Number(values.latency), { pausedOnly: values['paused-only'], dist: values.dist });
+	const rows = await measurePausedWait(Number(values.items), Number(values.latency), {
+		pausedOnly: values['paused-only'],
+		dist: values.dist,
+	});
 	console.table(rows);
-	if (values.dist === 'dist') writeFileSync('bench/paused-wait.json', `${JSON.stringify({ measured_at: new Date().toISOString(), rows }, null, 2)}\n`);
+	if (values.dist === 'dist')
+		writeFileSync(
+			'bench/paused-wait.json',
+			`${JSON.stringify({ measured_at: new Date().toISOString(), rows }, null, 2)}\n`,
+		);
 }
 
 // run as `node build/bench/paused-wait.js` only: bundled into build/bench/run.js, `require.main === module`

@@ -27,13 +27,30 @@
 // Prints progress on stderr and the rows as JSON on the last stdout line.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+	appendFileSync,
+	mkdirSync,
+	mkdtempSync,
+	readFileSync,
+	rmSync,
+	statSync,
+	writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { ensureN8nInstalled } from '../test/n8n-host/install.mjs';
-import { createApiKey, freePort, makeUserFolder, n8nCli, publicApi, setupOwner, startN8n, startN8nWorker } from '../test/n8n-host/n8n.mjs';
+import {
+	createApiKey,
+	freePort,
+	makeUserFolder,
+	n8nCli,
+	publicApi,
+	setupOwner,
+	startN8n,
+	startN8nWorker,
+} from '../test/n8n-host/n8n.mjs';
 import { idealClient } from './ideal-client.mjs';
 
 const { values } = parseArgs({
@@ -54,7 +71,11 @@ const profileDir = values['cpu-prof'] && resolve(values['cpu-prof']);
 const marks = [];
 let n8nStartedAt = 0;
 function mark(name, fromMs, toMs) {
-	marks.push({ name, from_s: Number(((fromMs - n8nStartedAt) / 1000).toFixed(3)), to_s: Number(((toMs - n8nStartedAt) / 1000).toFixed(3)) });
+	marks.push({
+		name,
+		from_s: Number(((fromMs - n8nStartedAt) / 1000).toFixed(3)),
+		to_s: Number(((toMs - n8nStartedAt) / 1000).toFixed(3)),
+	});
 }
 const root = new URL('..', import.meta.url).pathname;
 const extensionsDir = resolve(values.extensions ?? join(root, 'dist'));
@@ -63,7 +84,9 @@ const MB = 1024 * 1024;
 const log = (line) => process.stderr.write(`[real-n8n${values.queue ? ' queue' : ''}] ${line}\n`);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const suffix = values.label ? ` [${values.label}]` : '';
-const where = values.queue ? 'n8n queue mode (1 main + 1 worker, binary mode database)' : 'real n8n';
+const where = values.queue
+	? 'n8n queue mode (1 main + 1 worker, binary mode database)'
+	: 'real n8n';
 
 /** One sandbox process at a time, always on the same port (the credential and workflows point at it). */
 let sandbox;
@@ -73,36 +96,121 @@ async function restartSandbox(port, flags) {
 		sandbox.kill();
 		await exited;
 	}
-	sandbox = spawn(process.execPath, [join(root, 'build/sandbox/cli.js'), '--port', String(port), '--rate-limit', '1000000', ...flags], { stdio: ['ignore', 'pipe', 'inherit'] });
+	sandbox = spawn(
+		process.execPath,
+		[
+			join(root, 'build/sandbox/cli.js'),
+			'--port',
+			String(port),
+			'--rate-limit',
+			'1000000',
+			...flags,
+		],
+		{ stdio: ['ignore', 'pipe', 'inherit'] },
+	);
 	await new Promise((resolve, reject) => {
 		sandbox.stdout.on('data', (chunk) => chunk.toString().includes('listening') && resolve());
 		sandbox.once('exit', (code) => reject(new Error(`sandbox exited ${code}`)));
 	});
 }
 
-const node = (name, type, typeVersion, position, parameters, extra = {}) => ({ id: randomUUID(), name, type, typeVersion, position, parameters, ...extra });
-const webhook = (path) => node('Webhook', 'n8n-nodes-base.webhook', 2, [0, 0], { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} }, { webhookId: randomUUID() });
+const node = (name, type, typeVersion, position, parameters, extra = {}) => ({
+	id: randomUUID(),
+	name,
+	type,
+	typeVersion,
+	position,
+	parameters,
+	...extra,
+});
+const webhook = (path) =>
+	node(
+		'Webhook',
+		'n8n-nodes-base.webhook',
+		2,
+		[0, 0],
+		{ httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
+		{ webhookId: randomUUID() },
+	);
 const prompts = node('Prompts', 'n8n-nodes-base.code', 2, [200, 0], {
-	jsCode: "return Array.from({ length: $input.first().json.body.count }, (_, i) => ({ json: { prompt: 'poster ' + i } }));",
+	jsCode:
+		"return Array.from({ length: $input.first().json.body.count }, (_, i) => ({ json: { prompt: 'poster ' + i } }));",
 });
 const credentials = { mediaGenApi: { id: 'benchcred00000001', name: 'MediaGen sandbox' } };
-const chain = (...names) => Object.fromEntries(names.slice(0, -1).map((name, i) => [name, { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] }]));
+const chain = (...names) =>
+	Object.fromEntries(
+		names
+			.slice(0, -1)
+			.map((name, i) => [name, { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] }]),
+	);
 const IMAGE_NODE = 'MediaGen Image';
 
 function nodeWorkflow(id, options = {}) {
-	const image = node(IMAGE_NODE, 'CUSTOM.mediaGenImage', 1, [400, 0], { authentication: 'mediaGenApi', resource: 'image', operation: 'generate', prompt: '={{ $json.prompt }}', options }, { credentials });
-	return { id, name: `bench (a) MediaGen Image node ${JSON.stringify(options)}`, nodes: [webhook(`bench-${id}`), prompts, image], connections: chain('Webhook', 'Prompts', IMAGE_NODE), settings: { executionOrder: 'v1' }, active: false };
+	const image = node(
+		IMAGE_NODE,
+		'CUSTOM.mediaGenImage',
+		1,
+		[400, 0],
+		{
+			authentication: 'mediaGenApi',
+			resource: 'image',
+			operation: 'generate',
+			prompt: '={{ $json.prompt }}',
+			options,
+		},
+		{ credentials },
+	);
+	return {
+		id,
+		name: `bench (a) MediaGen Image node ${JSON.stringify(options)}`,
+		nodes: [webhook(`bench-${id}`), prompts, image],
+		connections: chain('Webhook', 'Prompts', IMAGE_NODE),
+		settings: { executionOrder: 'v1' },
+		active: false,
+	};
 }
 
 function bigOutputWorkflow(id) {
-	const video = node('MediaGen Video', 'CUSTOM.mediaGenVideo', 1, [200, 0], { authentication: 'mediaGenApi', resource: 'video', operation: 'generate', prompt: 'a long take', duration: 5, options: {} }, { credentials });
-	return { id, name: 'bench big output', nodes: [webhook(`bench-${id}`), video], connections: chain('Webhook', 'MediaGen Video'), settings: { executionOrder: 'v1' }, active: false };
+	const video = node(
+		'MediaGen Video',
+		'CUSTOM.mediaGenVideo',
+		1,
+		[200, 0],
+		{
+			authentication: 'mediaGenApi',
+			resource: 'video',
+			operation: 'generate',
+			prompt: 'a long take',
+			duration: 5,
+			options: {},
+		},
+		{ credentials },
+	);
+	return {
+		id,
+		name: 'bench big output',
+		nodes: [webhook(`bench-${id}`), video],
+		connections: chain('Webhook', 'MediaGen Video'),
+		settings: { executionOrder: 'v1' },
+		active: false,
+	};
 }
 
 /** n8n's own HTTP Request node fetching a file into binary data: what any download costs inside n8n. */
 function httpDownloadWorkflow(id) {
-	const download = node('Download', 'n8n-nodes-base.httpRequest', 4.2, [200, 0], { method: 'GET', url: '={{ $json.body.url }}', options: { response: { response: { responseFormat: 'file' } } } });
-	return { id, name: 'bench HTTP Request download', nodes: [webhook(`bench-${id}`), download], connections: chain('Webhook', 'Download'), settings: { executionOrder: 'v1' }, active: false };
+	const download = node('Download', 'n8n-nodes-base.httpRequest', 4.2, [200, 0], {
+		method: 'GET',
+		url: '={{ $json.body.url }}',
+		options: { response: { response: { responseFormat: 'file' } } },
+	});
+	return {
+		id,
+		name: 'bench HTTP Request download',
+		nodes: [webhook(`bench-${id}`), download],
+		connections: chain('Webhook', 'Download'),
+		settings: { executionOrder: 'v1' },
+		active: false,
+	};
 }
 
 function pollingLoopWorkflow(id, sandboxBase, waitSeconds, { download = true } = {}) {
@@ -111,23 +219,62 @@ function pollingLoopWorkflow(id, sandboxBase, waitSeconds, { download = true } =
 		method: 'POST',
 		url: `${sandboxBase}/images/generations`,
 		sendHeaders: true,
-		headerParameters: { parameters: [auth, { name: 'Idempotency-Key', value: '={{ $execution.id }}-{{ $itemIndex }}' }] },
+		headerParameters: {
+			parameters: [
+				auth,
+				{ name: 'Idempotency-Key', value: '={{ $execution.id }}-{{ $itemIndex }}' },
+			],
+		},
 		sendBody: true,
 		specifyBody: 'json',
 		jsonBody: '={{ JSON.stringify({ prompt: $json.prompt }) }}',
 		options: {},
 	});
-	const wait = node('Wait', 'n8n-nodes-base.wait', 1.1, [600, 0], { amount: waitSeconds, unit: 'seconds' }, { webhookId: randomUUID() });
-	const poll = node('Poll', 'n8n-nodes-base.httpRequest', 4.2, [800, 0], { method: 'GET', url: `=${sandboxBase}/runs/{{ $json.id }}`, sendHeaders: true, headerParameters: { parameters: [auth] }, options: {} });
-	const done = node('Done?', 'n8n-nodes-base.if', 1, [1000, 0], { conditions: { string: [{ value1: '={{ $json.status }}', operation: 'equal', value2: 'completed' }] } });
-	const fetchFile = node('Download', 'n8n-nodes-base.httpRequest', 4.2, [1200, -100], { method: 'GET', url: '={{ $json.output.images[0].url }}', options: { response: { response: { responseFormat: 'file' } } } });
+	const wait = node(
+		'Wait',
+		'n8n-nodes-base.wait',
+		1.1,
+		[600, 0],
+		{ amount: waitSeconds, unit: 'seconds' },
+		{ webhookId: randomUUID() },
+	);
+	const poll = node('Poll', 'n8n-nodes-base.httpRequest', 4.2, [800, 0], {
+		method: 'GET',
+		url: `=${sandboxBase}/runs/{{ $json.id }}`,
+		sendHeaders: true,
+		headerParameters: { parameters: [auth] },
+		options: {},
+	});
+	const done = node('Done?', 'n8n-nodes-base.if', 1, [1000, 0], {
+		conditions: {
+			string: [{ value1: '={{ $json.status }}', operation: 'equal', value2: 'completed' }],
+		},
+	});
+	const fetchFile = node('Download', 'n8n-nodes-base.httpRequest', 4.2, [1200, -100], {
+		method: 'GET',
+		url: '={{ $json.output.images[0].url }}',
+		options: { response: { response: { responseFormat: 'file' } } },
+	});
 	return {
 		id,
 		name: `bench (d) HTTP Request + Wait ${waitSeconds} s + IF loop${download ? ' + download' : ''}`,
-		nodes: [webhook(`bench-${id}`), prompts, submit, wait, poll, done, ...(download ? [fetchFile] : [])],
+		nodes: [
+			webhook(`bench-${id}`),
+			prompts,
+			submit,
+			wait,
+			poll,
+			done,
+			...(download ? [fetchFile] : []),
+		],
 		connections: {
 			...chain('Webhook', 'Prompts', 'Submit', 'Wait', 'Poll', 'Done?'),
-			'Done?': { main: [download ? [{ node: 'Download', type: 'main', index: 0 }] : [], [{ node: 'Wait', type: 'main', index: 0 }]] },
+			'Done?': {
+				main: [
+					download ? [{ node: 'Download', type: 'main', index: 0 }] : [],
+					[{ node: 'Wait', type: 'main', index: 0 }],
+				],
+			},
 		},
 		settings: { executionOrder: 'v1' },
 		active: false,
@@ -136,17 +283,49 @@ function pollingLoopWorkflow(id, sandboxBase, waitSeconds, { download = true } =
 
 /** The rows a scenario can measure: a workflow in n8n, or the ideal client outside it. */
 const ROW_KINDS = {
-	node: { workflowId: 'benchA000000001', label: `(a) MediaGen Image node, ${where}, default options` },
-	'node-urls': { workflowId: 'benchU000000001', label: `(a) MediaGen Image node, ${where}, Return URLs Only` },
-	'node-c5': { workflowId: 'benchC500000001', label: `(a) MediaGen Image node, ${where}, Max Parallel Submits 5` },
+	node: {
+		workflowId: 'benchA000000001',
+		label: `(a) MediaGen Image node, ${where}, default options`,
+	},
+	'node-urls': {
+		workflowId: 'benchU000000001',
+		label: `(a) MediaGen Image node, ${where}, Return URLs Only`,
+	},
+	'node-c5': {
+		workflowId: 'benchC500000001',
+		label: `(a) MediaGen Image node, ${where}, Max Parallel Submits 5`,
+	},
 	// 10,000 runs 10 at a time outlast the in-execution Wait Timeout of 10 min
-	'node-wt': { workflowId: 'benchW000000001', label: `(a) MediaGen Image node, ${where}, Wait Timeout 7200 s` },
-	'node-urls-wt': { workflowId: 'benchV000000001', label: `(a) MediaGen Image node, ${where}, Return URLs Only, Wait Timeout 7200 s` },
-	loop5: { workflowId: 'benchD500000001', label: `(d) ${where}: HTTP Request + Wait 5 s + IF loop + download` },
-	loop2: { workflowId: 'benchD200000001', label: `(d) ${where}: HTTP Request + Wait 2 s + IF loop + download` },
-	'loop2-nodl': { workflowId: 'benchN200000001', label: `(d) ${where}: HTTP Request + Wait 2 s + IF loop, no download` },
-	ideal: { ideal: { downloads: true }, label: '(i) ideal client: plain fetch, 100 submits in flight, list read every 100 ms, download at completion' },
-	'ideal-nodl': { ideal: { downloads: false }, label: '(i) ideal client: plain fetch, 100 submits in flight, list read every 100 ms, no downloads' },
+	'node-wt': {
+		workflowId: 'benchW000000001',
+		label: `(a) MediaGen Image node, ${where}, Wait Timeout 7200 s`,
+	},
+	'node-urls-wt': {
+		workflowId: 'benchV000000001',
+		label: `(a) MediaGen Image node, ${where}, Return URLs Only, Wait Timeout 7200 s`,
+	},
+	loop5: {
+		workflowId: 'benchD500000001',
+		label: `(d) ${where}: HTTP Request + Wait 5 s + IF loop + download`,
+	},
+	loop2: {
+		workflowId: 'benchD200000001',
+		label: `(d) ${where}: HTTP Request + Wait 2 s + IF loop + download`,
+	},
+	'loop2-nodl': {
+		workflowId: 'benchN200000001',
+		label: `(d) ${where}: HTTP Request + Wait 2 s + IF loop, no download`,
+	},
+	ideal: {
+		ideal: { downloads: true },
+		label:
+			'(i) ideal client: plain fetch, 100 submits in flight, list read every 100 ms, download at completion',
+	},
+	'ideal-nodl': {
+		ideal: { downloads: false },
+		label:
+			'(i) ideal client: plain fetch, 100 submits in flight, list read every 100 ms, no downloads',
+	},
 };
 
 function workflowsFor(sandboxBase) {
@@ -174,7 +353,11 @@ async function sandboxRuns(origin) {
 	const runs = [];
 	let after;
 	for (;;) {
-		const page = await (await fetch(`${origin}/v1/runs?limit=100${after ? `&starting_after=${after}` : ''}`, { headers: { authorization: `Bearer ${API_KEY}` } })).json();
+		const page = await (
+			await fetch(`${origin}/v1/runs?limit=100${after ? `&starting_after=${after}` : ''}`, {
+				headers: { authorization: `Bearer ${API_KEY}` },
+			})
+		).json();
 		runs.push(...page.data);
 		if (!page.has_more || !page.data.length) return runs;
 		after = page.data.at(-1).id;
@@ -185,12 +368,18 @@ async function sandboxRuns(origin) {
 function counts(requests, runs) {
 	const api = requests.filter((r) => r.path.startsWith('/v1/')).length;
 	const downloads = requests.filter((r) => r.path.startsWith('/storage/')).length;
-	return { requests_per_run: Number((api / runs).toFixed(3)), downloads_per_run: Number((downloads / runs).toFixed(2)), total_per_run: Number(((api + downloads) / runs).toFixed(2)) };
+	return {
+		requests_per_run: Number((api / runs).toFixed(3)),
+		downloads_per_run: Number((downloads / runs).toFixed(2)),
+		total_per_run: Number(((api + downloads) / runs).toFixed(2)),
+	};
 }
 
 /** The API submits (POST /v1/…) in the sandbox's log. */
-const submitsOf = (requests) => requests.filter((r) => r.method === 'POST' && r.path.startsWith('/v1/'));
-const runReadsOf = (requests) => requests.filter((r) => r.method === 'GET' && r.path.startsWith('/v1/runs'));
+const submitsOf = (requests) =>
+	requests.filter((r) => r.method === 'POST' && r.path.startsWith('/v1/'));
+const runReadsOf = (requests) =>
+	requests.filter((r) => r.method === 'GET' && r.path.startsWith('/v1/runs'));
 
 /**
  * Where the time went, from the sandbox's log (each request logged when its answer was sent) and the
@@ -208,7 +397,8 @@ function timeline(requests, runs, startedAt, stoppedAt) {
 		submits_s: posts.length ? [s(posts[0].at), s(posts.at(-1).at)] : null,
 		last_completion_s: lastCompletion ? s(lastCompletion) : null,
 		last_read_s: lastRead ? s(lastRead) : null,
-		detect_lag_s: lastRead && lastCompletion ? Number(((lastRead - lastCompletion) / 1000).toFixed(3)) : null,
+		detect_lag_s:
+			lastRead && lastCompletion ? Number(((lastRead - lastCompletion) / 1000).toFixed(3)) : null,
 		list_reads: reads.filter((r) => r.path === '/v1/runs').length,
 		run_reads: reads.filter((r) => r.path !== '/v1/runs').length,
 		downloads_s: files.length ? [s(files[0].at), s(files.at(-1).at)] : null,
@@ -221,8 +411,13 @@ async function n8nMemoryGauges(metricsUrl) {
 	if (!metricsUrl) return {};
 	try {
 		const text = await (await fetch(metricsUrl)).text();
-		const gauge = (name) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? ([\\d.e+]+)$`, 'm').exec(text)?.[1] ?? NaN) / (1024 * 1024);
-		return { heap: gauge('n8n_nodejs_heap_size_used_bytes'), external: gauge('n8n_nodejs_external_memory_bytes') };
+		const gauge = (name) =>
+			Number(new RegExp(`^${name}(?:\\{[^}]*\\})? ([\\d.e+]+)$`, 'm').exec(text)?.[1] ?? NaN) /
+			(1024 * 1024);
+		return {
+			heap: gauge('n8n_nodejs_heap_size_used_bytes'),
+			external: gauge('n8n_nodejs_external_memory_bytes'),
+		};
 	} catch {
 		return {};
 	}
@@ -234,7 +429,9 @@ async function n8nMemoryGauges(metricsUrl) {
  * peak of resident memory sits (JavaScript objects, or bytes held by Buffers and streams).
  */
 function rssSampler(pid, metricsUrl) {
-	const read = () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
+	const read = () =>
+		Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) /
+		1024;
 	const before = read();
 	let peak = before;
 	const timer = setInterval(() => (peak = Math.max(peak, read())), 100);
@@ -255,9 +452,17 @@ function rssSampler(pid, metricsUrl) {
 			await sampleGauges();
 			peak = Math.max(peak, read());
 			const split = gauges.first
-				? { heap_used_growth_mb: Math.round(gauges.heap - gauges.first.heap), external_growth_mb: Math.round(gauges.external - gauges.first.external) }
+				? {
+						heap_used_growth_mb: Math.round(gauges.heap - gauges.first.heap),
+						external_growth_mb: Math.round(gauges.external - gauges.first.external),
+					}
 				: {};
-			return { rss_before_mb: Math.round(before), peak_rss_mb: Math.round(peak), rss_growth_mb: Math.round(peak - before), ...split };
+			return {
+				rss_before_mb: Math.round(before),
+				peak_rss_mb: Math.round(peak),
+				rss_growth_mb: Math.round(peak - before),
+				...split,
+			};
 		},
 	};
 }
@@ -265,7 +470,10 @@ function rssSampler(pid, metricsUrl) {
 /** A full garbage collection forced in n8n (bench/gc-probe.mjs under n8n's own Node): the heap in use before and after, in MB. */
 async function forcedCollection(inspectorUrl) {
 	const { nodeBin } = await ensureN8nInstalled({ log });
-	const probe = spawnSync(nodeBin, [join(root, 'bench/gc-probe.mjs'), inspectorUrl], { encoding: 'utf8', timeout: 60_000 });
+	const probe = spawnSync(nodeBin, [join(root, 'bench/gc-probe.mjs'), inspectorUrl], {
+		encoding: 'utf8',
+		timeout: 60_000,
+	});
 	if (probe.status !== 0) throw new Error(`gc-probe failed (${probe.status}): ${probe.stderr}`);
 	return JSON.parse(probe.stdout);
 }
@@ -273,23 +481,37 @@ async function forcedCollection(inspectorUrl) {
 async function runWorkflow(ctx, workflowId, body) {
 	// the execution this call starts is newer than every one before it (a warm-up that just ended
 	// started within a second of it, so a time window alone could pick the warm-up)
-	const before = Number((await ctx.api(`/executions?workflowId=${workflowId}&limit=1`)).data?.[0]?.id ?? 0);
+	const before = Number(
+		(await ctx.api(`/executions?workflowId=${workflowId}&limit=1`)).data?.[0]?.id ?? 0,
+	);
 	const started = Date.now();
 	let response;
 	for (let attempt = 1; ; attempt++) {
-		response = await fetch(`${ctx.n8n.url}/webhook/bench-${workflowId}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+		response = await fetch(`${ctx.n8n.url}/webhook/bench-${workflowId}`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify(body),
+		});
 		// n8n answers before it has activated every published workflow: a webhook may not be there yet
 		if (response.status !== 404 || attempt >= 60) break;
 		await response.text();
 		await sleep(1000);
 	}
-	if (!response.ok) throw new Error(`${workflowId}: webhook answered ${response.status} ${await response.text()}`);
+	if (!response.ok)
+		throw new Error(`${workflowId}: webhook answered ${response.status} ${await response.text()}`);
 	for (;;) {
 		await sleep(250);
 		const list = await ctx.api(`/executions?workflowId=${workflowId}&limit=1`);
 		const execution = list.data?.[0];
-		if (execution && Number(execution.id) > before && execution.stoppedAt && !['running', 'waiting', 'new'].includes(execution.status)) return execution;
-		if (Date.now() - started > 90 * 60 * 1000) throw new Error(`${workflowId}: not finished after 90 minutes`);
+		if (
+			execution &&
+			Number(execution.id) > before &&
+			execution.stoppedAt &&
+			!['running', 'waiting', 'new'].includes(execution.status)
+		)
+			return execution;
+		if (Date.now() - started > 90 * 60 * 1000)
+			throw new Error(`${workflowId}: not finished after 90 minutes`);
 	}
 }
 
@@ -298,7 +520,12 @@ async function nodeResult(ctx, executionId) {
 	const execution = await ctx.api(`/executions/${executionId}?includeData=true`);
 	const run = execution.data?.resultData?.runData?.[IMAGE_NODE]?.[0];
 	const items = run?.data?.main?.[0] ?? [];
-	return { node_s: run ? Number((run.executionTime / 1000).toFixed(3)) : null, outputs: items.length, binaries: items.filter((i) => i.binary && Object.keys(i.binary).length).length, error_items: items.filter((i) => i.json?.error).length };
+	return {
+		node_s: run ? Number((run.executionTime / 1000).toFixed(3)) : null,
+		outputs: items.length,
+		binaries: items.filter((i) => i.binary && Object.keys(i.binary).length).length,
+		error_items: items.filter((i) => i.json?.error).length,
+	};
 }
 
 async function measureWorkflow(ctx, scenario, kind) {
@@ -310,31 +537,58 @@ async function measureWorkflow(ctx, scenario, kind) {
 	const warmItems = Math.min(scenario.items, 1000);
 	// the forced collection before comes before the warm-up, so the measured execution starts from the
 	// heap it would have without one (the warm-up's garbage included)
-	const liveAt = values['live-heap-at'] && ctx.inspectorUrl ? Number(values['live-heap-at']) : undefined;
+	const liveAt =
+		values['live-heap-at'] && ctx.inspectorUrl ? Number(values['live-heap-at']) : undefined;
 	const liveBefore = liveAt === undefined ? undefined : await forcedCollection(ctx.inspectorUrl);
-	await restartSandbox(ctx.sandboxPort, ['--latency', String(scenario.latency), '--concurrency', String(warmItems)]);
+	await restartSandbox(ctx.sandboxPort, [
+		'--latency',
+		String(scenario.latency),
+		'--concurrency',
+		String(warmItems),
+	]);
 	await runWorkflow(ctx, workflowId, { count: warmItems });
-	await restartSandbox(ctx.sandboxPort, ['--latency', String(scenario.latency), '--concurrency', String(scenario.cap)]);
+	await restartSandbox(ctx.sandboxPort, [
+		'--latency',
+		String(scenario.latency),
+		'--concurrency',
+		String(scenario.cap),
+	]);
 	await sleep(500);
 	const rss = rssSampler(ctx.worker.pid, ctx.metricsUrl);
-	const probe = liveAt === undefined ? undefined : sleep(liveAt * 1000).then(() => forcedCollection(ctx.inspectorUrl));
+	const probe =
+		liveAt === undefined
+			? undefined
+			: sleep(liveAt * 1000).then(() => forcedCollection(ctx.inspectorUrl));
 	const execution = await runWorkflow(ctx, workflowId, { count: scenario.items });
 	const memory = await rss.stop();
 	if (probe) {
 		const liveThen = await probe;
-		Object.assign(memory, { live_heap_before_mb: liveBefore.live_heap_mb, heap_used_at_probe_mb: liveThen.heap_used_mb, live_heap_at_probe_mb: liveThen.live_heap_mb, live_heap_growth_mb: liveThen.live_heap_mb - liveBefore.live_heap_mb, probe_at_s: liveAt });
+		Object.assign(memory, {
+			live_heap_before_mb: liveBefore.live_heap_mb,
+			heap_used_at_probe_mb: liveThen.heap_used_mb,
+			live_heap_at_probe_mb: liveThen.live_heap_mb,
+			live_heap_growth_mb: liveThen.live_heap_mb - liveBefore.live_heap_mb,
+			probe_at_s: liveAt,
+		});
 	}
 	const startedAt = Date.parse(execution.startedAt);
 	const stoppedAt = Date.parse(execution.stoppedAt);
 	const wall = (stoppedAt - startedAt) / 1000;
 	const requests = await sandboxRequests(ctx.sandboxOrigin);
 	const runs = await sandboxRuns(ctx.sandboxOrigin);
-	mark(`${label} (${scenario.items} items, ${scenario.latency} ms, cap ${scenario.cap})`, startedAt, stoppedAt);
+	mark(
+		`${label} (${scenario.items} items, ${scenario.latency} ms, cap ${scenario.cap})`,
+		startedAt,
+		stoppedAt,
+	);
 	const posts = submitsOf(requests);
 	if (posts.length) mark(`${label}: until the first submit`, startedAt, posts[0].at);
-	if (posts.length) mark(`${label}: submits (first to last POST answered)`, posts[0].at, posts.at(-1).at);
+	if (posts.length)
+		mark(`${label}: submits (first to last POST answered)`, posts[0].at, posts.at(-1).at);
 	const result = kind.startsWith('node') ? await nodeResult(ctx, execution.id) : {};
-	log(`${label} (${scenario.items} items, ${scenario.latency} ms, cap ${scenario.cap}): ${wall.toFixed(2)} s${result.node_s ? ` (node ${result.node_s} s)` : ''}, ${execution.status}, ${requests.length} requests, RSS +${memory.rss_growth_mb} MB`);
+	log(
+		`${label} (${scenario.items} items, ${scenario.latency} ms, cap ${scenario.cap}): ${wall.toFixed(2)} s${result.node_s ? ` (node ${result.node_s} s)` : ''}, ${execution.status}, ${requests.length} requests, RSS +${memory.rss_growth_mb} MB`,
+	);
 	return {
 		row: `${label}${suffix}`,
 		items: scenario.items,
@@ -355,13 +609,28 @@ async function measureIdealClient(ctx, scenario, kind) {
 	// warm: the first fetch of this process sets up its HTTP client
 	await restartSandbox(ctx.sandboxPort, ['--latency', '100', '--concurrency', '10']);
 	await idealClient(base, API_KEY, 10, ideal);
-	await restartSandbox(ctx.sandboxPort, ['--latency', String(scenario.latency), '--concurrency', String(scenario.cap)]);
+	await restartSandbox(ctx.sandboxPort, [
+		'--latency',
+		String(scenario.latency),
+		'--concurrency',
+		String(scenario.cap),
+	]);
 	const { startedAt, endedAt } = await idealClient(base, API_KEY, scenario.items, ideal);
 	const wall = (endedAt - startedAt) / 1000;
 	const requests = await sandboxRequests(ctx.sandboxOrigin);
 	const runs = await sandboxRuns(ctx.sandboxOrigin);
-	log(`${label} (${scenario.items} items, ${scenario.latency} ms, cap ${scenario.cap}): ${wall.toFixed(2)} s`);
-	return { row: `${label}${suffix}`, items: scenario.items, latency_ms: scenario.latency, cap: scenario.cap, wall_s: wall, ...counts(requests, scenario.items), ...timeline(requests, runs, startedAt, endedAt) };
+	log(
+		`${label} (${scenario.items} items, ${scenario.latency} ms, cap ${scenario.cap}): ${wall.toFixed(2)} s`,
+	);
+	return {
+		row: `${label}${suffix}`,
+		items: scenario.items,
+		latency_ms: scenario.latency,
+		cap: scenario.cap,
+		wall_s: wall,
+		...counts(requests, scenario.items),
+		...timeline(requests, runs, startedAt, endedAt),
+	};
 }
 
 /**
@@ -380,12 +649,20 @@ async function measureBigOutput(ctx, mb, workflowId, httpWorkflowId) {
 	const wall = (Date.parse(execution.stoppedAt) - Date.parse(execution.startedAt)) / 1000;
 	const requests = await sandboxRequests(ctx.sandboxOrigin);
 	const file = requests.find((r) => r.path.startsWith('/storage/'));
-	const lastPoll = requests.filter((r) => r.path.startsWith('/v1/runs') && file && r.at <= file.at).at(-1);
+	const lastPoll = requests
+		.filter((r) => r.path.startsWith('/v1/runs') && file && r.at <= file.at)
+		.at(-1);
 	const downloadSpan = file && lastPoll ? (file.at - lastPoll.at) / 1000 : NaN;
 
 	// the same file, fetched by curl to a file on this machine, and by n8n's HTTP Request node
 	const headers = { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' };
-	const run = await (await fetch(`${ctx.sandboxOrigin}/v1/videos/generations`, { method: 'POST', headers: { ...headers, 'idempotency-key': `plain-${Date.now()}` }, body: JSON.stringify({ prompt: 'a long take', duration: 5 }) })).json();
+	const run = await (
+		await fetch(`${ctx.sandboxOrigin}/v1/videos/generations`, {
+			method: 'POST',
+			headers: { ...headers, 'idempotency-key': `plain-${Date.now()}` },
+			body: JSON.stringify({ prompt: 'a long take', duration: 5 }),
+		})
+	).json();
 	let done = run;
 	while (done.status !== 'completed') {
 		await sleep(200);
@@ -401,10 +678,20 @@ async function measureBigOutput(ctx, mb, workflowId, httpWorkflowId) {
 	const httpNode = await runWorkflow(ctx, httpWorkflowId, { url: done.output.output_url });
 	const httpMemory = await httpRss.stop();
 	const httpNodeWall = (Date.parse(httpNode.stoppedAt) - Date.parse(httpNode.startedAt)) / 1000;
-	mark(`big output ${mb} MB: MediaGen Video execution`, Date.parse(execution.startedAt), Date.parse(execution.stoppedAt));
+	mark(
+		`big output ${mb} MB: MediaGen Video execution`,
+		Date.parse(execution.startedAt),
+		Date.parse(execution.stoppedAt),
+	);
 	if (file && lastPoll) mark(`big output ${mb} MB: MediaGen Video download`, lastPoll.at, file.at);
-	mark(`big output ${mb} MB: HTTP Request node execution`, Date.parse(httpNode.startedAt), Date.parse(httpNode.stoppedAt));
-	log(`big output ${mb} MB: ${execution.status}, wall ${wall.toFixed(2)} s, download ${downloadSpan.toFixed(2)} s, plain curl ${plain.toFixed(2)} s, HTTP Request node ${httpNodeWall.toFixed(2)} s (+${httpMemory.rss_growth_mb} MB); RSS ${memory.rss_before_mb} → peak ${memory.peak_rss_mb} MB`);
+	mark(
+		`big output ${mb} MB: HTTP Request node execution`,
+		Date.parse(httpNode.startedAt),
+		Date.parse(httpNode.stoppedAt),
+	);
+	log(
+		`big output ${mb} MB: ${execution.status}, wall ${wall.toFixed(2)} s, download ${downloadSpan.toFixed(2)} s, plain curl ${plain.toFixed(2)} s, HTTP Request node ${httpNodeWall.toFixed(2)} s (+${httpMemory.rss_growth_mb} MB); RSS ${memory.rss_before_mb} → peak ${memory.peak_rss_mb} MB`,
+	);
 	return {
 		row: `big output: one ${mb} MB MP4 through MediaGen Video, ${where}, ${values.queue ? 'database' : 'filesystem'} binary mode${suffix}`,
 		items: 1,
@@ -424,24 +711,48 @@ async function measureBigOutput(ctx, mb, workflowId, httpWorkflowId) {
 async function startRegular(folder, sandboxOrigin, workflows) {
 	const userFolder = join(folder, 'user');
 	const env = { N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem', N8N_METRICS: 'true' };
-	for (const args of [['import:credentials', `--input=${join(folder, 'cred.json')}`], ['import:workflow', `--input=${join(folder, 'workflows.json')}`], ...workflows.map((w) => ['publish:workflow', `--id=${w.id}`])]) {
+	for (const args of [
+		['import:credentials', `--input=${join(folder, 'cred.json')}`],
+		['import:workflow', `--input=${join(folder, 'workflows.json')}`],
+		...workflows.map((w) => ['publish:workflow', `--id=${w.id}`]),
+	]) {
 		const result = await n8nCli(args, { userFolder, extensionsDir, env });
-		if (result.code !== 0) throw new Error(`n8n ${args[0]} failed: ${result.stderr || result.stdout}`);
+		if (result.code !== 0)
+			throw new Error(`n8n ${args[0]} failed: ${result.stderr || result.stdout}`);
 	}
 	const port = await freePort();
 	if (profileDir) mkdirSync(profileDir, { recursive: true });
 	n8nStartedAt = Date.now();
-	const nodeOptions = [profileDir && `--cpu-prof --cpu-prof-dir=${profileDir}`, values['live-heap-at'] && '--inspect=127.0.0.1:0', values['node-options']].filter(Boolean).join(' ');
+	const nodeOptions = [
+		profileDir && `--cpu-prof --cpu-prof-dir=${profileDir}`,
+		values['live-heap-at'] && '--inspect=127.0.0.1:0',
+		values['node-options'],
+	]
+		.filter(Boolean)
+		.join(' ');
 	let inspectorUrl;
 	const n8nLog = (line) => {
 		// the first inspector to start is n8n's own (its task runner may open one after it)
 		inspectorUrl ??= /Debugger listening on (ws:\/\/\S+)/.exec(line)?.[1];
 		if (values['n8n-log']) appendFileSync(values['n8n-log'], `${line}\n`);
 	};
-	const n8n = await startN8n({ userFolder, extensionsDir, port, log: n8nLog, env: { ...env, ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}) } });
+	const n8n = await startN8n({
+		userFolder,
+		extensionsDir,
+		port,
+		log: n8nLog,
+		env: { ...env, ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}) },
+	});
 	await setupOwner(n8n.url);
 	const apiKey = await createApiKey(n8n.url);
-	return { n8n, worker: n8n, apiKey, metricsUrl: `${n8n.url}/metrics`, inspectorUrl, stops: [() => n8n.stop()] };
+	return {
+		n8n,
+		worker: n8n,
+		apiKey,
+		metricsUrl: `${n8n.url}/metrics`,
+		inspectorUrl,
+		stops: [() => n8n.stop()],
+	};
 }
 
 /** Queue mode: Redis + PostgreSQL (test/queue/services.mjs), one main, one worker; workflows activated through the public API. */
@@ -463,21 +774,34 @@ async function startQueue(folder, workflows) {
 		N8N_EDITOR_BASE_URL: `${mainUrl}/`,
 	};
 	const mainFolder = makeUserFolder('mediagen-bench-queue-main-');
-	for (const args of [['import:credentials', `--input=${join(folder, 'cred.json')}`], ['import:workflow', `--input=${join(folder, 'workflows.json')}`]]) {
+	for (const args of [
+		['import:credentials', `--input=${join(folder, 'cred.json')}`],
+		['import:workflow', `--input=${join(folder, 'workflows.json')}`],
+	]) {
 		const result = await n8nCli(args, { userFolder: mainFolder, extensionsDir, env });
-		if (result.code !== 0) throw new Error(`n8n ${args[0]} failed: ${result.stderr || result.stdout}`);
+		if (result.code !== 0)
+			throw new Error(`n8n ${args[0]} failed: ${result.stderr || result.stdout}`);
 	}
 	n8nStartedAt = Date.now();
 	const profileEnv = profileDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}` } : {};
 	if (profileDir) mkdirSync(profileDir, { recursive: true });
 	const [n8n, worker] = await Promise.all([
 		startN8n({ port: mainPort, userFolder: mainFolder, extensionsDir, env, log: () => {} }),
-		startN8nWorker({ userFolder: makeUserFolder('mediagen-bench-queue-worker-'), extensionsDir, env: { ...env, ...profileEnv }, log: () => {} }),
+		startN8nWorker({
+			userFolder: makeUserFolder('mediagen-bench-queue-worker-'),
+			extensionsDir,
+			env: { ...env, ...profileEnv },
+			log: () => {},
+		}),
 	]);
-	stops.unshift(() => n8n.stop(), () => worker.stop());
+	stops.unshift(
+		() => n8n.stop(),
+		() => worker.stop(),
+	);
 	await setupOwner(n8n.url);
 	const apiKey = await createApiKey(n8n.url);
-	for (const w of workflows) await publicApi(n8n.url, apiKey, `/workflows/${w.id}/activate`, { method: 'POST' });
+	for (const w of workflows)
+		await publicApi(n8n.url, apiKey, `/workflows/${w.id}/activate`, { method: 'POST' });
 	return { n8n, worker, apiKey, stops };
 }
 
@@ -488,12 +812,24 @@ async function main() {
 	const folder = mkdtempSync(join(tmpdir(), 'mediagen-bench-n8n-'));
 	let started;
 	try {
-		writeFileSync(join(folder, 'cred.json'), JSON.stringify([{ id: 'benchcred00000001', name: 'MediaGen sandbox', type: 'mediaGenApi', data: { baseUrl: `${sandboxOrigin}/v1`, apiKey: API_KEY } }]));
+		writeFileSync(
+			join(folder, 'cred.json'),
+			JSON.stringify([
+				{
+					id: 'benchcred00000001',
+					name: 'MediaGen sandbox',
+					type: 'mediaGenApi',
+					data: { baseUrl: `${sandboxOrigin}/v1`, apiKey: API_KEY },
+				},
+			]),
+		);
 		const workflows = workflowsFor(`${sandboxOrigin}/v1`);
 		writeFileSync(join(folder, 'workflows.json'), JSON.stringify(workflows));
 		// a sandbox answers while n8n starts (activating nothing needs it, but the first rows restart it anyway)
 		await restartSandbox(sandboxPort, ['--latency', '100']);
-		started = values.queue ? await startQueue(folder, workflows) : await startRegular(folder, sandboxOrigin, workflows);
+		started = values.queue
+			? await startQueue(folder, workflows)
+			: await startRegular(folder, sandboxOrigin, workflows);
 		const { n8n, apiKey } = started;
 		const api = async (path, opts = {}) => {
 			for (let attempt = 1; ; attempt++) {
@@ -501,20 +837,49 @@ async function main() {
 					return await publicApi(n8n.url, apiKey, path, opts);
 				} catch (e) {
 					// a busy n8n (saving a 10,000-item execution) may answer 5xx or drop a connection for a moment
-					if ((opts.method ?? 'GET') !== 'GET' || attempt >= 10 || !/HTTP 5\d\d|fetch failed/.test(e.message)) throw e;
+					if (
+						(opts.method ?? 'GET') !== 'GET' ||
+						attempt >= 10 ||
+						!/HTTP 5\d\d|fetch failed/.test(e.message)
+					)
+						throw e;
 					await sleep(1000);
 				}
 			}
 		};
-		const ctx = { n8n, worker: started.worker, metricsUrl: started.metricsUrl, inspectorUrl: started.inspectorUrl, api, sandboxPort, sandboxOrigin };
+		const ctx = {
+			n8n,
+			worker: started.worker,
+			metricsUrl: started.metricsUrl,
+			inspectorUrl: started.inspectorUrl,
+			api,
+			sandboxPort,
+			sandboxOrigin,
+		};
 		const rows = [];
-		if (values['big-output-mb']) rows.push(await measureBigOutput(ctx, Number(values['big-output-mb']), 'benchM000000001', 'benchH000000001'));
+		if (values['big-output-mb'])
+			rows.push(
+				await measureBigOutput(
+					ctx,
+					Number(values['big-output-mb']),
+					'benchM000000001',
+					'benchH000000001',
+				),
+			);
 		else {
 			for (const scenario of JSON.parse(values.scenarios)) {
-				const kinds = scenario.rows ?? (scenario.nodeOnly ? ['node'] : ['node', 'loop5', 'loop2', 'ideal']);
+				const kinds =
+					scenario.rows ?? (scenario.nodeOnly ? ['node'] : ['node', 'loop5', 'loop2', 'ideal']);
 				for (const kind of kinds) {
-					if (!ROW_KINDS[kind]) throw new Error(`unknown row kind ${kind}; known: ${Object.keys(ROW_KINDS).join(', ')}`);
-					rows.push(ROW_KINDS[kind].ideal ? await measureIdealClient(ctx, scenario, kind) : await measureWorkflow(ctx, scenario, kind));
+					if (!ROW_KINDS[kind])
+						throw new Error(
+							`unknown row kind ${kind}; known: ${Object.keys(ROW_KINDS).join(', ')}`,
+						);
+					rows.push(
+						ROW_KINDS[kind].ideal
+							? await measureIdealClient(ctx, scenario, kind)
+							: await measureWorkflow(ctx, scenario, kind),
+					);
 				}
 			}
 		}
@@ -524,7 +889,10 @@ async function main() {
 		sandbox?.kill();
 		rmSync(folder, { recursive: true, force: true });
 		if (profileDir && started) {
-			writeFileSync(join(profileDir, 'marks.json'), JSON.stringify({ pid: started.worker.pid, marks }, null, 1));
+			writeFileSync(
+				join(profileDir, 'marks.json'),
+				JSON.stringify({ pid: started.worker.pid, marks }, null, 1),
+			);
 			log(`CPU profiles in ${profileDir}: node bench/cpu-profile.mjs ${profileDir}`);
 		}
 	}

@@ -1,6 +1,11 @@
-import type { IAuthenticateGeneric, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
+import type {
+	IAuthenticateGeneric,
+	ICredentialTestRequest,
+	ICredentialType,
+	INodeProperties,
+} from 'n8n-workflow';
 
-import { CREDIT_LIMIT_PROPERTIES } from '../src/node/credit-limits';
+import { CREDIT_LIMIT_PROPERTIES } from '../src/credentials/credit-limits';
 
 export class MediaGenApi implements ICredentialType {
 	name = 'mediaGenApi';
@@ -27,7 +32,8 @@ export class MediaGenApi implements ICredentialType {
 			default: '',
 			placeholder: 'https://mediagen.example.com/v1',
 			hint: 'Your MediaGen service’s API address, ending in /v1',
-			description: 'Where every request of this credential goes: the address of the MediaGen API you use, including the version segment /v1 (the API document’s base URL)',
+			description:
+				'Where every request of this credential goes: the address of the MediaGen API you use, including the version segment /v1 (the API document’s base URL)',
 		},
 		{
 			displayName: 'API Key',
@@ -36,7 +42,8 @@ export class MediaGenApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			hint: 'A key of your MediaGen account; without one, only the sign-in above works',
-			description: 'A scoped API key: each operation needs a scope (listed with the operations in the README); a key without it is refused with insufficient_scope, naming the scope',
+			description:
+				'A scoped API key: each operation needs a scope (listed with the operations in the README); a key without it is refused with insufficient_scope, naming the scope',
 		},
 		...CREDIT_LIMIT_PROPERTIES,
 	];

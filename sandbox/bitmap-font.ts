@@ -129,7 +129,9 @@ export function drawableText(text: string): string {
 /** Pixel rows of a character (GLYPH_HEIGHT rows of GLYPH_WIDTH booleans); unknown characters draw as `?`. */
 export function glyphRows(char: string): boolean[][] {
 	const rows = (GLYPHS[char] ?? GLYPHS['?']).split(' ').filter(Boolean);
-	return Array.from({ length: GLYPH_HEIGHT }, (_, y) => Array.from({ length: GLYPH_WIDTH }, (_, x) => rows[y]?.[x] === '#'));
+	return Array.from({ length: GLYPH_HEIGHT }, (_, y) =>
+		Array.from({ length: GLYPH_WIDTH }, (_, x) => rows[y]?.[x] === '#'),
+	);
 }
 
 /**

@@ -5,7 +5,11 @@ import type { Fault } from './state';
  * produce. Half of them hit after the service acted (the run exists, the answer is lost or late),
  * which is what idempotency keys are for.
  */
-export function chaosFault(rate: number, slowMs: number, random: () => number = Math.random): Fault | undefined {
+export function chaosFault(
+	rate: number,
+	slowMs: number,
+	random: () => number = Math.random,
+): Fault | undefined {
 	if (rate <= 0 || random() >= rate) return undefined;
 	const kinds: Array<Omit<Fault, 'remaining'>> = [
 		{ when: 'before', status: 500 },

@@ -7,11 +7,15 @@ function clientOf(req: Request): { id?: string; secret?: string; basic?: string 
 	const basic = /^Basic\s+(\S+)$/i.exec(req.get('authorization') ?? '')?.[1];
 	if (basic) {
 		const [id, secret] = Buffer.from(basic, 'base64').toString('utf8').split(':');
-		const decode = (part: string | undefined) => (part === undefined ? undefined : decodeURIComponent(part.replace(/\+/g, ' ')));
+		const decode = (part: string | undefined) =>
+			part === undefined ? undefined : decodeURIComponent(part.replace(/\+/g, ' '));
 		return { id: decode(id), secret: decode(secret), basic };
 	}
 	const body = (req.body ?? {}) as Record<string, unknown>;
-	return { id: typeof body.client_id === 'string' ? body.client_id : undefined, secret: typeof body.client_secret === 'string' ? body.client_secret : undefined };
+	return {
+		id: typeof body.client_id === 'string' ? body.client_id : undefined,
+		secret: typeof body.client_secret === 'string' ? body.client_secret : undefined,
+	};
 }
 
 function secretOf(req: Request, echo: SecretEcho): string {

@@ -167,13 +167,15 @@ const ROWS: Row[] = [
 	['DELETE', '/tasks/{id}', 'tasks:write', 'no', 'bearer'],
 ];
 
-export const ENDPOINT_TABLE: readonly TableEndpoint[] = ROWS.map(([method, path, scope, idempotencyKey, auth]) => ({
-	method,
-	path,
-	scope: scope === 'none' ? null : scope,
-	idempotencyKey,
-	auth,
-}));
+export const ENDPOINT_TABLE: readonly TableEndpoint[] = ROWS.map(
+	([method, path, scope, idempotencyKey, auth]) => ({
+		method,
+		path,
+		scope: scope === 'none' ? null : scope,
+		idempotencyKey,
+		auth,
+	}),
+);
 
 /** "POST /images/generations": how the document names an operation (and how the sandbox keys its handlers). */
 export function operationName(endpoint: Pick<TableEndpoint, 'method' | 'path'>): string {

@@ -31,7 +31,8 @@ const handlerModules: Array<(services: SandboxServices) => Record<string, RouteH
 	coreHandlers,
 	mediaHandlers,
 	workflowHandlers,
-	batchHandlers,
+	// a batch runs its items through the sandbox's own handlers: handed over, not imported back
+	(services) => batchHandlers(services, (operation) => sandboxHandlers(services)[operation]),
 	cliAuthHandlers,
 	libraryHandlers,
 	webhookHandlers,

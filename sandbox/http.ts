@@ -40,7 +40,8 @@ export interface RouteContext {
 export type RouteHandler = (ctx: RouteContext) => Reply | Promise<Reply>;
 
 export function principalOf(ctx: RouteContext): Principal {
-	if (!ctx.principal) throw new ProblemError(401, 'unauthorized', 'A bearer credential is required');
+	if (!ctx.principal)
+		throw new ProblemError(401, 'unauthorized', 'A bearer credential is required');
 	return ctx.principal;
 }
 
@@ -48,13 +49,21 @@ export function principalOf(ctx: RouteContext): Principal {
 export function listReply<T extends { id?: unknown }>(req: Request, items: T[]): Reply {
 	const rawLimit = req.query.limit === undefined ? 20 : Number(req.query.limit);
 	if (!Number.isInteger(rawLimit) || rawLimit < 1 || rawLimit > 100) {
-		throw new ProblemError(400, 'invalid_parameter', 'limit must be an integer from 1 to 100', { param: 'limit' });
+		throw new ProblemError(400, 'invalid_parameter', 'limit must be an integer from 1 to 100', {
+			param: 'limit',
+		});
 	}
 	let start = 0;
 	const after = req.query.starting_after;
 	if (typeof after === 'string' && after) {
 		const index = items.findIndex((i) => i.id === after);
-		if (index < 0) throw new ProblemError(400, 'invalid_parameter', `starting_after ${after} is not in this list`, { param: 'starting_after' });
+		if (index < 0)
+			throw new ProblemError(
+				400,
+				'invalid_parameter',
+				`starting_after ${after} is not in this list`,
+				{ param: 'starting_after' },
+			);
 		start = index + 1;
 	}
 	const data = items.slice(start, start + rawLimit);
@@ -63,11 +72,15 @@ export function listReply<T extends { id?: unknown }>(req: Request, items: T[]):
 
 export function requireScope(ctx: RouteContext, scope: string): void {
 	if (!principalOf(ctx).scopes.has(scope)) {
-		throw new ProblemError(403, 'insufficient_scope', `This credential lacks the ${scope} scope`, { required_scope: scope });
+		throw new ProblemError(403, 'insufficient_scope', `This credential lacks the ${scope} scope`, {
+			required_scope: scope,
+		});
 	}
 }
 
 export function bodyOf(ctx: RouteContext): Record<string, unknown> {
 	const body = ctx.req.body as unknown;
-	return body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+	return body && typeof body === 'object' && !Array.isArray(body)
+		? (body as Record<string, unknown>)
+		: {};
 }

@@ -1,5 +1,14 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error -- the local sandbox service: runs in Node, never shipped (CONTRIBUTING.md, Linting) */
-import { closeSync, createReadStream, createWriteStream, mkdtempSync, openSync, readSync, rmSync, type WriteStream } from 'node:fs';
+import {
+	closeSync,
+	createReadStream,
+	createWriteStream,
+	mkdtempSync,
+	openSync,
+	readSync,
+	rmSync,
+	type WriteStream,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -30,7 +39,10 @@ export interface ByteSource {
 }
 
 export function bufferSource(bytes: Buffer): ByteSource {
-	return { size: bytes.length, read: (offset, length) => bytes.subarray(offset, Math.min(bytes.length, offset + length)) };
+	return {
+		size: bytes.length,
+		read: (offset, length) => bytes.subarray(offset, Math.min(bytes.length, offset + length)),
+	};
 }
 
 export function keptSource(kept: KeptBytes): ByteSource {
@@ -76,7 +88,11 @@ export class SpoolFolder {
  * Receives a request body of at most `maxBytes`: in memory while it is small, then into a temporary
  * file as it arrives. Resolves `undefined` when the body is larger than `maxBytes` (nothing kept).
  */
-export async function receiveBody(req: Request, spillTo: () => string, maxBytes: number): Promise<KeptBytes | undefined> {
+export async function receiveBody(
+	req: Request,
+	spillTo: () => string,
+	maxBytes: number,
+): Promise<KeptBytes | undefined> {
 	const chunks: Buffer[] = [];
 	let size = 0;
 	let file: WriteStream | undefined;
@@ -98,7 +114,9 @@ export async function receiveBody(req: Request, spillTo: () => string, maxBytes:
 			else chunks.push(chunk);
 		}
 		if (!file) return { size, bytes: Buffer.concat(chunks) };
-		await new Promise<void>((resolve, reject) => file!.end((error?: Error | null) => (error ? reject(error) : resolve())));
+		await new Promise<void>((resolve, reject) =>
+			file!.end((error?: Error | null) => (error ? reject(error) : resolve())),
+		);
 		return { size, path };
 	} catch (error) {
 		file?.destroy();

@@ -15,7 +15,10 @@ export function makeWav(seconds: number, seed: number, sampleRate = 8000): Buffe
 	const frequency = 220 + (seed % 660);
 	const data = Buffer.alloc(samples * 2);
 	for (let i = 0; i < samples; i++) {
-		data.writeInt16LE(Math.round(Math.sin((2 * Math.PI * frequency * i) / sampleRate) * 8000), i * 2);
+		data.writeInt16LE(
+			Math.round(Math.sin((2 * Math.PI * frequency * i) / sampleRate) * 8000),
+			i * 2,
+		);
 	}
 	const header = Buffer.alloc(44);
 	header.write('RIFF', 0, 'ascii');
@@ -86,7 +89,8 @@ export function makeGlb(seed: number): Buffer {
 	const indices = pad4(Buffer.from(new Uint16Array(mesh.triangles.flat()).buffer), 0);
 	const bin = Buffer.concat([positions, indices]);
 	const flat = mesh.positions.flat();
-	const axis = (k: number, f: (a: number, b: number) => number) => mesh.positions.map((p) => p[k]).reduce(f);
+	const axis = (k: number, f: (a: number, b: number) => number) =>
+		mesh.positions.map((p) => p[k]).reduce(f);
 	const gltf = {
 		asset: { version: '2.0', generator: 'mediagen-sandbox' },
 		scene: 0,
@@ -96,7 +100,12 @@ export function makeGlb(seed: number): Buffer {
 		buffers: [{ byteLength: bin.length }],
 		bufferViews: [
 			{ buffer: 0, byteOffset: 0, byteLength: positions.length, target: 34962 },
-			{ buffer: 0, byteOffset: positions.length, byteLength: mesh.triangles.length * 6, target: 34963 },
+			{
+				buffer: 0,
+				byteOffset: positions.length,
+				byteLength: mesh.triangles.length * 6,
+				target: 34963,
+			},
 		],
 		accessors: [
 			{
@@ -127,14 +136,25 @@ export function makeGlb(seed: number): Buffer {
 
 export function makeObj(seed: number): Buffer {
 	const mesh = tetrahedron(seed);
-	const lines = ['# mediagen sandbox mesh', 'o model', ...mesh.positions.map((p) => `v ${p.join(' ')}`), ...mesh.triangles.map((t) => `f ${t.map((i) => i + 1).join(' ')}`)];
+	const lines = [
+		'# mediagen sandbox mesh',
+		'o model',
+		...mesh.positions.map((p) => `v ${p.join(' ')}`),
+		...mesh.triangles.map((t) => `f ${t.map((i) => i + 1).join(' ')}`),
+	];
 	return Buffer.from(`${lines.join('\n')}\n`, 'utf8');
 }
 
 export function makeStl(seed: number): Buffer {
 	const mesh = tetrahedron(seed);
 	const facets = mesh.triangles.map((t) =>
-		['  facet normal 0 0 0', '    outer loop', ...t.map((i) => `      vertex ${mesh.positions[i].join(' ')}`), '    endloop', '  endfacet'].join('\n'),
+		[
+			'  facet normal 0 0 0',
+			'    outer loop',
+			...t.map((i) => `      vertex ${mesh.positions[i].join(' ')}`),
+			'    endloop',
+			'  endfacet',
+		].join('\n'),
 	);
 	return Buffer.from(`solid model\n${facets.join('\n')}\nendsolid model\n`, 'utf8');
 }
@@ -245,7 +265,11 @@ let mp4: Buffer | undefined;
 /** The committed MP4 fixture (sandbox/fixtures/clip.mp4, ~5 kB), found from source or from build/. */
 export function mp4Clip(): Buffer {
 	if (mp4) return mp4;
-	const candidates = [join(__dirname, 'fixtures'), join(__dirname, '..', '..', 'sandbox', 'fixtures'), join(process.cwd(), 'sandbox', 'fixtures')];
+	const candidates = [
+		join(__dirname, 'fixtures'),
+		join(__dirname, '..', '..', 'sandbox', 'fixtures'),
+		join(process.cwd(), 'sandbox', 'fixtures'),
+	];
 	const dir = candidates.find((d) => existsSync(join(d, 'clip.mp4')));
 	if (!dir) throw new Error(`clip.mp4 fixture not found (looked in ${candidates.join(', ')})`);
 	mp4 = readFileSync(join(dir, 'clip.mp4'));

@@ -9,12 +9,17 @@ import { bufferSource, type ByteSource } from './large-files';
 export function playingSeconds(file: Buffer | ByteSource): number | undefined {
 	const source = Buffer.isBuffer(file) ? bufferSource(file) : file;
 	if (isWave(source)) return waveSeconds(source);
-	if (source.size >= 8 && source.read(4, 4).toString('ascii') === 'ftyp') return movieSeconds(source);
+	if (source.size >= 8 && source.read(4, 4).toString('ascii') === 'ftyp')
+		return movieSeconds(source);
 	return undefined;
 }
 
 function isWave(source: ByteSource): boolean {
-	return source.size >= 12 && source.read(0, 4).toString('ascii') === 'RIFF' && source.read(8, 4).toString('ascii') === 'WAVE';
+	return (
+		source.size >= 12 &&
+		source.read(0, 4).toString('ascii') === 'RIFF' &&
+		source.read(8, 4).toString('ascii') === 'WAVE'
+	);
 }
 
 /** Samples in the data chunk divided by the sample rate, both read from the chunks themselves. */
@@ -88,7 +93,10 @@ function movieBox(source: ByteSource): Buffer | undefined {
 			size = source.size - offset;
 		}
 		if (size < headerLength || offset + size > source.size) return undefined;
-		if (type === 'moov') return size - headerLength <= MAX_MOVIE_BOX ? source.read(offset + headerLength, size - headerLength) : undefined;
+		if (type === 'moov')
+			return size - headerLength <= MAX_MOVIE_BOX
+				? source.read(offset + headerLength, size - headerLength)
+				: undefined;
 		offset += size;
 	}
 	return undefined;
@@ -104,7 +112,9 @@ function movieSeconds(source: ByteSource): number | undefined {
 	const timescaleAt = longTimes ? 20 : 12;
 	if (body.length < timescaleAt + (longTimes ? 12 : 8)) return undefined;
 	const timescale = body.readUInt32BE(timescaleAt);
-	const duration = longTimes ? Number(body.readBigUInt64BE(timescaleAt + 4)) : body.readUInt32BE(timescaleAt + 4);
+	const duration = longTimes
+		? Number(body.readBigUInt64BE(timescaleAt + 4))
+		: body.readUInt32BE(timescaleAt + 4);
 	return timescale ? duration / timescale : undefined;
 }
 
@@ -117,7 +127,11 @@ const MPEG_BITRATES: Record<string, number[]> = {
 	'2-2': [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160],
 };
 /** Hz by sample-rate index, per MPEG version bits (3: MPEG-1, 2: MPEG-2, 0: MPEG-2.5). */
-const MPEG_SAMPLE_RATES: Record<number, number[]> = { 3: [44100, 48000, 32000], 2: [22050, 24000, 16000], 0: [11025, 12000, 8000] };
+const MPEG_SAMPLE_RATES: Record<number, number[]> = {
+	3: [44100, 48000, 32000],
+	2: [22050, 24000, 16000],
+	0: [11025, 12000, 8000],
+};
 
 /**
  * How long an MP3 (MPEG audio) plays: its frames walked one header at a time after an ID3v2 tag,
@@ -129,7 +143,13 @@ export function mp3Seconds(file: Buffer | ByteSource): number | undefined {
 	const source = Buffer.isBuffer(file) ? bufferSource(file) : file;
 	let offset = 0;
 	const tag = source.read(0, 10);
-	if (tag.length === 10 && tag.toString('latin1', 0, 3) === 'ID3') offset = 10 + ((tag[6] & 0x7f) << 21) + ((tag[7] & 0x7f) << 14) + ((tag[8] & 0x7f) << 7) + (tag[9] & 0x7f);
+	if (tag.length === 10 && tag.toString('latin1', 0, 3) === 'ID3')
+		offset =
+			10 +
+			((tag[6] & 0x7f) << 21) +
+			((tag[7] & 0x7f) << 14) +
+			((tag[8] & 0x7f) << 7) +
+			(tag[9] & 0x7f);
 	let seconds = 0;
 	let frames = 0;
 	while (offset + 4 <= source.size) {
@@ -142,7 +162,9 @@ export function mp3Seconds(file: Buffer | ByteSource): number | undefined {
 	return frames ? Math.round(seconds * 1000) / 1000 : undefined;
 }
 
-function mpegFrame(header: Buffer): { bytes: number; samples: number; sampleRate: number } | undefined {
+function mpegFrame(
+	header: Buffer,
+): { bytes: number; samples: number; sampleRate: number } | undefined {
 	if (header.length < 4 || header[0] !== 0xff || (header[1] & 0xe0) !== 0xe0) return undefined;
 	const version = (header[1] >> 3) & 3;
 	const layer = 4 - ((header[1] >> 1) & 3);
@@ -153,7 +175,16 @@ function mpegFrame(header: Buffer): { bytes: number; samples: number; sampleRate
 	if (!kbits) return undefined;
 	const padding = (header[2] >> 1) & 1;
 	const bitrate = kbits * 1000;
-	if (layer === 1) return { bytes: (Math.floor((12 * bitrate) / sampleRate) + padding) * 4, samples: 384, sampleRate };
+	if (layer === 1)
+		return {
+			bytes: (Math.floor((12 * bitrate) / sampleRate) + padding) * 4,
+			samples: 384,
+			sampleRate,
+		};
 	const samples = layer === 3 && !mpeg1 ? 576 : 1152;
-	return { bytes: Math.floor(((samples / 8) * bitrate) / sampleRate) + padding, samples, sampleRate };
+	return {
+		bytes: Math.floor(((samples / 8) * bitrate) / sampleRate) + padding,
+		samples,
+		sampleRate,
+	};
 }

@@ -20,14 +20,16 @@ export function moduleState<T>(make: (state: SandboxState) => T): (state: Sandbo
 /** 400 invalid_parameter unless a string field is present. */
 export function requireString(params: Record<string, unknown>, name: string): string {
 	const value = params[name];
-	if (typeof value !== 'string' || value.trim() === '') throw new ProblemError(400, 'invalid_parameter', `${name} is required`, { param: name });
+	if (typeof value !== 'string' || value.trim() === '')
+		throw new ProblemError(400, 'invalid_parameter', `${name} is required`, { param: name });
 	return value.trim();
 }
 
 export function optionalString(params: Record<string, unknown>, name: string): string | null {
 	const value = params[name];
 	if (value === undefined || value === null || value === '') return null;
-	if (typeof value !== 'string') throw new ProblemError(400, 'invalid_parameter', `${name} must be a string`, { param: name });
+	if (typeof value !== 'string')
+		throw new ProblemError(400, 'invalid_parameter', `${name} must be a string`, { param: name });
 	return value;
 }
 
@@ -35,7 +37,9 @@ export function stringArray(params: Record<string, unknown>, name: string): stri
 	const value = params[name];
 	if (value === undefined || value === null) return [];
 	if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) {
-		throw new ProblemError(400, 'invalid_parameter', `${name} must be an array of strings`, { param: name });
+		throw new ProblemError(400, 'invalid_parameter', `${name} must be an array of strings`, {
+			param: name,
+		});
 	}
 	return value as string[];
 }

@@ -14,24 +14,60 @@ import type { LedgerEntry, RunRecord, SandboxState } from './state';
  *
  * Spending counts this calendar month's charges plus the runs still waiting to be charged.
  */
-export function moneyFailureOf(state: SandboxState, accountId: string, teamId: string | undefined, price: number): string | undefined {
+export function moneyFailureOf(
+	state: SandboxState,
+	accountId: string,
+	teamId: string | undefined,
+	price: number,
+): string | undefined {
 	const month = new Date().toISOString().slice(0, 7);
 	const spent = (charged: (e: LedgerEntry) => boolean, pending: (r: RunRecord) => boolean) =>
-		state.ledger.filter((e) => e.at.startsWith(month) && charged(e)).reduce((n, e) => n + e.credits, 0) +
-		[...state.runs.values()].filter((r) => !r.moneyFailure && (r.run.status === 'queued' || r.run.status === 'processing') && pending(r)).reduce((n, r) => n + r.price, 0);
+		state.ledger
+			.filter((e) => e.at.startsWith(month) && charged(e))
+			.reduce((n, e) => n + e.credits, 0) +
+		[...state.runs.values()]
+			.filter(
+				(r) =>
+					!r.moneyFailure &&
+					(r.run.status === 'queued' || r.run.status === 'processing') &&
+					pending(r),
+			)
+			.reduce((n, r) => n + r.price, 0);
 	if (teamId) {
 		const team = state.teams.get(teamId)!;
 		if (team.pool - team.reserved < price) return 'team_pool_insufficient';
-		if (team.monthlyCap !== undefined && spent((e) => e.team_id === teamId, (r) => r.teamId === teamId) + price > team.monthlyCap) return 'team_monthly_cap';
+		if (
+			team.monthlyCap !== undefined &&
+			spent(
+				(e) => e.team_id === teamId,
+				(r) => r.teamId === teamId,
+			) +
+				price >
+				team.monthlyCap
+		)
+			return 'team_monthly_cap';
 		const memberCap = team.memberCaps?.[accountId];
-		const memberSpent = () => spent((e) => e.team_id === teamId && e.account_id === accountId, (r) => r.teamId === teamId && r.accountId === accountId);
+		const memberSpent = () =>
+			spent(
+				(e) => e.team_id === teamId && e.account_id === accountId,
+				(r) => r.teamId === teamId && r.accountId === accountId,
+			);
 		if (memberCap !== undefined && memberSpent() + price > memberCap) return 'team_member_cap';
 	} else {
 		const account = state.account(accountId);
 		if (account.balance - account.reserved < price) return 'insufficient_credits';
 	}
 	const budget = state.account(accountId).monthlyBudget;
-	if (budget !== undefined && spent((e) => e.account_id === accountId, (r) => r.accountId === accountId) + price > budget) return 'member_budget_exceeded';
+	if (
+		budget !== undefined &&
+		spent(
+			(e) => e.account_id === accountId,
+			(r) => r.accountId === accountId,
+		) +
+			price >
+			budget
+	)
+		return 'member_budget_exceeded';
 	return undefined;
 }
 

@@ -48,7 +48,9 @@ const child = (box: Box, type: string): Box => {
 /** A full box (version + flags) whose body is a 32-bit entry count followed by fixed-size entries. */
 function tableOf(box: Box, entryBytes: number): { head: Buffer; entries: Buffer[] } {
 	const count = box.body.readUInt32BE(4);
-	const entries = Array.from({ length: count }, (_, i) => box.body.subarray(8 + i * entryBytes, 8 + (i + 1) * entryBytes));
+	const entries = Array.from({ length: count }, (_, i) =>
+		box.body.subarray(8 + i * entryBytes, 8 + (i + 1) * entryBytes),
+	);
 	return { head: box.body.subarray(0, 4), entries };
 }
 
@@ -64,7 +66,8 @@ function uint32s(...values: number[]): Buffer {
 	return out;
 }
 
-const times = <T>(n: number, make: (round: number) => T[]): T[] => Array.from({ length: n }, (_, r) => make(r)).flat();
+const times = <T>(n: number, make: (round: number) => T[]): T[] =>
+	Array.from({ length: n }, (_, r) => make(r)).flat();
 
 /** Repeats a track's samples `loops` times; chunk offsets are moved by `shift` bytes (the grown moov). */
 function loopSampleTables(stbl: Box, loops: number, shift: number): void {
@@ -79,26 +82,48 @@ function loopSampleTables(stbl: Box, loops: number, shift: number): void {
 			case 'stts':
 			case 'ctts': {
 				const { head, entries } = tableOf(box, 8);
-				box.body = table(head, times(loops, () => entries));
+				box.body = table(
+					head,
+					times(loops, () => entries),
+				);
 				break;
 			}
 			case 'stss': {
 				const { head, entries } = tableOf(box, 4);
-				box.body = table(head, times(loops, (r) => entries.map((e) => uint32s(e.readUInt32BE(0) + r * samples))));
+				box.body = table(
+					head,
+					times(loops, (r) => entries.map((e) => uint32s(e.readUInt32BE(0) + r * samples))),
+				);
 				break;
 			}
 			case 'stsc': {
 				const { head, entries } = tableOf(box, 12);
-				box.body = table(head, times(loops, (r) => entries.map((e) => uint32s(e.readUInt32BE(0) + r * chunks, e.readUInt32BE(4), e.readUInt32BE(8)))));
+				box.body = table(
+					head,
+					times(loops, (r) =>
+						entries.map((e) =>
+							uint32s(e.readUInt32BE(0) + r * chunks, e.readUInt32BE(4), e.readUInt32BE(8)),
+						),
+					),
+				);
 				break;
 			}
 			case 'stsz': {
-				const sizes = fixedSize ? [] : Array.from({ length: samples }, (_, i) => stsz.body.subarray(12 + i * 4, 16 + i * 4));
-				box.body = Buffer.concat([box.body.subarray(0, 8), uint32s(samples * loops), ...times(loops, () => sizes)]);
+				const sizes = fixedSize
+					? []
+					: Array.from({ length: samples }, (_, i) => stsz.body.subarray(12 + i * 4, 16 + i * 4));
+				box.body = Buffer.concat([
+					box.body.subarray(0, 8),
+					uint32s(samples * loops),
+					...times(loops, () => sizes),
+				]);
 				break;
 			}
 			case 'stco':
-				box.body = table(chunkOffsets.head, times(loops, () => chunkOffsets.entries.map((e) => uint32s(e.readUInt32BE(0) + shift))));
+				box.body = table(
+					chunkOffsets.head,
+					times(loops, () => chunkOffsets.entries.map((e) => uint32s(e.readUInt32BE(0) + shift))),
+				);
 				break;
 		}
 	}
@@ -127,7 +152,9 @@ export function loopedClip(clip: Buffer, seconds: number, withAudio: boolean): B
 	const clipSeconds = mvhd.body.readUInt32BE(16) / movieTimescale;
 	const loops = Math.max(1, Math.ceil(seconds / clipSeconds - 1e-9));
 	const length = Math.round(seconds * movieTimescale);
-	moov.children = moov.children!.filter((b) => b.type !== 'trak' || withAudio || handlerOf(b) !== 'soun');
+	moov.children = moov.children!.filter(
+		(b) => b.type !== 'trak' || withAudio || handlerOf(b) !== 'soun',
+	);
 	setDuration(mvhd, 16, length);
 	for (const trak of moov.children.filter((b) => b.type === 'trak')) {
 		setDuration(child(trak, 'tkhd'), 20, length);
@@ -137,7 +164,9 @@ export function loopedClip(clip: Buffer, seconds: number, withAudio: boolean): B
 		setDuration(elst, 8, length);
 	}
 	const originalMoovSize = moov.body.length + 8;
-	const stbls = moov.children.filter((b) => b.type === 'trak').map((t) => child(child(child(t, 'mdia'), 'minf'), 'stbl'));
+	const stbls = moov.children
+		.filter((b) => b.type === 'trak')
+		.map((t) => child(child(child(t, 'mdia'), 'minf'), 'stbl'));
 	const originals = stbls.map((s) => s.children!.map((c) => ({ ...c })));
 	// mdat follows moov, so every chunk offset moves by what moov grew; the offsets' values do not
 	// change moov's size, so loop once to measure it, then again with the shift

@@ -17,36 +17,45 @@ const oneOfStrings = (...values: string[]): Schema => ({ type: 'string', enum: v
 const timestamps = { created_at: dateTime, updated_at: dateTime };
 
 function object(properties: Record<string, Schema>, description?: string): Schema {
-	return { type: 'object', ...(description ? { description } : {}), required: Object.keys(properties), properties };
+	return {
+		type: 'object',
+		...(description ? { description } : {}),
+		required: Object.keys(properties),
+		properties,
+	};
 }
 
 /** components.schemas the sandbox adds to the document's. */
 export const sandboxSchemas: Record<string, Schema> = {
-	Lora: object({
-		id: str,
-		object: constant('lora'),
-		name: str,
-		kind: oneOfStrings('character', 'style', 'object'),
-		trigger_word: nullable(str),
-		status: oneOfStrings('training', 'completed', 'failed'),
-		steps: int,
-		image_count: int,
-		run_id: nullable(str),
-		...timestamps,
-		completed_at: nullable(dateTime),
-	}, 'A trained model (LoRA); pass completed ones in loras[] of an image generation'),
-	ImageStyle: object(
+	Lora: object(
 		{
-			id: { type: 'string', description: 'Pass as style_id' },
-			object: constant('image_style'),
+			id: str,
+			object: constant('lora'),
 			name: str,
-			source: oneOfStrings('preset', 'trained'),
-			status: oneOfStrings('training', 'ready', 'failed'),
-			skill_id: nullable(str),
-			created_at: dateTime,
+			kind: oneOfStrings('character', 'style', 'object'),
+			trigger_word: nullable(str),
+			status: oneOfStrings('training', 'completed', 'failed'),
+			steps: int,
+			image_count: int,
+			run_id: nullable(str),
+			...timestamps,
+			completed_at: nullable(dateTime),
 		},
+		'A trained model (LoRA); pass completed ones in loras[] of an image generation',
 	),
-	Choice: object({ id: str, object: str, name: str }, 'A preset, style, music or caption choice of a producer'),
+	ImageStyle: object({
+		id: { type: 'string', description: 'Pass as style_id' },
+		object: constant('image_style'),
+		name: str,
+		source: oneOfStrings('preset', 'trained'),
+		status: oneOfStrings('training', 'ready', 'failed'),
+		skill_id: nullable(str),
+		created_at: dateTime,
+	}),
+	Choice: object(
+		{ id: str, object: str, name: str },
+		'A preset, style, music or caption choice of a producer',
+	),
 	ReelSubscription: object({
 		id: str,
 		object: constant('reel_subscription'),
@@ -84,17 +93,20 @@ export const sandboxSchemas: Record<string, Schema> = {
 		created_at: dateTime,
 		completed_at: nullable(dateTime),
 	}),
-	Game: object({
-		id: str,
-		object: constant('game'),
-		title: str,
-		status: oneOfStrings('building', 'ready', 'failed'),
-		version: int,
-		deployed_version: nullable(int),
-		published: bool,
-		play_url: uri,
-		...timestamps,
-	}, 'A browser game; play_url serves the deployed version while it is published'),
+	Game: object(
+		{
+			id: str,
+			object: constant('game'),
+			title: str,
+			status: oneOfStrings('building', 'ready', 'failed'),
+			version: int,
+			deployed_version: nullable(int),
+			published: bool,
+			play_url: uri,
+			...timestamps,
+		},
+		'A browser game; play_url serves the deployed version while it is published',
+	),
 	ScheduledTask: object({
 		id: str,
 		object: constant('scheduled_task'),
@@ -186,37 +198,119 @@ export const successStatusOf: Record<string, string> = {
 };
 
 /** GET routes that answer one object although their path ends in a literal segment (all other such GETs are lists). */
-export const SINGLE_OBJECT_GETS = new Set(['GET /account', 'GET /account/credits', 'GET /usage', 'GET /marketing/settings', 'GET /runs/{runId}/output']);
+export const SINGLE_OBJECT_GETS = new Set([
+	'GET /account',
+	'GET /account/credits',
+	'GET /usage',
+	'GET /marketing/settings',
+	'GET /runs/{runId}/output',
+]);
 
 /** Query parameters of routes (besides limit and starting_after of lists). */
-export const queryParametersOf: Record<string, Array<{ name: string; required?: boolean; schema: Schema; description: string }>> = {
-	'GET /models': [{ name: 'capability', schema: { type: 'string' }, description: 'Only aliases of this capability' }],
+export const queryParametersOf: Record<
+	string,
+	Array<{ name: string; required?: boolean; schema: Schema; description: string }>
+> = {
+	'GET /models': [
+		{
+			name: 'capability',
+			schema: { type: 'string' },
+			description: 'Only aliases of this capability',
+		},
+	],
 	'GET /usage': [
-		{ name: 'group_by', schema: { type: 'string', enum: ['model', 'capability', 'day', 'none'] }, description: 'Breakdown grouping' },
-		{ name: 'start', schema: { type: 'string', format: 'date-time' }, description: 'Period start (default 30 days ago)' },
-		{ name: 'end', schema: { type: 'string', format: 'date-time' }, description: 'Period end (default now)' },
+		{
+			name: 'group_by',
+			schema: { type: 'string', enum: ['model', 'capability', 'day', 'none'] },
+			description: 'Breakdown grouping',
+		},
+		{
+			name: 'start',
+			schema: { type: 'string', format: 'date-time' },
+			description: 'Period start (default 30 days ago)',
+		},
+		{
+			name: 'end',
+			schema: { type: 'string', format: 'date-time' },
+			description: 'Period end (default now)',
+		},
 	],
 	'GET /runs': [
-		{ name: 'status', schema: { type: 'string', enum: ['queued', 'processing', 'completed', 'failed'] }, description: 'decisions.md: filter by status' },
-		{ name: 'capability', schema: { type: 'string' }, description: 'decisions.md: filter by capability' },
+		{
+			name: 'status',
+			schema: { type: 'string', enum: ['queued', 'processing', 'completed', 'failed'] },
+			description: 'decisions.md: filter by status',
+		},
+		{
+			name: 'capability',
+			schema: { type: 'string' },
+			description: 'decisions.md: filter by capability',
+		},
 	],
-	'GET /influencers': [{ name: 'status', schema: { type: 'string', enum: ['draft', 'ready', 'archived'] }, description: 'Filter by status' }],
+	'GET /influencers': [
+		{
+			name: 'status',
+			schema: { type: 'string', enum: ['draft', 'ready', 'archived'] },
+			description: 'Filter by status',
+		},
+	],
 	'GET /webhooks/deliveries': [
 		{ name: 'endpoint_id', schema: { type: 'string' }, description: 'Deliveries to one endpoint' },
-		{ name: 'status', schema: { type: 'string', enum: ['pending', 'success', 'failed'] }, description: 'Filter by status' },
-		{ name: 'event_type', schema: { type: 'string', enum: ['run.completed', 'run.failed', 'batch.completed', 'batch.failed'] }, description: 'Filter by event kind' },
+		{
+			name: 'status',
+			schema: { type: 'string', enum: ['pending', 'success', 'failed'] },
+			description: 'Filter by status',
+		},
+		{
+			name: 'event_type',
+			schema: {
+				type: 'string',
+				enum: ['run.completed', 'run.failed', 'batch.completed', 'batch.failed'],
+			},
+			description: 'Filter by event kind',
+		},
 	],
-	'GET /elements': [{ name: 'type', schema: { type: 'string', enum: ['character', 'object', 'location', 'style'] }, description: 'Filter by type' }],
-	'GET /loras': [{ name: 'status', schema: { type: 'string', enum: ['training', 'completed', 'failed'] }, description: 'Filter by status' }],
-	'GET /tasks': [{ name: 'status', schema: { type: 'string', enum: ['active', 'paused'] }, description: 'Filter by status' }],
-	'GET /presets': [{ name: 'category', schema: { type: 'string' }, description: 'Filter by category' }],
-	'GET /marketing/templates': [{ name: 'category', schema: { type: 'string' }, description: 'Filter by category' }],
-	'GET /marketing/hooks': [{ name: 'category', schema: { type: 'string' }, description: 'Filter by category' }],
-	'DELETE /projects/{projectId}/items': [{ name: 'run_ids', required: true, schema: { type: 'string' }, description: 'Comma-separated run ids to remove' }],
+	'GET /elements': [
+		{
+			name: 'type',
+			schema: { type: 'string', enum: ['character', 'object', 'location', 'style'] },
+			description: 'Filter by type',
+		},
+	],
+	'GET /loras': [
+		{
+			name: 'status',
+			schema: { type: 'string', enum: ['training', 'completed', 'failed'] },
+			description: 'Filter by status',
+		},
+	],
+	'GET /tasks': [
+		{
+			name: 'status',
+			schema: { type: 'string', enum: ['active', 'paused'] },
+			description: 'Filter by status',
+		},
+	],
+	'GET /presets': [
+		{ name: 'category', schema: { type: 'string' }, description: 'Filter by category' },
+	],
+	'GET /marketing/templates': [
+		{ name: 'category', schema: { type: 'string' }, description: 'Filter by category' },
+	],
+	'GET /marketing/hooks': [
+		{ name: 'category', schema: { type: 'string' }, description: 'Filter by category' },
+	],
+	'DELETE /projects/{projectId}/items': [
+		{
+			name: 'run_ids',
+			required: true,
+			schema: { type: 'string' },
+			description: 'Comma-separated run ids to remove',
+		},
+	],
 };
 
 /** Estimates answer a CostEstimate (decisions.md). */
 export function isEstimatePath(path: string): boolean {
 	return /\/(estimate-cost|estimate|estimate-episode)$/.test(path);
 }
-

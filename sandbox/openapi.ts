@@ -1,6 +1,14 @@
 import { API_RESOURCES } from '../test/fixtures/api-resources';
 import { ENDPOINT_TABLE, operationName, type TableEndpoint } from './endpoint-table';
-import { isEstimatePath, queryParametersOf, responseSchemaOf, sandboxSchemas, SINGLE_OBJECT_GETS, successStatusOf, type Schema } from './openapi-schemas';
+import {
+	isEstimatePath,
+	queryParametersOf,
+	responseSchemaOf,
+	sandboxSchemas,
+	SINGLE_OBJECT_GETS,
+	successStatusOf,
+	type Schema,
+} from './openapi-schemas';
 import { ALL_SCOPES } from './options';
 import { ROUTE_PARAMETERS } from './parameters/routes';
 import { SUBMITS } from './submits';
@@ -16,31 +24,51 @@ import { WORKFLOW_KEYS } from './workflow-table';
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 const EVENT_TYPES = ['run.completed', 'run.failed', 'batch.completed', 'batch.failed'];
 
-const isList = (e: TableEndpoint) => e.method === 'GET' && !/\}$/.test(e.path) && !SINGLE_OBJECT_GETS.has(operationName(e));
+const isList = (e: TableEndpoint) =>
+	e.method === 'GET' && !/\}$/.test(e.path) && !SINGLE_OBJECT_GETS.has(operationName(e));
 
 /** Request bodies the API document (or decisions.md) specifies field by field. */
 const SPECIFIED_BODIES: Record<string, Schema> = {
 	'POST /oauth/token': {
 		type: 'object',
-		description: 'client_id and client_secret here, or as HTTP Basic (then only grant_type and scope); no other properties',
+		description:
+			'client_id and client_secret here, or as HTTP Basic (then only grant_type and scope); no other properties',
 		required: ['grant_type'],
 		additionalProperties: false,
-		properties: { grant_type: { type: 'string', enum: ['client_credentials'] }, client_id: { type: 'string' }, client_secret: { type: 'string' }, scope: { type: 'string', description: 'Space-separated scopes' } },
+		properties: {
+			grant_type: { type: 'string', enum: ['client_credentials'] },
+			client_id: { type: 'string' },
+			client_secret: { type: 'string' },
+			scope: { type: 'string', description: 'Space-separated scopes' },
+		},
 	},
 	'POST /batches': {
 		type: 'object',
 		required: ['mode', 'target', 'items'],
 		properties: {
 			mode: { type: 'string', enum: ['operation', 'workflow'] },
-			target: { type: 'string', description: 'A workflow key, or an operation name: method and path as the API document writes them, e.g. "POST /images/generations"' },
-			items: { type: 'array', minItems: 1, maxItems: 1000, items: { type: 'object', description: 'The body the target takes' } },
+			target: {
+				type: 'string',
+				description:
+					'A workflow key, or an operation name: method and path as the API document writes them, e.g. "POST /images/generations"',
+			},
+			items: {
+				type: 'array',
+				minItems: 1,
+				maxItems: 1000,
+				items: { type: 'object', description: 'The body the target takes' },
+			},
 			concurrency: { type: 'integer', minimum: 1, maximum: 20, default: 5 },
 		},
 	},
 	'POST /webhooks': {
 		type: 'object',
 		required: ['url', 'events'],
-		properties: { url: { type: 'string', format: 'uri' }, description: { type: ['string', 'null'] }, events: { type: 'array', minItems: 1, items: { type: 'string', enum: EVENT_TYPES } } },
+		properties: {
+			url: { type: 'string', format: 'uri' },
+			description: { type: ['string', 'null'] },
+			events: { type: 'array', minItems: 1, items: { type: 'string', enum: EVENT_TYPES } },
+		},
 	},
 	'PATCH /webhooks/{endpointId}': {
 		type: 'object',
@@ -55,7 +83,11 @@ const SPECIFIED_BODIES: Record<string, Schema> = {
 		type: 'object',
 		required: ['code_challenge', 'code_challenge_method'],
 		properties: {
-			code_challenge: { type: 'string', description: 'BASE64URL(SHA256(code_verifier))', pattern: '^[A-Za-z0-9_-]{43}$' },
+			code_challenge: {
+				type: 'string',
+				description: 'BASE64URL(SHA256(code_verifier))',
+				pattern: '^[A-Za-z0-9_-]{43}$',
+			},
 			code_challenge_method: { type: 'string', enum: ['S256'] },
 			label: { type: 'string' },
 			scopes: { type: 'array', items: { type: 'string' } },
@@ -64,7 +96,13 @@ const SPECIFIED_BODIES: Record<string, Schema> = {
 	'POST /cli/auth/sessions/{sessionId}/exchange': {
 		type: 'object',
 		required: ['code_verifier'],
-		properties: { code_verifier: { type: 'string', pattern: '^[A-Za-z0-9_-]{43,128}$', description: '43 to 128 base64url characters' } },
+		properties: {
+			code_verifier: {
+				type: 'string',
+				pattern: '^[A-Za-z0-9_-]{43,128}$',
+				description: '43 to 128 base64url characters',
+			},
+		},
 	},
 	'POST /workflows/{workflowKey}/runs': {
 		type: 'object',
@@ -80,48 +118,90 @@ function requestBody(e: TableEndpoint): Schema | undefined {
 		const rules = ROUTE_PARAMETERS[name];
 		const submit = SUBMITS[name];
 		const properties: Record<string, Schema> = {};
-		if (rules?.capability) properties.model = { type: 'string', description: `Model alias of capability ${rules.capability}; omitted selects the default` };
+		if (rules?.capability)
+			properties.model = {
+				type: 'string',
+				description: `Model alias of capability ${rules.capability}; omitted selects the default`,
+			};
 		for (const param of Object.keys(rules?.params ?? {})) properties[param] = {};
-		if (submit) properties.quote_token = { type: 'string', description: 'Price binding from an estimate' };
-		if (submit?.teamBilling) properties.team_id = { type: 'string', description: 'Bill this workspace pool (needs teams:read)' };
-		if (submit?.projectFiling) properties.project_id = { type: 'string', description: 'File the output in this project (needs projects:read)' };
+		if (submit)
+			properties.quote_token = { type: 'string', description: 'Price binding from an estimate' };
+		if (submit?.teamBilling)
+			properties.team_id = {
+				type: 'string',
+				description: 'Bill this workspace pool (needs teams:read)',
+			};
+		if (submit?.projectFiling)
+			properties.project_id = {
+				type: 'string',
+				description: 'File the output in this project (needs projects:read)',
+			};
 		const required = Object.entries(rules?.params ?? {})
 			.filter(([, p]) => p.required)
 			.map(([param]) => param);
 		schema = { type: 'object', properties, ...(required.length ? { required } : {}) };
 	}
-	return { required: Array.isArray(schema.required) && schema.required.length > 0, content: { 'application/json': { schema } } };
+	return {
+		required: Array.isArray(schema.required) && schema.required.length > 0,
+		content: { 'application/json': { schema } },
+	};
 }
 
 function listOf(items: Schema): Schema {
 	return {
 		type: 'object',
 		required: ['object', 'data', 'has_more'],
-		properties: { object: { type: 'string', const: 'list' }, data: { type: 'array', items }, has_more: { type: 'boolean' } },
+		properties: {
+			object: { type: 'string', const: 'list' },
+			data: { type: 'array', items },
+			has_more: { type: 'boolean' },
+		},
 	};
 }
 
 function successResponse(e: TableEndpoint): [string, Schema] {
 	const name = operationName(e);
-	const json = (s: Schema, description: string): Schema => ({ description, content: { 'application/json': { schema: s } } });
-	if (SUBMITS[name]) return ['202', json(ref('Run'), 'Accepted: the queued run (poll GET /runs/{runId} or use a webhook)')];
+	const json = (s: Schema, description: string): Schema => ({
+		description,
+		content: { 'application/json': { schema: s } },
+	});
+	if (SUBMITS[name])
+		return [
+			'202',
+			json(ref('Run'), 'Accepted: the queued run (poll GET /runs/{runId} or use a webhook)'),
+		];
 	const named = responseSchemaOf[name] ?? (isEstimatePath(e.path) ? 'CostEstimate' : undefined);
 	const schema = named ? ref(named) : { type: 'object' };
 	if (isList(e)) return ['200', json(listOf(schema), 'A page of the list')];
 	const status = successStatusOf[name] ?? (e.method === 'DELETE' ? '204' : '200');
 	if (status === '204') return ['204', { description: 'Done; no body' }];
-	return [status, json(schema, status === '201' ? 'Created' : status === '202' ? 'Accepted' : 'OK')];
+	return [
+		status,
+		json(schema, status === '201' ? 'Created' : status === '202' ? 'Accepted' : 'OK'),
+	];
 }
 
-const problem = (description: string): Schema => ({ description, content: { 'application/problem+json': { schema: ref('Error') } } });
+const problem = (description: string): Schema => ({
+	description,
+	content: { 'application/problem+json': { schema: ref('Error') } },
+});
 
 const errorResponses: Record<string, Schema> = {
-	BadRequest: problem('invalid_parameter, invalid_prompt, invalid_request, model_not_found, idempotency_key_required, team_billing_unsupported, project_filing_unsupported, …'),
-	Unauthorized: problem('unauthorized (missing, unknown or expired credential), quote_invalid, invalid_client'),
+	BadRequest: problem(
+		'invalid_parameter, invalid_prompt, invalid_request, model_not_found, idempotency_key_required, team_billing_unsupported, project_filing_unsupported, …',
+	),
+	Unauthorized: problem(
+		'unauthorized (missing, unknown or expired credential), quote_invalid, invalid_client',
+	),
 	Forbidden: problem('insufficient_scope (with required_scope), team_role_cannot_spend'),
 	NotFound: problem('not_found, invalid_team_id'),
-	Conflict: problem('idempotency_key_reused, quote_expired, quote_mismatch (with a fresh quote), or a state conflict'),
-	TooManyRequests: { ...problem('rate_limited; wait Retry-After seconds'), headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait' } } },
+	Conflict: problem(
+		'idempotency_key_reused, quote_expired, quote_mismatch (with a fresh quote), or a state conflict',
+	),
+	TooManyRequests: {
+		...problem('rate_limited; wait Retry-After seconds'),
+		headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait' } },
+	},
 	Problem: problem('Any other failure (a problem document)'),
 };
 
@@ -129,10 +209,16 @@ function responses(e: TableEndpoint): Schema {
 	const [status, success] = successResponse(e);
 	const out: Schema = { [status]: success, '400': { $ref: '#/components/responses/BadRequest' } };
 	if (e.idempotencyKey !== 'no') {
-		(success as { headers?: Schema }).headers = { 'Idempotent-Replayed': { schema: { type: 'string', enum: ['true'] }, description: 'Present on a replay of an earlier request with the same key' } };
+		(success as { headers?: Schema }).headers = {
+			'Idempotent-Replayed': {
+				schema: { type: 'string', enum: ['true'] },
+				description: 'Present on a replay of an earlier request with the same key',
+			},
+		};
 	}
 	const submit = SUBMITS[operationName(e)];
-	if (e.auth === 'bearer' || e.path === '/oauth/token') out['401'] = { $ref: '#/components/responses/Unauthorized' };
+	if (e.auth === 'bearer' || e.path === '/oauth/token')
+		out['401'] = { $ref: '#/components/responses/Unauthorized' };
 	if (e.auth === 'bearer') out['403'] = { $ref: '#/components/responses/Forbidden' };
 	if (e.path.includes('{') || submit) out['404'] = { $ref: '#/components/responses/NotFound' };
 	out['409'] = { $ref: '#/components/responses/Conflict' };
@@ -142,12 +228,33 @@ function responses(e: TableEndpoint): Schema {
 }
 
 function parameters(e: TableEndpoint): Schema[] {
-	const path = [...e.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
-	const query: Schema[] = (queryParametersOf[operationName(e)] ?? []).map((q) => ({ ...q, in: 'query', required: Boolean(q.required) }));
+	const path = [...e.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
+		name: m[1],
+		in: 'path',
+		required: true,
+		schema: { type: 'string' },
+	}));
+	const query: Schema[] = (queryParametersOf[operationName(e)] ?? []).map((q) => ({
+		...q,
+		in: 'query',
+		required: Boolean(q.required),
+	}));
 	if (isList(e)) {
 		query.push(
-			{ name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 }, description: 'Page size' },
-			{ name: 'starting_after', in: 'query', required: false, schema: { type: 'string' }, description: 'ID of the last element of the previous page' },
+			{
+				name: 'limit',
+				in: 'query',
+				required: false,
+				schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+				description: 'Page size',
+			},
+			{
+				name: 'starting_after',
+				in: 'query',
+				required: false,
+				schema: { type: 'string' },
+				description: 'ID of the last element of the previous page',
+			},
 		);
 	}
 	const key: Schema[] =
@@ -196,11 +303,16 @@ function operation(e: TableEndpoint): Schema {
 }
 
 /** The OpenAPI 3.1 document of the API at `baseUrl` (…/v1). */
-export function openApiDocument(baseUrl: string, endpoints: readonly TableEndpoint[] = ENDPOINT_TABLE): Schema {
+export function openApiDocument(
+	baseUrl: string,
+	endpoints: readonly TableEndpoint[] = ENDPOINT_TABLE,
+): Schema {
 	const paths: Record<string, Record<string, Schema>> = {};
 	for (const e of endpoints) (paths[e.path] ??= {})[e.method.toLowerCase()] = operation(e);
 	const usedScopes = endpoints.map((e) => e.scope).filter((s): s is string => Boolean(s));
-	const scopes = Object.fromEntries([...new Set([...ALL_SCOPES, ...usedScopes])].map((s) => [s, `Scope ${s}`]));
+	const scopes = Object.fromEntries(
+		[...new Set([...ALL_SCOPES, ...usedScopes])].map((s) => [s, `Scope ${s}`]),
+	);
 	const tags = [...new Set(endpoints.map((e) => e.path.split('/')[1]))].map((name) => ({ name }));
 	return {
 		openapi: '3.1.0',
@@ -217,8 +329,16 @@ export function openApiDocument(baseUrl: string, endpoints: readonly TableEndpoi
 		paths,
 		components: {
 			securitySchemes: {
-				bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key or an OAuth access token; each operation lists the scope it needs' },
-				oauth2: { type: 'oauth2', flows: { clientCredentials: { tokenUrl: `${baseUrl}/oauth/token`, scopes } } },
+				bearerAuth: {
+					type: 'http',
+					scheme: 'bearer',
+					description:
+						'An API key or an OAuth access token; each operation lists the scope it needs',
+				},
+				oauth2: {
+					type: 'oauth2',
+					flows: { clientCredentials: { tokenUrl: `${baseUrl}/oauth/token`, scopes } },
+				},
 			},
 			schemas: { ...API_RESOURCES, ...sandboxSchemas },
 			responses: errorResponses,

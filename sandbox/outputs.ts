@@ -22,7 +22,11 @@ function seedOf(text: string, index: number): number {
 /** What output makers may follow: the sandbox's options that shape files. */
 export type OutputOptions = Pick<SandboxOptions, 'captionPictures'>;
 
-export type OutputMaker = (runId: string, params: Record<string, unknown>, options?: OutputOptions) => { files: ProducedFile[]; extra?: Record<string, unknown> };
+export type OutputMaker = (
+	runId: string,
+	params: Record<string, unknown>,
+	options?: OutputOptions,
+) => { files: ProducedFile[]; extra?: Record<string, unknown> };
 
 /** The short side of generated images: small files, but the asked shape. */
 const IMAGE_SHORT_SIDE = 64;
@@ -33,16 +37,25 @@ export const CAPTIONED_SHORT_SIDE = 320;
  * Width and height of an image of `aspectRatio` ("16:9"): exactly that ratio, short side near
  * `shortSide` (64 px). `auto`, `adaptive` and no ratio give a square (the model decides).
  */
-export function imageSize(aspectRatio: unknown, shortSide = IMAGE_SHORT_SIDE): { width: number; height: number } {
+export function imageSize(
+	aspectRatio: unknown,
+	shortSide = IMAGE_SHORT_SIDE,
+): { width: number; height: number } {
 	const match = /^(\d+):(\d+)$/.exec(String(aspectRatio ?? ''));
-	return match ? smallSizeLike(Number(match[1]), Number(match[2]), shortSide) : { width: shortSide, height: shortSide };
+	return match
+		? smallSizeLike(Number(match[1]), Number(match[2]), shortSide)
+		: { width: shortSide, height: shortSide };
 }
 
 /**
  * A small picture shaped like `width` × `height`: the exact ratio when its lowest terms fit a short
  * side near `shortSide` (16:9, 3:2), else that short side and the long side rounded (1001 × 667).
  */
-export function smallSizeLike(width: number, height: number, shortSide = IMAGE_SHORT_SIDE): { width: number; height: number } {
+export function smallSizeLike(
+	width: number,
+	height: number,
+	shortSide = IMAGE_SHORT_SIDE,
+): { width: number; height: number } {
 	const divisor = greatestCommonDivisor(width, height);
 	const [a, b] = [width / divisor, height / divisor];
 	if (Math.min(a, b) > shortSide) {
@@ -79,11 +92,20 @@ export function shapedImageOutputs(source?: SourcePicture, edit?: PictureEdit): 
 		const seedText = String(params.prompt ?? params.image_url ?? runId);
 		const asked = /^\d+:\d+$/.test(String(params.aspect_ratio ?? ''));
 		const shortSide = options?.captionPictures ? CAPTIONED_SHORT_SIDE : IMAGE_SHORT_SIDE;
-		const { width, height } = !asked && source ? smallSizeLike(source.width, source.height, shortSide) : imageSize(params.aspect_ratio, shortSide);
-		const caption = edit ? `${edit}: ${source?.caption ?? String(params.image_url ?? 'the input picture')}` : typeof params.prompt === 'string' ? params.prompt : '';
+		const { width, height } =
+			!asked && source
+				? smallSizeLike(source.width, source.height, shortSide)
+				: imageSize(params.aspect_ratio, shortSide);
+		const caption = edit
+			? `${edit}: ${source?.caption ?? String(params.image_url ?? 'the input picture')}`
+			: typeof params.prompt === 'string'
+				? params.prompt
+				: '';
 		const picture = (i: number) =>
 			options?.captionPictures && caption
-				? makeCaptionedPng(width, height, seedOf(seedText, i), caption, { cutOut: edit === 'Background removed' })
+				? makeCaptionedPng(width, height, seedOf(seedText, i), caption, {
+						cutOut: edit === 'Background removed',
+					})
 				: makePng(width, height, seedOf(seedText, i));
 		const files = Array.from({ length: count }, (_, i) => ({
 			name: `${runId}_${i}.png`,
@@ -98,7 +120,20 @@ export function shapedImageOutputs(source?: SourcePicture, edit?: PictureEdit): 
 /** Image outputs of the asked aspect ratio (the input picture's shape is not known). */
 export const imageOutputs: OutputMaker = shapedImageOutputs();
 
-const words = ['the', 'studio', 'light', 'falls', 'across', 'a', 'quiet', 'street', 'while', 'music', 'plays', 'softly'];
+const words = [
+	'the',
+	'studio',
+	'light',
+	'falls',
+	'across',
+	'a',
+	'quiet',
+	'street',
+	'while',
+	'music',
+	'plays',
+	'softly',
+];
 
 /** The asked length (duration, else duration_seconds), or `fallback` when none was asked (the model decides). */
 export function askedSeconds(params: Record<string, unknown>, fallback: number): number {
@@ -117,14 +152,28 @@ export const videoOutputs: OutputMaker = (runId, params) => {
 	const name = `${runId}${draft ? '_draft' : ''}.mp4`;
 	const seconds = askedSeconds(params, 5);
 	return {
-		files: [{ name, contentType: 'video/mp4', bytes: videoFile(seconds, params.generate_audio === true), slot: draft ? 'draft' : 'main' }],
-		extra: { duration_seconds: seconds, ...(draft ? { draft: true, draft_expires_at: new Date(Date.now() + 7 * 86400_000).toISOString() } : {}) },
+		files: [
+			{
+				name,
+				contentType: 'video/mp4',
+				bytes: videoFile(seconds, params.generate_audio === true),
+				slot: draft ? 'draft' : 'main',
+			},
+		],
+		extra: {
+			duration_seconds: seconds,
+			...(draft
+				? { draft: true, draft_expires_at: new Date(Date.now() + 7 * 86400_000).toISOString() }
+				: {}),
+		},
 	};
 };
 
 /** Spoken length of a text at about 15 characters a second (at least one second). */
 export function spokenSeconds(params: Record<string, unknown>): number {
-	const lines = Array.isArray(params.dialogue) ? (params.dialogue as Array<{ text?: unknown }>).map((l) => String(l?.text ?? '')) : [String(params.text ?? '')];
+	const lines = Array.isArray(params.dialogue)
+		? (params.dialogue as Array<{ text?: unknown }>).map((l) => String(l?.text ?? ''))
+		: [String(params.text ?? '')];
 	const speed = typeof params.speed === 'number' && params.speed > 0 ? params.speed : 1;
 	return Math.max(1, Math.round((lines.join(' ').length / 15 / speed) * 10) / 10);
 }
@@ -133,10 +182,19 @@ export function spokenSeconds(params: Record<string, unknown>): number {
 export const speechOutputs: OutputMaker = (runId, params) => {
 	const seconds = spokenSeconds(params);
 	return {
-		files: [{ name: `${runId}.mp3`, contentType: 'audio/mpeg', bytes: makeMp3(seconds), slot: 'main' }],
+		files: [
+			{ name: `${runId}.mp3`, contentType: 'audio/mpeg', bytes: makeMp3(seconds), slot: 'main' },
+		],
 		extra: {
 			duration_seconds: seconds,
-			...(params.with_timestamps === true ? { alignment: { characters: [...String(params.text ?? '').slice(0, 40)], character_start_times_seconds: [] } } : {}),
+			...(params.with_timestamps === true
+				? {
+						alignment: {
+							characters: [...String(params.text ?? '').slice(0, 40)],
+							character_start_times_seconds: [],
+						},
+					}
+				: {}),
 		},
 	};
 };
@@ -144,7 +202,12 @@ export const speechOutputs: OutputMaker = (runId, params) => {
 /** Music: an MP3 of the asked duration_seconds (30 s when the model decides). */
 export const musicOutputs: OutputMaker = (runId, params) => {
 	const seconds = askedSeconds(params, 30);
-	return { files: [{ name: `${runId}.mp3`, contentType: 'audio/mpeg', bytes: makeMp3(seconds), slot: 'main' }], extra: { duration_seconds: seconds } };
+	return {
+		files: [
+			{ name: `${runId}.mp3`, contentType: 'audio/mpeg', bytes: makeMp3(seconds), slot: 'main' },
+		],
+		extra: { duration_seconds: seconds },
+	};
 };
 
 /** Low-rate mono tone: 4 kB a second keeps a 30 s sound effect near 120 kB. */
@@ -154,7 +217,14 @@ const WAV_SAMPLE_RATE = 2000;
 export const soundOutputs: OutputMaker = (runId, params) => {
 	const seconds = askedSeconds(params, 5);
 	return {
-		files: [{ name: `${runId}.wav`, contentType: 'audio/wav', bytes: makeWav(seconds, seedOf(String(params.prompt ?? runId), 0), WAV_SAMPLE_RATE), slot: 'main' }],
+		files: [
+			{
+				name: `${runId}.wav`,
+				contentType: 'audio/wav',
+				bytes: makeWav(seconds, seedOf(String(params.prompt ?? runId), 0), WAV_SAMPLE_RATE),
+				slot: 'main',
+			},
+		],
 		extra: { duration_seconds: seconds },
 	};
 };
@@ -162,7 +232,14 @@ export const soundOutputs: OutputMaker = (runId, params) => {
 /** Voice conversions: a WAV as long as the recording it converts (when the sandbox holds it), else 1 s. */
 export function convertedVoiceOutputs(seconds: number): OutputMaker {
 	return (runId) => ({
-		files: [{ name: `${runId}.wav`, contentType: 'audio/wav', bytes: makeWav(seconds, seedOf(runId, 0), WAV_SAMPLE_RATE), slot: 'main' }],
+		files: [
+			{
+				name: `${runId}.wav`,
+				contentType: 'audio/wav',
+				bytes: makeWav(seconds, seedOf(runId, 0), WAV_SAMPLE_RATE),
+				slot: 'main',
+			},
+		],
 		extra: { duration_seconds: seconds },
 	});
 }
@@ -171,22 +248,45 @@ export function convertedVoiceOutputs(seconds: number): OutputMaker {
 export const transcriptOutputs: OutputMaker = (runId, params) => {
 	const seed = seedOf(String(params.audio_url ?? params.video_url ?? runId), 0);
 	const segments = Array.from({ length: 3 }, (_, i) => {
-		const text = Array.from({ length: 5 }, (_, j) => words[(seed + i * 5 + j) % words.length]).join(' ');
-		return { id: i, start: i * 2, end: i * 2 + 1.8, speaker: `speaker_${i % 2}`, text: text[0].toUpperCase() + text.slice(1) + '.' };
+		const text = Array.from({ length: 5 }, (_, j) => words[(seed + i * 5 + j) % words.length]).join(
+			' ',
+		);
+		return {
+			id: i,
+			start: i * 2,
+			end: i * 2 + 1.8,
+			speaker: `speaker_${i % 2}`,
+			text: text[0].toUpperCase() + text.slice(1) + '.',
+		};
 	});
 	const text = segments.map((s) => s.text).join(' ');
 	return {
-		files: [{ name: `${runId}.txt`, contentType: 'text/plain', bytes: Buffer.from(`${text}\n`, 'utf8'), slot: 'main' }],
+		files: [
+			{
+				name: `${runId}.txt`,
+				contentType: 'text/plain',
+				bytes: Buffer.from(`${text}\n`, 'utf8'),
+				slot: 'main',
+			},
+		],
 		extra: { text, segments, language_code: String(params.language_code || 'en') },
 	};
 };
 
 /** 3D: one file per requested format (`model_urls[format]`), GLB when none is asked for. */
 export const modelOutputs: OutputMaker = (runId, params) => {
-	const formats = Array.isArray(params.output_formats) && params.output_formats.length ? params.output_formats.map(String) : ['glb'];
+	const formats =
+		Array.isArray(params.output_formats) && params.output_formats.length
+			? params.output_formats.map(String)
+			: ['glb'];
 	const seed = seedOf(runId, 0);
 	return {
-		files: formats.map((format) => ({ name: `${runId}.${format}`, contentType: MODEL_CONTENT_TYPES[format] ?? 'application/octet-stream', bytes: makeModelFile(format, seed), slot: { format } })),
+		files: formats.map((format) => ({
+			name: `${runId}.${format}`,
+			contentType: MODEL_CONTENT_TYPES[format] ?? 'application/octet-stream',
+			bytes: makeModelFile(format, seed),
+			slot: { format },
+		})),
 		extra: { formats, polycount: Number(params.target_polycount ?? 30000) },
 	};
 };
@@ -199,7 +299,9 @@ export const analysisOutputs: OutputMaker = (_runId, params) => ({
 			summary: 'A short clip of a colour test pattern with a steady tone.',
 			duration_seconds: 1,
 			scenes: [{ start: 0, end: 1, description: 'Colour bars with a moving gradient' }],
-			answer: params.prompt ? `Regarding "${String(params.prompt)}": the clip shows a test pattern.` : null,
+			answer: params.prompt
+				? `Regarding "${String(params.prompt)}": the clip shows a test pattern.`
+				: null,
 		},
 	},
 });
@@ -207,7 +309,14 @@ export const analysisOutputs: OutputMaker = (_runId, params) => ({
 /** Video voices: the new voice (no file). */
 export const voiceOutputs: OutputMaker = (runId, params) => ({
 	files: [],
-	extra: { voice: { id: `vvoice_${runId.slice(4)}`, object: 'voice', name: String(params.name ?? 'voice'), samples: Array.isArray(params.audio_urls) ? params.audio_urls.length : 0 } },
+	extra: {
+		voice: {
+			id: `vvoice_${runId.slice(4)}`,
+			object: 'voice',
+			name: String(params.name ?? 'voice'),
+			samples: Array.isArray(params.audio_urls) ? params.audio_urls.length : 0,
+		},
+	},
 });
 
 const capitalised = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
@@ -227,9 +336,14 @@ export function productFromUrl(url: string): { name: string; brand: string; host
 	const host = parsed?.hostname ?? 'shop.example';
 	const labels = host.split('.').filter((l) => l && l !== 'www');
 	const brand = capitalised(labels.length >= 2 ? labels[labels.length - 2] : (labels[0] ?? 'Shop'));
-	const slug = decodeURIComponent(parsed?.pathname.split('/').filter(Boolean).pop() ?? '').replace(/\.[a-z0-9]{2,5}$/i, '');
+	const slug = decodeURIComponent(parsed?.pathname.split('/').filter(Boolean).pop() ?? '').replace(
+		/\.[a-z0-9]{2,5}$/i,
+		'',
+	);
 	const words = slug.split(/[-_+\s]+/).filter((w) => /[a-z]/i.test(w));
-	const name = words.length ? words.map(capitalised).join(' ') : `${brand} product${slug ? ` ${slug}` : ''}`;
+	const name = words.length
+		? words.map(capitalised).join(' ')
+		: `${brand} product${slug ? ` ${slug}` : ''}`;
 	return { name, brand, host };
 }
 
@@ -241,9 +355,16 @@ export const productOutputs: OutputMaker = (runId, params, options) => {
 	const photos = Math.min(count, 2);
 	const size = options?.captionPictures ? CAPTIONED_SHORT_SIDE : 48;
 	const photo = (i: number) =>
-		options?.captionPictures ? makeCaptionedPng(size, size, seedOf(url, i), `${name}, photo ${i + 1} of ${photos}`) : makePng(size, size, seedOf(url, i));
+		options?.captionPictures
+			? makeCaptionedPng(size, size, seedOf(url, i), `${name}, photo ${i + 1} of ${photos}`)
+			: makePng(size, size, seedOf(url, i));
 	return {
-		files: Array.from({ length: photos }, (_, i) => ({ name: `${runId}_${i}.png`, contentType: 'image/png', bytes: photo(i), slot: 'image' as const })),
+		files: Array.from({ length: photos }, (_, i) => ({
+			name: `${runId}_${i}.png`,
+			contentType: 'image/png',
+			bytes: photo(i),
+			slot: 'image' as const,
+		})),
 		extra: {
 			product: {
 				url,
@@ -258,7 +379,10 @@ export const productOutputs: OutputMaker = (runId, params, options) => {
 };
 
 /** What a completed run of a route produces, by operation name or model capability (undefined: images). */
-export function mediaOutputsFor(operation: string, capability?: Capability): OutputMaker | undefined {
+export function mediaOutputsFor(
+	operation: string,
+	capability?: Capability,
+): OutputMaker | undefined {
 	switch (operation) {
 		case 'POST /videos/analyses':
 			return analysisOutputs;

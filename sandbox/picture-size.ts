@@ -13,16 +13,27 @@ export interface PictureSize {
 export function pictureSize(file: Buffer | ByteSource): PictureSize | undefined {
 	const source = Buffer.isBuffer(file) ? bufferSource(file) : file;
 	const head = source.read(0, 32);
-	if (head.length >= 24 && head.readUInt32BE(0) === 0x89504e47 && head.toString('latin1', 12, 16) === 'IHDR') {
+	if (
+		head.length >= 24 &&
+		head.readUInt32BE(0) === 0x89504e47 &&
+		head.toString('latin1', 12, 16) === 'IHDR'
+	) {
 		return sized(head.readUInt32BE(16), head.readUInt32BE(20));
 	}
-	if (head.length >= 10 && /^GIF8[79]a$/.test(head.toString('latin1', 0, 6))) return sized(head.readUInt16LE(6), head.readUInt16LE(8));
-	if (head.length >= 30 && head.toString('latin1', 0, 4) === 'RIFF' && head.toString('latin1', 8, 12) === 'WEBP') return webpSize(head);
+	if (head.length >= 10 && /^GIF8[79]a$/.test(head.toString('latin1', 0, 6)))
+		return sized(head.readUInt16LE(6), head.readUInt16LE(8));
+	if (
+		head.length >= 30 &&
+		head.toString('latin1', 0, 4) === 'RIFF' &&
+		head.toString('latin1', 8, 12) === 'WEBP'
+	)
+		return webpSize(head);
 	if (head.length >= 4 && head[0] === 0xff && head[1] === 0xd8) return jpegSize(source);
 	return undefined;
 }
 
-const sized = (width: number, height: number): PictureSize | undefined => (width > 0 && height > 0 ? { width, height } : undefined);
+const sized = (width: number, height: number): PictureSize | undefined =>
+	width > 0 && height > 0 ? { width, height } : undefined;
 
 function webpSize(head: Buffer): PictureSize | undefined {
 	switch (head.toString('latin1', 12, 16)) {
@@ -40,7 +51,8 @@ function webpSize(head: Buffer): PictureSize | undefined {
 }
 
 /** Start-of-frame markers (C0–CF) except DHT (C4), JPG (C8) and DAC (CC). */
-const isStartOfFrame = (marker: number) => marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
+const isStartOfFrame = (marker: number) =>
+	marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
 
 /** Walks the JPEG's segments (each a marker and a 16-bit length) up to the first frame header. */
 function jpegSize(source: ByteSource): PictureSize | undefined {

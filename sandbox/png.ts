@@ -19,7 +19,14 @@ function chunk(type: string, data: Buffer): Buffer {
 
 /** An iTXt chunk (UTF-8 text, uncompressed): keyword, then flags and empty language tags, then the text. */
 function textChunk(keyword: string, text: string): Buffer {
-	return chunk('iTXt', Buffer.concat([Buffer.from(keyword, 'latin1'), Buffer.from([0, 0, 0, 0, 0]), Buffer.from(text, 'utf8')]));
+	return chunk(
+		'iTXt',
+		Buffer.concat([
+			Buffer.from(keyword, 'latin1'),
+			Buffer.from([0, 0, 0, 0, 0]),
+			Buffer.from(text, 'utf8'),
+		]),
+	);
 }
 
 /** A picture in memory: `channels` bytes a pixel (3 RGB, 4 RGBA), rows top to bottom. */
@@ -30,10 +37,14 @@ interface Raster {
 	pixels: Buffer;
 }
 
-function encodePng({ width, height, channels, pixels }: Raster, texts: Record<string, string> = {}): Buffer {
+function encodePng(
+	{ width, height, channels, pixels }: Raster,
+	texts: Record<string, string> = {},
+): Buffer {
 	const stride = width * channels;
 	const rows = Buffer.alloc((stride + 1) * height);
-	for (let y = 0; y < height; y++) pixels.copy(rows, y * (stride + 1) + 1, y * stride, (y + 1) * stride); // filter byte 0: none
+	for (let y = 0; y < height; y++)
+		pixels.copy(rows, y * (stride + 1) + 1, y * stride, (y + 1) * stride); // filter byte 0: none
 	const header = Buffer.alloc(13);
 	header.writeUInt32BE(width, 0);
 	header.writeUInt32BE(height, 4);
@@ -50,7 +61,11 @@ function encodePng({ width, height, channels, pixels }: Raster, texts: Record<st
 
 /** A diagonal gradient whose colours derive from `seed` (each channel stays within 0–255: no bands). */
 function gradient(width: number, height: number, seed: number, channels: 3 | 4): Raster {
-	const [r0, g0, b0] = [(seed & 0xff) % 76, ((seed >> 8) & 0xff) % 166, ((seed >> 16) & 0xff) % 136];
+	const [r0, g0, b0] = [
+		(seed & 0xff) % 76,
+		((seed >> 8) & 0xff) % 166,
+		((seed >> 16) & 0xff) % 136,
+	];
 	const pixels = Buffer.alloc(width * height * channels);
 	for (let y = 0; y < height; y++) {
 		for (let x = 0; x < width; x++) {
@@ -76,7 +91,14 @@ export function makePng(width: number, height: number, seed: number): Buffer {
 const PANEL: [number, number, number] = [250, 249, 244];
 const INK: [number, number, number] = [28, 28, 34];
 
-function fill(raster: Raster, x0: number, y0: number, w: number, h: number, colour: [number, number, number]): void {
+function fill(
+	raster: Raster,
+	x0: number,
+	y0: number,
+	w: number,
+	h: number,
+	colour: [number, number, number],
+): void {
 	for (let y = Math.max(0, y0); y < Math.min(raster.height, y0 + h); y++) {
 		for (let x = Math.max(0, x0); x < Math.min(raster.width, x0 + w); x++) {
 			const at = (y * raster.width + x) * raster.channels;
@@ -89,7 +111,8 @@ function fill(raster: Raster, x0: number, y0: number, w: number, h: number, colo
 }
 
 /** The largest text scale (pixels per font pixel) a picture of this size uses. */
-export const largestCaptionScale = (width: number, height: number) => Math.max(1, Math.floor(Math.min(width, height) / 128));
+export const largestCaptionScale = (width: number, height: number) =>
+	Math.max(1, Math.floor(Math.min(width, height) / 128));
 
 /** Where a caption goes at a text `scale`: how many characters and lines fit. */
 export function captionLayout(width: number, height: number, scale: number) {
@@ -112,7 +135,8 @@ function fitCaption(width: number, height: number, text: string) {
 	for (let scale = largestCaptionScale(width, height); ; scale--) {
 		const layout = captionLayout(width, height, scale);
 		const whole = wrapText(text, layout.perLine, Number.MAX_SAFE_INTEGER);
-		if (whole.length <= layout.maxLines || scale === 1) return { ...layout, lines: wrapText(text, layout.perLine, layout.maxLines) };
+		if (whole.length <= layout.maxLines || scale === 1)
+			return { ...layout, lines: wrapText(text, layout.perLine, layout.maxLines) };
 	}
 }
 
@@ -123,10 +147,20 @@ function fitCaption(width: number, height: number, text: string) {
  * cut-out keeps only the panel: everything around it is transparent, as a background removal
  * leaves it.
  */
-export function makeCaptionedPng(width: number, height: number, seed: number, caption: string, options: { cutOut?: boolean } = {}): Buffer {
+export function makeCaptionedPng(
+	width: number,
+	height: number,
+	seed: number,
+	caption: string,
+	options: { cutOut?: boolean } = {},
+): Buffer {
 	const raster = gradient(width, height, seed, options.cutOut ? 4 : 3);
 	if (options.cutOut) for (let i = 3; i < raster.pixels.length; i += 4) raster.pixels[i] = 0;
-	const { scale, pad, advance, lineHeight, lines } = fitCaption(width, height, drawableText(caption));
+	const { scale, pad, advance, lineHeight, lines } = fitCaption(
+		width,
+		height,
+		drawableText(caption),
+	);
 	const longest = Math.max(1, ...lines.map((l) => l.length));
 	const panelWidth = longest * advance - scale + 2 * pad;
 	const panelHeight = Math.max(1, lines.length) * lineHeight - 2 * scale + 2 * pad;
@@ -137,7 +171,11 @@ export function makeCaptionedPng(width: number, height: number, seed: number, ca
 		[...line].forEach((char, column) => {
 			const left = panelX + pad + column * advance;
 			const top = panelY + pad + row * lineHeight;
-			glyphRows(char).forEach((bits, gy) => bits.forEach((on, gx) => on && fill(raster, left + gx * scale, top + gy * scale, scale, scale, INK)));
+			glyphRows(char).forEach((bits, gy) =>
+				bits.forEach(
+					(on, gx) => on && fill(raster, left + gx * scale, top + gy * scale, scale, scale, INK),
+				),
+			);
 		});
 	});
 	return encodePng(raster, { [CAPTION_KEYWORD]: caption });
@@ -147,7 +185,10 @@ export function makeCaptionedPng(width: number, height: number, seed: number, ca
  * The text a PNG keeps under `keyword` (tEXt or uncompressed iTXt), or undefined. Reads only the
  * chunks before the image data, so a large upload costs a few small reads.
  */
-export function pngText(file: Buffer | ByteSource, keyword: string = CAPTION_KEYWORD): string | undefined {
+export function pngText(
+	file: Buffer | ByteSource,
+	keyword: string = CAPTION_KEYWORD,
+): string | undefined {
 	const source = Buffer.isBuffer(file) ? bufferSource(file) : file;
 	if (!source.read(0, 8).equals(SIGNATURE)) return undefined;
 	for (let at = 8; at + 8 <= source.size; ) {
@@ -184,8 +225,13 @@ export function readRaster(file: Buffer): Raster {
 		if (type === 'IDAT') data.push(file.subarray(at + 8, at + 8 + length));
 		at += 12 + length;
 	}
-	if (!header || header[8] !== 8 || (header[9] !== 2 && header[9] !== 6)) throw new Error('not an 8-bit RGB or RGBA PNG');
-	const [width, height, channels] = [header.readUInt32BE(0), header.readUInt32BE(4), header[9] === 6 ? 4 : 3] as const;
+	if (!header || header[8] !== 8 || (header[9] !== 2 && header[9] !== 6))
+		throw new Error('not an 8-bit RGB or RGBA PNG');
+	const [width, height, channels] = [
+		header.readUInt32BE(0),
+		header.readUInt32BE(4),
+		header[9] === 6 ? 4 : 3,
+	] as const;
 	const rows = inflateSync(Buffer.concat(data));
 	const stride = width * channels;
 	const pixels = Buffer.alloc(stride * height);

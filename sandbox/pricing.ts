@@ -6,7 +6,10 @@ function round(credits: number): number {
 
 function textLength(params: Record<string, unknown>): number {
 	if (Array.isArray(params.dialogue)) {
-		return params.dialogue.reduce((n: number, line) => n + String((line as { text?: unknown })?.text ?? '').length, 0);
+		return params.dialogue.reduce(
+			(n: number, line) => n + String((line as { text?: unknown })?.text ?? '').length,
+			0,
+		);
 	}
 	return String(params.text ?? params.prompt ?? params.lyrics ?? '').length;
 }
@@ -15,11 +18,17 @@ function textLength(params: Record<string, unknown>): number {
 export function billableUnits(model: SandboxModel, params: Record<string, unknown>): number {
 	switch (model.pricing.unit) {
 		case 'per_image': {
-			const count = Number(params.count ?? (Array.isArray(params.image_urls) ? params.image_urls.length : 1));
+			const count = Number(
+				params.count ?? (Array.isArray(params.image_urls) ? params.image_urls.length : 1),
+			);
 			return Number.isFinite(count) && count > 0 ? count : 1;
 		}
 		case 'per_second': {
-			if (Array.isArray(params.scenes)) return params.scenes.reduce((n: number, scene) => n + (Number((scene as { duration?: unknown })?.duration) || 5), 0);
+			if (Array.isArray(params.scenes))
+				return params.scenes.reduce(
+					(n: number, scene) => n + (Number((scene as { duration?: unknown })?.duration) || 5),
+					0,
+				);
 			const seconds = Number(params.duration ?? params.duration_seconds ?? 5);
 			return Number.isFinite(seconds) && seconds > 0 ? seconds : 5;
 		}

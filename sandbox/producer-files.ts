@@ -13,8 +13,10 @@ export function makePdf(title: string, pages: string[]): Buffer {
 	objects[3] = '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>';
 	pages.forEach((line, i) => {
 		const stream = `BT /F1 14 Tf 40 760 Td (${pdfText(title)}) Tj 0 -24 Td (${pdfText(line)}) Tj ET`;
-		objects[pageIds[i]] = `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${pageIds[i] + 1} 0 R >>`;
-		objects[pageIds[i] + 1] = `<< /Length ${Buffer.byteLength(stream)} >>\nstream\n${stream}\nendstream`;
+		objects[pageIds[i]] =
+			`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${pageIds[i] + 1} 0 R >>`;
+		objects[pageIds[i] + 1] =
+			`<< /Length ${Buffer.byteLength(stream)} >>\nstream\n${stream}\nendstream`;
 	});
 	let out = '%PDF-1.4\n';
 	const offsets: number[] = [];
@@ -24,7 +26,8 @@ export function makePdf(title: string, pages: string[]): Buffer {
 	}
 	const xref = Buffer.byteLength(out);
 	out += `xref\n0 ${objects.length}\n0000000000 65535 f \n`;
-	for (let id = 1; id < objects.length; id++) out += `${String(offsets[id]).padStart(10, '0')} 00000 n \n`;
+	for (let id = 1; id < objects.length; id++)
+		out += `${String(offsets[id]).padStart(10, '0')} 00000 n \n`;
 	out += `trailer\n<< /Size ${objects.length} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
 	return Buffer.from(out, 'latin1');
 }
@@ -34,7 +37,12 @@ function escapeHtml(text: string): string {
 }
 
 /** The page of a game or app build. */
-export function makeHtml(kind: 'game' | 'app', id: string, version: number, prompt: string): Buffer {
+export function makeHtml(
+	kind: 'game' | 'app',
+	id: string,
+	version: number,
+	prompt: string,
+): Buffer {
 	return Buffer.from(
 		`<!doctype html>\n<html><head><meta charset="utf-8"><title>${kind} ${id} v${version}</title></head>` +
 			`<body data-${kind}-id="${id}" data-version="${version}"><h1>${escapeHtml(prompt)}</h1><canvas id="stage" width="320" height="240"></canvas></body></html>\n`,

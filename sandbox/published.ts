@@ -20,15 +20,25 @@ export function publishedRouter(state: SandboxState): express.Router {
 		const game = producerStore(state).games.get(String(req.params.gameId));
 		const preview = req.query.version === undefined ? undefined : Number(req.query.version);
 		if (!game) return sendProblem(req, res, 404, 'not_found', 'No such game');
-		const version = preview ?? (game.data.published ? Number(game.data.deployed_version) : undefined);
-		const build = version === undefined ? undefined : game.builds.find((b) => b.version === version);
-		if (!build) return sendProblem(req, res, 404, 'not_found', preview === undefined ? 'This game is not published' : `No version ${preview}`);
+		const version =
+			preview ?? (game.data.published ? Number(game.data.deployed_version) : undefined);
+		const build =
+			version === undefined ? undefined : game.builds.find((b) => b.version === version);
+		if (!build)
+			return sendProblem(
+				req,
+				res,
+				404,
+				'not_found',
+				preview === undefined ? 'This game is not published' : `No version ${preview}`,
+			);
 		res.type('html').send(build.html);
 	});
 	router.get('/live/:appId', (req, res) => {
 		const app = producerStore(state).apps.get(String(req.params.appId));
 		const build = app?.builds[app.builds.length - 1];
-		if (!build) return sendProblem(req, res, 404, 'not_found', 'No such app, or it has no finished build');
+		if (!build)
+			return sendProblem(req, res, 404, 'not_found', 'No such app, or it has no finished build');
 		res.type('html').send(build.html);
 	});
 	return router;
@@ -49,7 +59,10 @@ const recorded = new WeakMap<SandboxState, RecordedResponse[]>();
 
 const matchers = [...ENDPOINT_TABLE]
 	.sort((a, b) => a.path.split('{').length - b.path.split('{').length)
-	.map((e: TableEndpoint) => ({ endpoint: e, pattern: new RegExp(`^/v1${e.path.replace(/\{\w+\}/g, '[^/]+')}$`) }));
+	.map((e: TableEndpoint) => ({
+		endpoint: e,
+		pattern: new RegExp(`^/v1${e.path.replace(/\{\w+\}/g, '[^/]+')}$`),
+	}));
 
 /** The table endpoint a request reached (literal paths win over templated ones, as in the router). */
 export function endpointOfRequest(method: string, path: string): TableEndpoint | undefined {
@@ -66,7 +79,9 @@ export function takeRecordedResponses(state: SandboxState): RecordedResponse[] {
 /** Middleware that records every answer of an API route, for the contract test. */
 export function responseRecorder(state: SandboxState): express.RequestHandler {
 	return (req: Request, res: Response, next) => {
-		const endpoint = req.path.startsWith('/v1/') ? endpointOfRequest(req.method, req.path) : undefined;
+		const endpoint = req.path.startsWith('/v1/')
+			? endpointOfRequest(req.method, req.path)
+			: undefined;
 		if (!endpoint) return next();
 		let sent: unknown;
 		const send = res.send.bind(res);
@@ -86,7 +101,13 @@ export function responseRecorder(state: SandboxState): express.RequestHandler {
 				}
 			}
 			const list = recorded.get(state) ?? [];
-			list.push({ method: req.method, path: endpoint.path, status: res.statusCode, contentType, body });
+			list.push({
+				method: req.method,
+				path: endpoint.path,
+				status: res.statusCode,
+				contentType,
+				body,
+			});
 			if (list.length > MAX_RECORDED) list.shift();
 			recorded.set(state, list);
 		});

@@ -37,29 +37,77 @@ export class QuoteSigner {
 
 	constructor(private readonly ttlSeconds: () => number) {}
 
-	issue(account: string, subject: string, params: Record<string, unknown>, credits: number, model: string | null = null): Record<string, unknown> {
+	issue(
+		account: string,
+		subject: string,
+		params: Record<string, unknown>,
+		credits: number,
+		model: string | null = null,
+	): Record<string, unknown> {
 		const id = newId('quote');
 		const expiresAt = Date.now() + this.ttlSeconds() * 1000;
-		this.quotes.set(id, { account, subject, params: structuredClone(bound(params)), credits, model, expiresAt });
-		return { object: 'cost_estimate', model, credits, currency: 'credits', quote_token: `q1.${id}.${this.sign(id)}`, expires_at: nowIso(expiresAt) };
+		this.quotes.set(id, {
+			account,
+			subject,
+			params: structuredClone(bound(params)),
+			credits,
+			model,
+			expiresAt,
+		});
+		return {
+			object: 'cost_estimate',
+			model,
+			credits,
+			currency: 'credits',
+			quote_token: `q1.${id}.${this.sign(id)}`,
+			expires_at: nowIso(expiresAt),
+		};
 	}
 
 	/**
 	 * Checks a token sent with a submit. Forged or another account's → 401 quote_invalid; lapsed →
 	 * 409 quote_expired; other parameters or price → 409 quote_mismatch. Both 409s carry a fresh quote.
 	 */
-	verify(token: string, account: string, subject: string, params: Record<string, unknown>, credits: number): void {
+	verify(
+		token: string,
+		account: string,
+		subject: string,
+		params: Record<string, unknown>,
+		credits: number,
+	): void {
 		const [version, id = '', signature = ''] = token.split('.');
 		const expected = Buffer.from(this.sign(id));
 		const given = Buffer.from(signature);
 		const quote = this.quotes.get(id);
-		if (version !== 'q1' || given.length !== expected.length || !timingSafeEqual(given, expected) || !quote || quote.account !== account) {
-			throw new ProblemError(401, 'quote_invalid', 'The quote_token signature does not verify for this account');
+		if (
+			version !== 'q1' ||
+			given.length !== expected.length ||
+			!timingSafeEqual(given, expected) ||
+			!quote ||
+			quote.account !== account
+		) {
+			throw new ProblemError(
+				401,
+				'quote_invalid',
+				'The quote_token signature does not verify for this account',
+			);
 		}
 		const fresh = () => this.issue(account, subject, params, credits, quote.model);
-		if (quote.expiresAt < Date.now()) throw new ProblemError(409, 'quote_expired', 'The quote lapsed; a fresh quote is attached', { quote: fresh() });
-		if (quote.subject !== subject || quote.credits !== credits || !sameJson(quote.params, bound(params))) {
-			throw new ProblemError(409, 'quote_mismatch', 'The inputs or the price no longer match the quote; a fresh quote is attached', { quote: fresh() });
+		if (quote.expiresAt < Date.now())
+			throw new ProblemError(409, 'quote_expired', 'The quote lapsed; a fresh quote is attached', {
+				quote: fresh(),
+			});
+		if (
+			quote.subject !== subject ||
+			quote.credits !== credits ||
+			!sameJson(quote.params, bound(params))
+		) {
+			throw new ProblemError(
+				409,
+				'quote_mismatch',
+				'The inputs or the price no longer match the quote; a fresh quote is attached',
+				{ quote: fresh() },
+			);
 		}
 	}
 

@@ -4,7 +4,13 @@ import express, { type Request, type Response } from 'express';
 import { chaosFault } from './chaos';
 import { echoedText } from './echo';
 import { ENDPOINT_TABLE, operationName, type TableEndpoint } from './endpoint-table';
-import { ProblemError, requireScope, type Reply, type RouteContext, type RouteHandler } from './http';
+import {
+	ProblemError,
+	requireScope,
+	type Reply,
+	type RouteContext,
+	type RouteHandler,
+} from './http';
 import { sendProblem } from './problem';
 import { sameJson } from './same-json';
 import type { SandboxServices } from './services';
@@ -16,10 +22,12 @@ function authenticate(state: SandboxState, req: Request): Principal {
 	if (!match) throw new ProblemError(401, 'unauthorized', 'Missing or malformed bearer credential');
 	const credential = match[1];
 	const key = state.apiKeys.get(credential);
-	if (key) return { credentialId: credential, accountId: key.accountId, scopes: new Set(key.scopes) };
+	if (key)
+		return { credentialId: credential, accountId: key.accountId, scopes: new Set(key.scopes) };
 	const token = state.tokens.get(credential);
 	if (!token) throw new ProblemError(401, 'unauthorized', 'Unknown bearer credential');
-	if (token.expiresAt <= Date.now()) throw new ProblemError(401, 'unauthorized', 'The access token has expired');
+	if (token.expiresAt <= Date.now())
+		throw new ProblemError(401, 'unauthorized', 'The access token has expired');
 	return { credentialId: credential, accountId: token.accountId, scopes: new Set(token.scopes) };
 }
 
@@ -44,7 +52,12 @@ class RateLimiter {
 	}
 }
 
-function takeFault(state: SandboxState, req: Request, when: Fault['when'], apiPath: string): Fault | undefined {
+function takeFault(
+	state: SandboxState,
+	req: Request,
+	when: Fault['when'],
+	apiPath: string,
+): Fault | undefined {
 	const index = state.faults.findIndex(
 		(f) =>
 			f.when === when &&
@@ -72,7 +85,13 @@ async function applyFault(req: Request, res: Response, fault: Fault): Promise<bo
 	}
 	if (!fault.status) return false;
 	if (fault.retryAfter !== undefined) res.set('Retry-After', String(fault.retryAfter));
-	sendProblem(req, res, fault.status, fault.code ?? (fault.status === 429 ? 'rate_limited' : 'service_unavailable'), 'Injected failure');
+	sendProblem(
+		req,
+		res,
+		fault.status,
+		fault.code ?? (fault.status === 429 ? 'rate_limited' : 'service_unavailable'),
+		'Injected failure',
+	);
 	return true;
 }
 
@@ -80,13 +99,33 @@ async function applyFault(req: Request, res: Response, fault: Fault): Promise<bo
 function answerMisbehaving(req: Request, res: Response, fault: Fault): true {
 	const echo = fault.echo;
 	if (!echo) {
-		res.status(fault.status ?? 200).type(fault.contentType ?? 'application/json').send(fault.body);
+		res
+			.status(fault.status ?? 200)
+			.type(fault.contentType ?? 'application/json')
+			.send(fault.body);
 		return true;
 	}
 	const text = echoedText(req, echo);
-	if (echo.in === 'text') res.status(fault.status ?? 400).type('text/plain').send(text);
-	else if (echo.in === 'error_description') res.status(fault.status ?? 401).json({ error: fault.code ?? 'invalid_client', error_description: text });
-	else if (echo.in === 'title') res.status(fault.status ?? 400).type('application/problem+json').send(JSON.stringify({ title: text, status: fault.status ?? 400, code: fault.code ?? 'invalid_parameter' }));
+	if (echo.in === 'text')
+		res
+			.status(fault.status ?? 400)
+			.type('text/plain')
+			.send(text);
+	else if (echo.in === 'error_description')
+		res
+			.status(fault.status ?? 401)
+			.json({ error: fault.code ?? 'invalid_client', error_description: text });
+	else if (echo.in === 'title')
+		res
+			.status(fault.status ?? 400)
+			.type('application/problem+json')
+			.send(
+				JSON.stringify({
+					title: text,
+					status: fault.status ?? 400,
+					code: fault.code ?? 'invalid_parameter',
+				}),
+			);
 	else sendProblem(req, res, fault.status ?? 400, fault.code ?? 'invalid_parameter', text);
 	return true;
 }
@@ -97,11 +136,19 @@ function answerMisbehaving(req: Request, res: Response, fault: Fault): true {
  * `Idempotent-Replayed: true` before anything else is looked at (a quote that lapsed since does not
  * matter); the same key with other parameters is 409 and creates nothing.
  */
-async function withIdempotency(ctx: RouteContext, apiPath: string, handler: RouteHandler): Promise<Reply> {
+async function withIdempotency(
+	ctx: RouteContext,
+	apiPath: string,
+	handler: RouteHandler,
+): Promise<Reply> {
 	const key = ctx.req.get('idempotency-key');
 	const rule = ctx.endpoint.idempotencyKey;
 	if (rule === 'yes' && !key) {
-		throw new ProblemError(400, 'idempotency_key_required', `${operationName(ctx.endpoint)} requires an Idempotency-Key header`);
+		throw new ProblemError(
+			400,
+			'idempotency_key_required',
+			`${operationName(ctx.endpoint)} requires an Idempotency-Key header`,
+		);
 	}
 	if (!key || rule === 'no' || !ctx.principal) return await handler(ctx);
 	const scope = `${ctx.principal.accountId}|${key}`;
@@ -110,7 +157,11 @@ async function withIdempotency(ctx: RouteContext, apiPath: string, handler: Rout
 	const prior = ctx.state.idempotency.get(scope);
 	if (prior) {
 		if (prior.request !== request || !sameJson(prior.body, body)) {
-			throw new ProblemError(409, 'idempotency_key_reused', 'This Idempotency-Key was used with different parameters; no run was created');
+			throw new ProblemError(
+				409,
+				'idempotency_key_reused',
+				'This Idempotency-Key was used with different parameters; no run was created',
+			);
 		}
 		const answer = prior.kind === 'run' ? ctx.state.runs.get(prior.resourceId)?.run : prior.answer;
 		return { status: prior.status, body: answer, headers: { 'Idempotent-Replayed': 'true' } };
@@ -142,10 +193,16 @@ function expressPath(endpoint: TableEndpoint): string {
  * The API under /v1, from the sandbox's endpoint table: each row's method, path, credential, scope
  * and Idempotency-Key rule are enforced here; the handler only does the endpoint's own work.
  */
-export function apiRouter(state: SandboxState, services: SandboxServices, handlers: Record<string, RouteHandler>): express.Router {
+export function apiRouter(
+	state: SandboxState,
+	services: SandboxServices,
+	handlers: Record<string, RouteHandler>,
+): express.Router {
 	const router = express.Router();
 	const limiter = new RateLimiter(() => state.options.rateLimitPerSecond);
-	const ordered = [...ENDPOINT_TABLE].sort((a, b) => a.path.split('{').length - b.path.split('{').length);
+	const ordered = [...ENDPOINT_TABLE].sort(
+		(a, b) => a.path.split('{').length - b.path.split('{').length,
+	);
 	for (const endpoint of ordered) {
 		const handler = handlers[operationName(endpoint)];
 		const method = endpoint.method.toLowerCase() as 'get' | 'post' | 'patch' | 'delete';
@@ -156,26 +213,46 @@ export function apiRouter(state: SandboxState, services: SandboxServices, handle
 			const ctx: RouteContext = { req, res, state, endpoint, origin, baseUrl: `${origin}/v1` };
 			try {
 				const chaos = chaosFault(state.options.chaos, state.options.chaosSlowMs);
-				const before = takeFault(state, req, 'before', apiPath) ?? (chaos?.when === 'before' ? chaos : undefined);
+				const before =
+					takeFault(state, req, 'before', apiPath) ??
+					(chaos?.when === 'before' ? chaos : undefined);
 				if (before && (await applyFault(req, res, before))) return;
 				const wait = limiter.take(req.get('authorization') ?? req.ip ?? 'anonymous');
 				if (wait) {
 					res.set('Retry-After', String(wait));
-					throw new ProblemError(429, 'rate_limited', `More than ${state.options.rateLimitPerSecond} requests per second`);
+					throw new ProblemError(
+						429,
+						'rate_limited',
+						`More than ${state.options.rateLimitPerSecond} requests per second`,
+					);
 				}
 				if (endpoint.auth === 'bearer') ctx.principal = authenticate(state, req);
 				if (endpoint.scope) requireScope(ctx, endpoint.scope);
-				if (!handler) throw new ProblemError(501, 'not_implemented', `The sandbox does not serve ${operationName(endpoint)} yet`);
+				if (!handler)
+					throw new ProblemError(
+						501,
+						'not_implemented',
+						`The sandbox does not serve ${operationName(endpoint)} yet`,
+					);
 				const reply = await withIdempotency(ctx, apiPath, handler);
-				const after = takeFault(state, req, 'after', apiPath) ?? (chaos?.when === 'after' ? chaos : undefined);
+				const after =
+					takeFault(state, req, 'after', apiPath) ?? (chaos?.when === 'after' ? chaos : undefined);
 				if (after && (await applyFault(req, res, after))) return;
 				if (reply.headers) res.set(reply.headers);
 				if (reply.body === undefined) res.status(reply.status).end();
 				else res.status(reply.status).json(reply.body);
 			} catch (error) {
 				if (res.headersSent) return;
-				if (error instanceof ProblemError) sendProblem(req, res, error.status, error.code, error.message, error.extra);
-				else sendProblem(req, res, 500, 'internal_error', error instanceof Error ? error.message : String(error));
+				if (error instanceof ProblemError)
+					sendProblem(req, res, error.status, error.code, error.message, error.extra);
+				else
+					sendProblem(
+						req,
+						res,
+						500,
+						'internal_error',
+						error instanceof Error ? error.message : String(error),
+					);
 			}
 		});
 	}

@@ -14,9 +14,15 @@ const LONG_RUN_OPERATIONS = [
 	/^POST \/(loras|style-skills)\b/,
 ];
 
-export const isLongRun = (operation: string) => LONG_RUN_OPERATIONS.some((pattern) => pattern.test(operation));
+export const isLongRun = (operation: string) =>
+	LONG_RUN_OPERATIONS.some((pattern) => pattern.test(operation));
 
 /** How long a run of `operation` stays processing (ms). */
-export function processingMs(operation: string, options: Pick<SandboxOptions, 'latencyMs' | 'longRunLatencyMs'>): number {
-	return isLongRun(operation) && options.longRunLatencyMs > 0 ? options.longRunLatencyMs : options.latencyMs;
+export function processingMs(
+	operation: string,
+	options: Pick<SandboxOptions, 'latencyMs' | 'longRunLatencyMs'>,
+): number {
+	return isLongRun(operation) && options.longRunLatencyMs > 0
+		? options.longRunLatencyMs
+		: options.latencyMs;
 }

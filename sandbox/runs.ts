@@ -118,7 +118,10 @@ export class RunEngine {
 
 	private pump(accountId: string): void {
 		const queue = this.waiting.get(accountId) ?? [];
-		while (queue.length && (this.active.get(accountId) ?? 0) < this.state.options.concurrencyPerAccount) {
+		while (
+			queue.length &&
+			(this.active.get(accountId) ?? 0) < this.state.options.concurrencyPerAccount
+		) {
 			const next = queue.shift()!;
 			this.active.set(accountId, (this.active.get(accountId) ?? 0) + 1);
 			next.record.run.status = 'processing';
@@ -127,7 +130,10 @@ export class RunEngine {
 				this.finishers.delete(next.record.run.id);
 				this.finish(next.record, next.job);
 			};
-			this.finishers.set(next.record.run.id, { timer: this.later(processingMs(next.job.operation, this.state.options), finish), finish });
+			this.finishers.set(next.record.run.id, {
+				timer: this.later(processingMs(next.job.operation, this.state.options), finish),
+				finish,
+			});
 		}
 	}
 
@@ -142,23 +148,41 @@ export class RunEngine {
 		this.active.set(record.accountId, (this.active.get(record.accountId) ?? 1) - 1);
 		const at = nowIso();
 		// Sandbox-only body flag `sandbox_fail: "<code>"`: the run fails with that code (deterministic failures for tests).
-		const forced = typeof job.params.sandbox_fail === 'string' && job.params.sandbox_fail ? job.params.sandbox_fail : undefined;
-		const failure = record.moneyFailure ?? forced ?? (Math.random() < this.state.options.failureRate ? 'provider_error' : undefined);
+		const forced =
+			typeof job.params.sandbox_fail === 'string' && job.params.sandbox_fail
+				? job.params.sandbox_fail
+				: undefined;
+		const failure =
+			record.moneyFailure ??
+			forced ??
+			(Math.random() < this.state.options.failureRate ? 'provider_error' : undefined);
 		this.reserve(record, -1);
 		if (failure) {
 			record.run.status = 'failed';
-			const message = record.moneyFailure ? (MONEY_FAILURE_MESSAGES[record.moneyFailure] ?? record.moneyFailure) : forced && forced !== 'provider_error' ? `Failed as asked by sandbox_fail (${forced})` : 'The provider failed to produce an output';
+			const message = record.moneyFailure
+				? (MONEY_FAILURE_MESSAGES[record.moneyFailure] ?? record.moneyFailure)
+				: forced && forced !== 'provider_error'
+					? `Failed as asked by sandbox_fail (${forced})`
+					: 'The provider failed to produce an output';
 			record.run.error = { code: failure, message };
 		} else {
 			const { files, extra } = job.makeOutput(record.run.id, job.params, this.state.options);
 			const output: Record<string, unknown> = { ...extra };
 			const expires = Date.now() + FILE_URL_VALIDITY_MS;
 			for (const file of files) {
-				const padding = file.contentType === 'video/mp4' ? mp4Padding(file.bytes, this.state.options.videoOutputBytes) : undefined;
+				const padding =
+					file.contentType === 'video/mp4'
+						? mp4Padding(file.bytes, this.state.options.videoOutputBytes)
+						: undefined;
 				record.files.set(file.name, { contentType: file.contentType, bytes: file.bytes, padding });
-				const url = this.signer.sign(this.origin(), `/storage/files/${record.run.id}/${file.name}`, expires);
+				const url = this.signer.sign(
+					this.origin(),
+					`/storage/files/${record.run.id}/${file.name}`,
+					expires,
+				);
 				if (file.slot === 'image') ((output.images ??= []) as unknown[]).push({ url });
-				else if (typeof file.slot === 'object') ((output.model_urls ??= {}) as Record<string, string>)[file.slot.format] = url;
+				else if (typeof file.slot === 'object')
+					((output.model_urls ??= {}) as Record<string, string>)[file.slot.format] = url;
 				else if (file.slot === 'draft') output.draft_cache_url = url;
 				else output.output_url = url;
 				output.output_url ??= url;
@@ -176,9 +200,16 @@ export class RunEngine {
 	}
 
 	private charge(record: RunRecord, at: string): void {
-		if (this.state.chargesFor(record.run.id).length) throw new Error(`run ${record.run.id} charged twice`);
+		if (this.state.chargesFor(record.run.id).length)
+			throw new Error(`run ${record.run.id} charged twice`);
 		if (record.teamId) this.state.teams.get(record.teamId)!.pool -= record.price;
 		else this.state.account(record.accountId).balance -= record.price;
-		this.state.ledger.push({ run_id: record.run.id, account_id: record.accountId, team_id: record.teamId ?? null, credits: record.price, at });
+		this.state.ledger.push({
+			run_id: record.run.id,
+			account_id: record.accountId,
+			team_id: record.teamId ?? null,
+			credits: record.price,
+			at,
+		});
 	}
 }

@@ -15,5 +15,7 @@ export function sameJson(a: unknown, b: unknown): boolean {
 	const right = b as Record<string, unknown>;
 	const leftKeys = Object.keys(left);
 	if (leftKeys.length !== Object.keys(right).length) return false;
-	return leftKeys.every((key) => Object.prototype.hasOwnProperty.call(right, key) && sameJson(left[key], right[key]));
+	return leftKeys.every(
+		(key) => Object.prototype.hasOwnProperty.call(right, key) && sameJson(left[key], right[key]),
+	);
 }

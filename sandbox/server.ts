@@ -33,7 +33,8 @@ const MAX_UPLOAD_BYTES = 512 * 1024 * 1024;
 /** Signed storage: pre-signed upload PUTs, asset reads, run output files. */
 function storageRouter(state: SandboxState, services: SandboxServices): express.Router {
 	const router = express.Router();
-	const refuse = (req: Request, res: Response, reason: string) => sendProblem(req, res, 403, 'signature_rejected', `The signed URL is ${reason}`);
+	const refuse = (req: Request, res: Response, reason: string) =>
+		sendProblem(req, res, 403, 'signature_rejected', `The signed URL is ${reason}`);
 	// The body is received as it arrives (large ones into a temporary file), never held whole.
 	router.put('/uploads/:assetId', async (req, res) => {
 		const check = services.urls.check(`/storage${req.path}`, req.query.expires, req.query.sig);
@@ -43,10 +44,27 @@ function storageRouter(state: SandboxState, services: SandboxServices): express.
 		if (!upload) return sendProblem(req, res, 404, 'not_found', 'No such upload');
 		const contentType = (req.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
 		if (contentType !== upload.content_type) {
-			return sendProblem(req, res, 403, 'signature_rejected', `The upload was signed for ${upload.content_type}, not ${contentType || 'no content type'}`);
+			return sendProblem(
+				req,
+				res,
+				403,
+				'signature_rejected',
+				`The upload was signed for ${upload.content_type}, not ${contentType || 'no content type'}`,
+			);
 		}
-		const kept = await receiveBody(req, () => services.spool.file(`${assetId}-${Date.now()}`), MAX_UPLOAD_BYTES);
-		if (!kept) return sendProblem(req, res, 413, 'payload_too_large', `An upload may hold at most ${MAX_UPLOAD_BYTES / 1024 / 1024} MB`);
+		const kept = await receiveBody(
+			req,
+			() => services.spool.file(`${assetId}-${Date.now()}`),
+			MAX_UPLOAD_BYTES,
+		);
+		if (!kept)
+			return sendProblem(
+				req,
+				res,
+				413,
+				'payload_too_large',
+				`An upload may hold at most ${MAX_UPLOAD_BYTES / 1024 / 1024} MB`,
+			);
 		if (upload.spool) rmSync(upload.spool.path, { force: true });
 		upload.bytes = kept.bytes;
 		upload.spool = kept.path ? { path: kept.path, size: kept.size } : undefined;
@@ -57,7 +75,8 @@ function storageRouter(state: SandboxState, services: SandboxServices): express.
 		if (check !== 'ok') return refuse(req, res, check);
 		const upload = state.uploads.get(String(req.params.assetId));
 		const kept = uploadedBytes(upload);
-		if (!upload || !kept) return sendProblem(req, res, 404, 'not_found', 'Nothing was uploaded to this asset');
+		if (!upload || !kept)
+			return sendProblem(req, res, 404, 'not_found', 'Nothing was uploaded to this asset');
 		sendKept(res, kept, upload.content_type);
 	});
 	router.get('/files/:runId/:name', (req, res) => {
@@ -78,7 +97,10 @@ function adminRouter(state: SandboxState): express.Router {
 		const runs = [...state.runs.values()];
 		res.json({
 			runs: runs.length,
-			runs_by_status: runs.reduce<Record<string, number>>((acc, r) => ({ ...acc, [r.run.status]: (acc[r.run.status] ?? 0) + 1 }), {}),
+			runs_by_status: runs.reduce<Record<string, number>>(
+				(acc, r) => ({ ...acc, [r.run.status]: (acc[r.run.status] ?? 0) + 1 }),
+				{},
+			),
 			charges: state.ledger.length,
 			credits_charged: state.ledger.reduce((n, e) => n + e.credits, 0),
 			tokens_issued: state.tokensIssued,
@@ -89,10 +111,14 @@ function adminRouter(state: SandboxState): express.Router {
 	router.get('/requests', (_req, res) => res.json({ object: 'list', data: state.requests }));
 	router.post('/keys', (req, res) => {
 		const scopes = Array.isArray(req.body?.scopes) ? (req.body.scopes as string[]) : [];
-		res.status(201).json({ api_key: state.createApiKey(scopes, String(req.body?.label ?? 'test key')) });
+		res
+			.status(201)
+			.json({ api_key: state.createApiKey(scopes, String(req.body?.label ?? 'test key')) });
 	});
 	router.post('/accounts', (req, res) => {
-		const { accountId, apiKey } = state.createAccount(String(req.body?.display_name ?? 'Test Studio'));
+		const { accountId, apiKey } = state.createAccount(
+			String(req.body?.display_name ?? 'Test Studio'),
+		);
 		res.status(201).json({ account_id: accountId, api_key: apiKey });
 	});
 	router.delete('/faults', (_req, res) => {
@@ -121,8 +147,16 @@ export function createSandboxApp(state: SandboxState, services: SandboxServices)
 		// 'close' also fires for connections the sandbox dropped on purpose (logged with status 0)
 		res.on('close', () => {
 			const path = req.originalUrl.split('?')[0];
-			const body: unknown = path.startsWith('/v1/') && path !== '/v1/oauth/token' ? req.body : undefined;
-			state.requests.push({ method: req.method, path, status: res.writableFinished ? res.statusCode : 0, idempotencyKey: req.get('idempotency-key'), body, at: Date.now() });
+			const body: unknown =
+				path.startsWith('/v1/') && path !== '/v1/oauth/token' ? req.body : undefined;
+			state.requests.push({
+				method: req.method,
+				path,
+				status: res.writableFinished ? res.statusCode : 0,
+				idempotencyKey: req.get('idempotency-key'),
+				body,
+				at: Date.now(),
+			});
 		});
 		next();
 	});
@@ -133,12 +167,16 @@ export function createSandboxApp(state: SandboxState, services: SandboxServices)
 	// JSON only: the API document's bodies are JSON (a form-encoded body reaches handlers unparsed)
 	app.use('/v1', express.json({ limit: '10mb', type: ['application/json', 'application/*+json'] }));
 	app.use('/v1', apiRouter(state, services, sandboxHandlers(services)));
-	app.use((req, res) => sendProblem(req, res, 404, 'not_found', `No route ${req.method} ${req.path}`));
+	app.use((req, res) =>
+		sendProblem(req, res, 404, 'not_found', `No route ${req.method} ${req.path}`),
+	);
 	return app;
 }
 
 /** Starts a sandbox on 127.0.0.1 (port 0 = an ephemeral port). */
-export async function startSandbox(options: Partial<SandboxOptions> & { port?: number; host?: string } = {}): Promise<Sandbox> {
+export async function startSandbox(
+	options: Partial<SandboxOptions> & { port?: number; host?: string } = {},
+): Promise<Sandbox> {
 	const { port = 0, host = '127.0.0.1', ...rest } = options;
 	const state = new SandboxState({ ...defaultSandboxOptions, ...rest });
 	const services = new SandboxServices(state);

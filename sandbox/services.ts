@@ -28,7 +28,8 @@ export class SandboxServices {
 		if (typeof url !== 'string') return undefined;
 		try {
 			const parsed = new URL(url);
-			if (parsed.origin !== origin || !parsed.pathname.startsWith('/storage/assets/')) return undefined;
+			if (parsed.origin !== origin || !parsed.pathname.startsWith('/storage/assets/'))
+				return undefined;
 			const kept = uploadedBytes(this.state.uploads.get(parsed.pathname.split('/').pop() ?? ''));
 			return kept && keptSource(kept);
 		} catch {
@@ -67,12 +68,25 @@ export class SandboxServices {
 			throw new ProblemError(400, 'invalid_parameter', `${param} is not a URL`, { param });
 		}
 		if (parsed.origin !== ctx.origin || !parsed.pathname.startsWith('/storage/')) return;
-		const check = this.urls.check(parsed.pathname, parsed.searchParams.get('expires'), parsed.searchParams.get('sig'));
-		if (check !== 'ok') throw new ProblemError(400, 'invalid_parameter', `${param}: the asset URL is ${check}`, { param });
+		const check = this.urls.check(
+			parsed.pathname,
+			parsed.searchParams.get('expires'),
+			parsed.searchParams.get('sig'),
+		);
+		if (check !== 'ok')
+			throw new ProblemError(400, 'invalid_parameter', `${param}: the asset URL is ${check}`, {
+				param,
+			});
 		const assetId = parsed.pathname.split('/').pop() ?? '';
 		if (parsed.pathname.startsWith('/storage/assets/')) {
 			const upload = this.state.uploads.get(assetId);
-			if (!uploadedBytes(upload)) throw new ProblemError(400, 'invalid_parameter', `${param}: nothing was uploaded to asset ${assetId}`, { param });
+			if (!uploadedBytes(upload))
+				throw new ProblemError(
+					400,
+					'invalid_parameter',
+					`${param}: nothing was uploaded to asset ${assetId}`,
+					{ param },
+				);
 		}
 	}
 }

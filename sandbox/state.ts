@@ -165,10 +165,19 @@ export class SandboxState {
 	readonly events = new EventEmitter();
 	readonly accounts = new Map<string, Account>();
 	readonly apiKeys = new Map<string, { accountId: string; scopes: string[]; label: string }>();
-	readonly oauthClients = new Map<string, { secret: string; accountId: string; allowedScopes: string[]; defaultScopes: string[] }>();
-	readonly tokens = new Map<string, { clientId: string; accountId: string; scopes: string[]; expiresAt: number }>();
+	readonly oauthClients = new Map<
+		string,
+		{ secret: string; accountId: string; allowedScopes: string[]; defaultScopes: string[] }
+	>();
+	readonly tokens = new Map<
+		string,
+		{ clientId: string; accountId: string; scopes: string[]; expiresAt: number }
+	>();
 	readonly teams = new Map<string, Team>();
-	readonly projects = new Map<string, { id: string; name: string; accountId: string; items: string[] }>();
+	readonly projects = new Map<
+		string,
+		{ id: string; name: string; accountId: string; items: string[] }
+	>();
 	readonly runs = new Map<string, RunRecord>();
 	readonly ledger: LedgerEntry[] = [];
 	readonly idempotency = new Map<string, IdempotencyRecord>();
@@ -179,22 +188,65 @@ export class SandboxState {
 
 	constructor(readonly options: SandboxOptions) {
 		this.addAccount(SANDBOX_ACCOUNT_ID, 'Sandbox Studio', options.startingCredits);
-		this.apiKeys.set(SANDBOX_API_KEY, { accountId: SANDBOX_ACCOUNT_ID, scopes: [...ALL_SCOPES], label: 'full access' });
+		this.apiKeys.set(SANDBOX_API_KEY, {
+			accountId: SANDBOX_ACCOUNT_ID,
+			scopes: [...ALL_SCOPES],
+			label: 'full access',
+		});
 		// accounts whose every paid run fails for a money reason (reachable from another process, e.g. real n8n)
 		this.addAccount(SANDBOX_BROKE_ACCOUNT_ID, 'Broke Studio', 0);
-		this.apiKeys.set(SANDBOX_BROKE_API_KEY, { accountId: SANDBOX_BROKE_ACCOUNT_ID, scopes: [...ALL_SCOPES], label: 'no credits' });
-		this.addAccount(SANDBOX_BUDGET_ACCOUNT_ID, 'Budgeted Studio', options.startingCredits).monthlyBudget = 0;
-		this.apiKeys.set(SANDBOX_BUDGET_API_KEY, { accountId: SANDBOX_BUDGET_ACCOUNT_ID, scopes: [...ALL_SCOPES], label: 'zero monthly budget' });
+		this.apiKeys.set(SANDBOX_BROKE_API_KEY, {
+			accountId: SANDBOX_BROKE_ACCOUNT_ID,
+			scopes: [...ALL_SCOPES],
+			label: 'no credits',
+		});
+		this.addAccount(
+			SANDBOX_BUDGET_ACCOUNT_ID,
+			'Budgeted Studio',
+			options.startingCredits,
+		).monthlyBudget = 0;
+		this.apiKeys.set(SANDBOX_BUDGET_API_KEY, {
+			accountId: SANDBOX_BUDGET_ACCOUNT_ID,
+			scopes: [...ALL_SCOPES],
+			label: 'zero monthly budget',
+		});
 		this.oauthClients.set(SANDBOX_OAUTH_CLIENT_ID, {
 			secret: SANDBOX_OAUTH_CLIENT_SECRET,
 			accountId: SANDBOX_ACCOUNT_ID,
 			allowedScopes: [...ALL_SCOPES],
-			defaultScopes: ALL_SCOPES.filter((s) => s.endsWith(':read') || s === 'images:write' || s === 'uploads:write'),
+			defaultScopes: ALL_SCOPES.filter(
+				(s) => s.endsWith(':read') || s === 'images:write' || s === 'uploads:write',
+			),
 		});
-		this.teams.set(SANDBOX_TEAM_ID, { id: SANDBOX_TEAM_ID, name: 'Sandbox Team', members: { [SANDBOX_ACCOUNT_ID]: 'owner' }, pool: 5000, reserved: 0 });
-		this.teams.set(SANDBOX_VIEWER_TEAM_ID, { id: SANDBOX_VIEWER_TEAM_ID, name: 'Viewer Team', members: { [SANDBOX_ACCOUNT_ID]: 'viewer' }, pool: 5000, reserved: 0 });
-		this.teams.set(SANDBOX_EMPTY_POOL_TEAM_ID, { id: SANDBOX_EMPTY_POOL_TEAM_ID, name: 'Empty Pool Team', members: { [SANDBOX_ACCOUNT_ID]: 'member' }, pool: 0, reserved: 0 });
-		this.teams.set(SANDBOX_MONTHLY_CAP_TEAM_ID, { id: SANDBOX_MONTHLY_CAP_TEAM_ID, name: 'Capped Month Team', members: { [SANDBOX_ACCOUNT_ID]: 'member' }, pool: 5000, reserved: 0, monthlyCap: 0 });
+		this.teams.set(SANDBOX_TEAM_ID, {
+			id: SANDBOX_TEAM_ID,
+			name: 'Sandbox Team',
+			members: { [SANDBOX_ACCOUNT_ID]: 'owner' },
+			pool: 5000,
+			reserved: 0,
+		});
+		this.teams.set(SANDBOX_VIEWER_TEAM_ID, {
+			id: SANDBOX_VIEWER_TEAM_ID,
+			name: 'Viewer Team',
+			members: { [SANDBOX_ACCOUNT_ID]: 'viewer' },
+			pool: 5000,
+			reserved: 0,
+		});
+		this.teams.set(SANDBOX_EMPTY_POOL_TEAM_ID, {
+			id: SANDBOX_EMPTY_POOL_TEAM_ID,
+			name: 'Empty Pool Team',
+			members: { [SANDBOX_ACCOUNT_ID]: 'member' },
+			pool: 0,
+			reserved: 0,
+		});
+		this.teams.set(SANDBOX_MONTHLY_CAP_TEAM_ID, {
+			id: SANDBOX_MONTHLY_CAP_TEAM_ID,
+			name: 'Capped Month Team',
+			members: { [SANDBOX_ACCOUNT_ID]: 'member' },
+			pool: 5000,
+			reserved: 0,
+			monthlyCap: 0,
+		});
 		this.teams.set(SANDBOX_MEMBER_CAP_TEAM_ID, {
 			id: SANDBOX_MEMBER_CAP_TEAM_ID,
 			name: 'Capped Member Team',
@@ -203,7 +255,12 @@ export class SandboxState {
 			reserved: 0,
 			memberCaps: { [SANDBOX_ACCOUNT_ID]: 0 },
 		});
-		this.projects.set(SANDBOX_PROJECT_ID, { id: SANDBOX_PROJECT_ID, name: 'Sandbox Project', accountId: SANDBOX_ACCOUNT_ID, items: [] });
+		this.projects.set(SANDBOX_PROJECT_ID, {
+			id: SANDBOX_PROJECT_ID,
+			name: 'Sandbox Project',
+			accountId: SANDBOX_ACCOUNT_ID,
+			items: [],
+		});
 	}
 
 	private addAccount(id: string, displayName: string, balance: number): Account {
@@ -232,7 +289,10 @@ export class SandboxState {
 	}
 
 	/** A new account of its own with a full-access key (tests that need a ledger nobody else writes to). */
-	createAccount(displayName = 'Test Studio', balance = this.options.startingCredits): { accountId: string; apiKey: string } {
+	createAccount(
+		displayName = 'Test Studio',
+		balance = this.options.startingCredits,
+	): { accountId: string; apiKey: string } {
 		const accountId = `acc_${Math.random().toString(36).slice(2, 10)}`;
 		this.addAccount(accountId, displayName, balance);
 		return { accountId, apiKey: this.createApiKey([...ALL_SCOPES], displayName, accountId) };

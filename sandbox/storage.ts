@@ -16,7 +16,8 @@ export class UrlSigner {
 		const exp = Number(expires);
 		if (!Number.isFinite(exp) || typeof sig !== 'string') return 'forged';
 		const expected = this.signature(path, exp);
-		if (sig.length !== expected.length || !timingSafeEqual(Buffer.from(sig), Buffer.from(expected))) return 'forged';
+		if (sig.length !== expected.length || !timingSafeEqual(Buffer.from(sig), Buffer.from(expected)))
+			return 'forged';
 		return exp < Date.now() ? 'expired' : 'ok';
 	}
 
@@ -29,8 +30,18 @@ export const UPLOAD_WINDOW_MS = 15 * 60 * 1000;
 export const ASSET_VALIDITY_MS = 7 * 24 * 3600 * 1000;
 
 export const UPLOADABLE_TYPES = new Set([
-	'image/png', 'image/jpeg', 'image/webp', 'image/gif',
-	'video/mp4', 'video/webm', 'video/quicktime',
-	'audio/mpeg', 'audio/wav', 'audio/x-wav', 'audio/mp4', 'audio/ogg', 'audio/webm',
+	'image/png',
+	'image/jpeg',
+	'image/webp',
+	'image/gif',
+	'video/mp4',
+	'video/webm',
+	'video/quicktime',
+	'audio/mpeg',
+	'audio/wav',
+	'audio/x-wav',
+	'audio/mp4',
+	'audio/ogg',
+	'audio/webm',
 	'model/gltf-binary',
 ]);

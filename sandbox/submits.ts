@@ -15,7 +15,11 @@ export interface Submit {
 	runCapability?: string;
 }
 
-const submit = (teamBilling: boolean, projectFiling: boolean, runCapability?: string): Submit => ({ teamBilling, projectFiling, ...(runCapability ? { runCapability } : {}) });
+const submit = (teamBilling: boolean, projectFiling: boolean, runCapability?: string): Submit => ({
+	teamBilling,
+	projectFiling,
+	...(runCapability ? { runCapability } : {}),
+});
 
 export const SUBMITS: Record<string, Submit> = {
 	'POST /images/generations': submit(true, true),

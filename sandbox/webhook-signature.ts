@@ -1,7 +1,12 @@
 import { createHmac } from 'node:crypto';
 
 /** The four event kinds of the API document's Events table. */
-export const EVENT_TYPES = ['run.completed', 'run.failed', 'batch.completed', 'batch.failed'] as const;
+export const EVENT_TYPES = [
+	'run.completed',
+	'run.failed',
+	'batch.completed',
+	'batch.failed',
+] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 export function isEventType(value: unknown): value is EventType {

@@ -6,7 +6,13 @@ import { request as httpsRequest } from 'node:https';
 import { newId, nowIso } from './ids';
 import { SANDBOX_ACCOUNT_ID } from './options';
 import type { RunRecord, SandboxState } from './state';
-import { DELIVERY_HEADER, EVENT_HEADER, signatureOf, SIGNATURE_HEADER, type EventType } from './webhook-signature';
+import {
+	DELIVERY_HEADER,
+	EVENT_HEADER,
+	signatureOf,
+	SIGNATURE_HEADER,
+	type EventType,
+} from './webhook-signature';
 
 /** The body of a delivery (decisions.md). */
 interface WebhookEvent {
@@ -89,7 +95,12 @@ interface DeliveryRecord {
  * gets a signed delivery. Runs are announced by the engine itself (on `run.finished`); batches call
  * this with `batch.completed` / `batch.failed` and the batch object.
  */
-export function emitEvent(state: SandboxState, type: EventType, object: Record<string, unknown>, accountId: string = SANDBOX_ACCOUNT_ID): void {
+export function emitEvent(
+	state: SandboxState,
+	type: EventType,
+	object: Record<string, unknown>,
+	accountId: string = SANDBOX_ACCOUNT_ID,
+): void {
 	state.events.emit(WEBHOOK_EVENT, { type, object, accountId });
 }
 
@@ -112,12 +123,24 @@ export class WebhookEngine {
 
 	constructor(private readonly state: SandboxState) {
 		state.events.on('run.finished', (record: RunRecord) => {
-			emitEvent(state, record.run.status === 'completed' ? 'run.completed' : 'run.failed', record.run, record.accountId);
+			emitEvent(
+				state,
+				record.run.status === 'completed' ? 'run.completed' : 'run.failed',
+				record.run,
+				record.accountId,
+			);
 		});
-		state.events.on(WEBHOOK_EVENT, (e: { type: EventType; object: Record<string, unknown>; accountId: string }) => this.publish(e.type, e.object, e.accountId));
+		state.events.on(
+			WEBHOOK_EVENT,
+			(e: { type: EventType; object: Record<string, unknown>; accountId: string }) =>
+				this.publish(e.type, e.object, e.accountId),
+		);
 	}
 
-	createEndpoint(accountId: string, fields: { url: string; description: string | null; events: EventType[] }): WebhookEndpoint & { signing_secret: string } {
+	createEndpoint(
+		accountId: string,
+		fields: { url: string; description: string | null; events: EventType[] },
+	): WebhookEndpoint & { signing_secret: string } {
 		const at = nowIso();
 		const secret = `whsec_${randomBytes(24).toString('hex')}`;
 		const endpoint: WebhookEndpoint = {
@@ -143,10 +166,17 @@ export class WebhookEngine {
 
 	/** newest first */
 	listEndpoints(accountId: string): WebhookEndpoint[] {
-		return [...this.endpoints.values()].filter((r) => r.accountId === accountId).map((r) => r.endpoint).reverse();
+		return [...this.endpoints.values()]
+			.filter((r) => r.accountId === accountId)
+			.map((r) => r.endpoint)
+			.reverse();
 	}
 
-	updateEndpoint(accountId: string, id: string, changes: Partial<Pick<WebhookEndpoint, 'url' | 'description' | 'events' | 'status'>>): WebhookEndpoint | undefined {
+	updateEndpoint(
+		accountId: string,
+		id: string,
+		changes: Partial<Pick<WebhookEndpoint, 'url' | 'description' | 'events' | 'status'>>,
+	): WebhookEndpoint | undefined {
 		const endpoint = this.endpoint(accountId, id);
 		if (!endpoint) return undefined;
 		Object.assign(endpoint, changes, { updated_at: nowIso() });
@@ -166,11 +196,17 @@ export class WebhookEngine {
 
 	/** newest first */
 	listDeliveries(accountId: string): WebhookDelivery[] {
-		return [...this.deliveries.values()].filter((r) => r.accountId === accountId).map((r) => r.delivery).reverse();
+		return [...this.deliveries.values()]
+			.filter((r) => r.accountId === accountId)
+			.map((r) => r.delivery)
+			.reverse();
 	}
 
 	/** Sends the event of a delivery to its endpoint again: a new delivery with the same event id. */
-	replay(accountId: string, deliveryId: string): WebhookDelivery | 'not_found' | 'endpoint_gone' | 'endpoint_disabled' {
+	replay(
+		accountId: string,
+		deliveryId: string,
+	): WebhookDelivery | 'not_found' | 'endpoint_gone' | 'endpoint_disabled' {
 		const original = this.delivery(accountId, deliveryId);
 		if (!original) return 'not_found';
 		const endpoint = this.endpoints.get(original.endpoint_id);
@@ -189,16 +225,35 @@ export class WebhookEngine {
 	}
 
 	private publish(type: EventType, object: Record<string, unknown>, accountId: string): void {
-		const event: WebhookEvent = { id: newId('evt'), object: 'event', type, created_at: nowIso(), data: { object: JSON.parse(JSON.stringify(object)) } };
-		const stored: StoredEvent = { event, body: Buffer.from(JSON.stringify(event), 'utf8'), accountId };
+		const event: WebhookEvent = {
+			id: newId('evt'),
+			object: 'event',
+			type,
+			created_at: nowIso(),
+			data: { object: JSON.parse(JSON.stringify(object)) },
+		};
+		const stored: StoredEvent = {
+			event,
+			body: Buffer.from(JSON.stringify(event), 'utf8'),
+			accountId,
+		};
 		this.events.set(event.id, stored);
 		for (const record of this.endpoints.values()) {
-			if (record.accountId !== accountId || record.endpoint.status !== 'active' || !record.endpoint.events.includes(type)) continue;
+			if (
+				record.accountId !== accountId ||
+				record.endpoint.status !== 'active' ||
+				!record.endpoint.events.includes(type)
+			)
+				continue;
 			this.deliver(record, stored, null);
 		}
 	}
 
-	private deliver(endpoint: EndpointRecord, stored: StoredEvent, replayOf: string | null): WebhookDelivery {
+	private deliver(
+		endpoint: EndpointRecord,
+		stored: StoredEvent,
+		replayOf: string | null,
+	): WebhookDelivery {
 		const at = nowIso();
 		const subject = stored.event.data.object as { id?: unknown };
 		const kind = stored.event.type.startsWith('batch.') ? 'batch' : 'run';
@@ -236,7 +291,12 @@ export class WebhookEngine {
 		const now = nowIso();
 		if (!endpoint || endpoint.endpoint.status !== 'active') {
 			// a deleted or disabled endpoint receives nothing, retries included
-			Object.assign(delivery, { status: 'failed', next_attempt_at: null, updated_at: now, last_error: endpoint ? 'The endpoint is disabled' : 'The endpoint was deleted' });
+			Object.assign(delivery, {
+				status: 'failed',
+				next_attempt_at: null,
+				updated_at: now,
+				last_error: endpoint ? 'The endpoint is disabled' : 'The endpoint was deleted',
+			});
 			return;
 		}
 		const headers: Record<string, string> = {
@@ -247,7 +307,12 @@ export class WebhookEngine {
 			[DELIVERY_HEADER]: delivery.id,
 		};
 		delivery.attempt_count++;
-		Object.assign(delivery, { request_headers: headers, last_attempt_at: now, next_attempt_at: null, updated_at: now });
+		Object.assign(delivery, {
+			request_headers: headers,
+			last_attempt_at: now,
+			next_attempt_at: null,
+			updated_at: now,
+		});
 		endpoint.endpoint.last_delivery_at = now;
 		const started = Date.now();
 		const result = await this.post(endpoint.endpoint.url, headers, stored.body);
@@ -268,10 +333,14 @@ export class WebhookEngine {
 			// the sandbox's choice: an endpoint that missed every attempt of a delivery is disabled
 			// (status 'disabled'), and receives nothing until it is PATCHed back to 'active'
 			delivery.status = 'failed';
-			if (this.state.options.webhookAutoDisable) Object.assign(endpoint.endpoint, { status: 'disabled', updated_at: done });
+			if (this.state.options.webhookAutoDisable)
+				Object.assign(endpoint.endpoint, { status: 'disabled', updated_at: done });
 			return;
 		}
-		const wait = WEBHOOK_BACKOFF_BASE_MS * 2 ** (delivery.attempt_count - 1) * this.state.options.webhookBackoffScale;
+		const wait =
+			WEBHOOK_BACKOFF_BASE_MS *
+			2 ** (delivery.attempt_count - 1) *
+			this.state.options.webhookBackoffScale;
 		delivery.next_attempt_at = nowIso(Date.now() + wait);
 		const timer = setTimeout(() => {
 			this.timers.delete(timer);
@@ -282,7 +351,11 @@ export class WebhookEngine {
 	}
 
 	/** One POST; never throws. */
-	private post(url: string, headers: Record<string, string>, body: Buffer): Promise<{ status?: number; body?: string; error?: string }> {
+	private post(
+		url: string,
+		headers: Record<string, string>,
+		body: Buffer,
+	): Promise<{ status?: number; body?: string; error?: string }> {
 		return new Promise((resolve) => {
 			let target: URL;
 			try {
@@ -292,20 +365,33 @@ export class WebhookEngine {
 				return;
 			}
 			const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
-			const req = send(target, { method: 'POST', headers: { ...headers, 'Content-Length': String(body.length), Connection: 'close' }, agent: false });
+			const req = send(target, {
+				method: 'POST',
+				headers: { ...headers, 'Content-Length': String(body.length), Connection: 'close' },
+				agent: false,
+			});
 			this.inFlight.add(req);
 			const finish = (value: { status?: number; body?: string; error?: string }) => {
 				this.inFlight.delete(req);
 				resolve(value);
 			};
-			req.setTimeout(WEBHOOK_TIMEOUT_MS, () => req.destroy(new Error(`No answer within ${WEBHOOK_TIMEOUT_MS / 1000} s`)));
+			req.setTimeout(WEBHOOK_TIMEOUT_MS, () =>
+				req.destroy(new Error(`No answer within ${WEBHOOK_TIMEOUT_MS / 1000} s`)),
+			);
 			req.on('response', (res) => {
 				const chunks: Buffer[] = [];
 				res.on('data', (c: Buffer) => chunks.push(c));
-				res.on('end', () => finish({ status: res.statusCode, body: Buffer.concat(chunks).toString('utf8').slice(0, RESPONSE_BODY_LIMIT) }));
+				res.on('end', () =>
+					finish({
+						status: res.statusCode,
+						body: Buffer.concat(chunks).toString('utf8').slice(0, RESPONSE_BODY_LIMIT),
+					}),
+				);
 				res.on('error', (e) => finish({ status: res.statusCode, error: e.message }));
 			});
-			req.on('error', (e: NodeJS.ErrnoException) => finish({ error: e.code ? `${e.code}: ${e.message}` : e.message }));
+			req.on('error', (e: NodeJS.ErrnoException) =>
+				finish({ error: e.code ? `${e.code}: ${e.message}` : e.message }),
+			);
 			req.end(body);
 		});
 	}

@@ -1,4 +1,14 @@
-import { all, isArrayOf, isNumber, isOneOf, isString, isUri, type Check, type Param, type ParamSet } from './parameters/checks';
+import {
+	all,
+	isArrayOf,
+	isNumber,
+	isOneOf,
+	isString,
+	isUri,
+	type Check,
+	type Param,
+	type ParamSet,
+} from './parameters/checks';
 
 /**
  * The five workflows of the API document's Workflow table: their input fields (with the allowed
@@ -34,17 +44,41 @@ const scriptInputs: Record<string, InputField> = {
 	additional_requirements: text,
 };
 
-const scriptOutputs = { hooks: { type: 'array', items: { type: 'string' } }, body: { type: 'string' }, call_to_action: { type: 'string' }, full_script: { type: 'string' } };
+const scriptOutputs = {
+	hooks: { type: 'array', items: { type: 'string' } },
+	body: { type: 'string' },
+	call_to_action: { type: 'string' },
+	full_script: { type: 'string' },
+};
 
 export const WORKFLOWS = {
 	storyboard: {
 		name: 'Storyboard',
 		description: 'Plans a video as a storyboard project',
-		inputs: { prompt: { type: 'string', required: true }, title: text, aspect_ratio: { type: 'string', enum: ['16:9', '9:16', '1:1'] } } as Record<string, InputField>,
-		outputs: { project_id: { type: 'string' }, status: { type: 'string' }, current_stage: { type: 'string' }, next_action: { type: 'string' } } as Record<string, object>,
+		inputs: {
+			prompt: { type: 'string', required: true },
+			title: text,
+			aspect_ratio: { type: 'string', enum: ['16:9', '9:16', '1:1'] },
+		} as Record<string, InputField>,
+		outputs: {
+			project_id: { type: 'string' },
+			status: { type: 'string' },
+			current_stage: { type: 'string' },
+			next_action: { type: 'string' },
+		} as Record<string, object>,
 	},
-	hook_pack: { name: 'Hook Pack', description: 'Hooks, body, call to action and full script', inputs: scriptInputs, outputs: scriptOutputs },
-	ugc_ad: { name: 'UGC Ad', description: 'A user-generated-content style ad script', inputs: scriptInputs, outputs: scriptOutputs },
+	hook_pack: {
+		name: 'Hook Pack',
+		description: 'Hooks, body, call to action and full script',
+		inputs: scriptInputs,
+		outputs: scriptOutputs,
+	},
+	ugc_ad: {
+		name: 'UGC Ad',
+		description: 'A user-generated-content style ad script',
+		inputs: scriptInputs,
+		outputs: scriptOutputs,
+	},
 	creative_pack: {
 		name: 'Creative Pack',
 		description: 'Product analysis with hooks and a script',
@@ -60,7 +94,11 @@ export const WORKFLOWS = {
 			image_urls: { type: 'uri[]' },
 			additional_requirements: text,
 		} as Record<string, InputField>,
-		outputs: { product: { type: 'object' }, analysis: { type: 'object' }, ...scriptOutputs } as Record<string, object>,
+		outputs: {
+			product: { type: 'object' },
+			analysis: { type: 'object' },
+			...scriptOutputs,
+		} as Record<string, object>,
 	},
 	product_ad_variants: {
 		name: 'Product Ad Variants',
@@ -75,7 +113,10 @@ export const WORKFLOWS = {
 			variant_count: { type: 'number', minimum: 1, maximum: 5 },
 			additional_requirements: text,
 		} as Record<string, InputField>,
-		outputs: { variant_count: { type: 'number' }, variants: { type: 'array', items: { type: 'object' } } } as Record<string, object>,
+		outputs: {
+			variant_count: { type: 'number' },
+			variants: { type: 'array', items: { type: 'object' } },
+		} as Record<string, object>,
 	},
 };
 
@@ -102,7 +143,11 @@ export function workflowInputChecks(key: WorkflowKey): ParamSet {
 	return Object.fromEntries(
 		Object.entries(WORKFLOWS[key].inputs).map(([name, field]): [string, Param] => [
 			name,
-			{ check: checkOf(field), ...(field.required ? { required: name === 'prompt' ? 'prompt' : true } : {}), ...(field.type.startsWith('uri') ? { fetches: true as const } : {}) },
+			{
+				check: checkOf(field),
+				...(field.required ? { required: name === 'prompt' ? 'prompt' : true } : {}),
+				...(field.type.startsWith('uri') ? { fetches: true as const } : {}),
+			},
 		]),
 	);
 }
@@ -116,7 +161,11 @@ function schemaOf(field: InputField): Record<string, unknown> {
 		case 'string[]':
 			return { type: 'array', items: { type: 'string' } };
 		case 'number':
-			return { type: 'number', ...(field.minimum !== undefined ? { minimum: field.minimum } : {}), ...(field.maximum !== undefined ? { maximum: field.maximum } : {}) };
+			return {
+				type: 'number',
+				...(field.minimum !== undefined ? { minimum: field.minimum } : {}),
+				...(field.maximum !== undefined ? { maximum: field.maximum } : {}),
+			};
 		default:
 			return { type: 'string', ...(field.enum ? { enum: field.enum } : {}) };
 	}

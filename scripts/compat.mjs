@@ -18,8 +18,11 @@ const ROOT = new URL('..', import.meta.url).pathname;
 
 /** The n8n lines: a folder beside the pinned host, or the pinned host itself (folder null). */
 export const LINES = {
-	'1.123': { folder: 'test/n8n-host-1.123', what: 'the oldest line the package is tested on (Node 20, N8N_EXPRESSION_ENGINE=legacy)' },
-	'2.8': { folder: 'test/n8n-host-2.8', what: 'an older 2.x on Node 20' },
+	1.123: {
+		folder: 'test/n8n-host-1.123',
+		what: 'the oldest line the package is tested on (Node 20, N8N_EXPRESSION_ENGINE=legacy)',
+	},
+	2.8: { folder: 'test/n8n-host-2.8', what: 'an older 2.x on Node 20' },
 	pinned: { folder: null, what: 'the line npm test and CI pin (test/n8n-host, Node 24)' },
 };
 /** The core: what a user's n8n must do with the package, without queue mode or a browser. */
@@ -40,12 +43,20 @@ function install(folder) {
 	const pinned = JSON.parse(manifest).dependencies.n8n;
 	const marker = join(dir, 'node_modules', '.mediagen-compat-installed.json');
 	const sqlite = join(dir, 'node_modules', 'sqlite3', 'build', 'Release', 'node_sqlite3.node');
-	if (existsSync(marker) && readFileSync(marker, 'utf8') === manifest && existsSync(sqlite)) return installedVersion(folder);
+	if (existsSync(marker) && readFileSync(marker, 'utf8') === manifest && existsSync(sqlite))
+		return installedVersion(folder);
 	const started = Date.now();
 	say(`installing n8n ${pinned} into ${folder} (once; minutes, ~1.7 GB) ...`);
-	execFileSync('npm', ['install', '--legacy-peer-deps', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: dir, stdio: 'inherit' });
+	execFileSync(
+		'npm',
+		['install', '--legacy-peer-deps', '--ignore-scripts', '--no-audit', '--no-fund'],
+		{ cwd: dir, stdio: 'inherit' },
+	);
 	say(`compiling sqlite3 for this Node ...`);
-	execFileSync('npm', ['rebuild', 'sqlite3', '--ignore-scripts=false'], { cwd: dir, stdio: 'inherit' });
+	execFileSync('npm', ['rebuild', 'sqlite3', '--ignore-scripts=false'], {
+		cwd: dir,
+		stdio: 'inherit',
+	});
 	writeFileSync(marker, manifest);
 	say(`n8n ${installedVersion(folder)} installed in ${minutes(Date.now() - started)}`);
 	return installedVersion(folder);
@@ -59,11 +70,22 @@ function runLine(line, files) {
 	delete env.MEDIAGEN_N8N_HOST;
 	if (folder) env.MEDIAGEN_N8N_HOST = folder;
 	const started = Date.now();
-	const jest = spawnSync('npx', ['jest', '--selectProjects', 'e2e', '--json', `--outputFile=${report}`, ...files.map((f) => `test/e2e/${f}.test.ts`)], {
-		cwd: ROOT,
-		env,
-		stdio: 'inherit',
-	});
+	const jest = spawnSync(
+		'npx',
+		[
+			'jest',
+			'--selectProjects',
+			'e2e',
+			'--json',
+			`--outputFile=${report}`,
+			...files.map((f) => `test/e2e/${f}.test.ts`),
+		],
+		{
+			cwd: ROOT,
+			env,
+			stdio: 'inherit',
+		},
+	);
 	const ms = Date.now() - started;
 	if (!existsSync(report)) return { ms, error: `jest wrote no report (exit ${jest.status})` };
 	const json = JSON.parse(readFileSync(report, 'utf8'));
@@ -79,45 +101,73 @@ export function summarize(json) {
 		return {
 			file: file.name.split('/test/e2e/').pop(),
 			passed: count('passed'),
-			failed: count('failed') + (file.status === 'failed' && file.assertionResults.length === 0 ? 1 : 0),
+			failed:
+				count('failed') + (file.status === 'failed' && file.assertionResults.length === 0 ? 1 : 0),
 			skipped: count('pending') + count('skipped'),
-			firstFailure: failed?.title ?? (file.status === 'failed' && file.assertionResults.length === 0 ? file.message.split('\n').find(Boolean) : undefined),
+			firstFailure:
+				failed?.title ??
+				(file.status === 'failed' && file.assertionResults.length === 0
+					? file.message.split('\n').find(Boolean)
+					: undefined),
 		};
 	});
 }
 
 const isMain = process.argv[1] && new URL(import.meta.url).pathname === process.argv[1];
 if (isMain) {
-	const { values } = parseArgs({ options: { lines: { type: 'string', default: '1.123,pinned' }, files: { type: 'string', default: CORE.join(',') } } });
+	const { values } = parseArgs({
+		options: {
+			lines: { type: 'string', default: '1.123,pinned' },
+			files: { type: 'string', default: CORE.join(',') },
+		},
+	});
 	const lines = values.lines.split(',');
 	const files = values.files.split(',');
-	for (const line of lines) if (!LINES[line]) throw new Error(`unknown line ${line} (${Object.keys(LINES).join(', ')})`);
+	for (const line of lines)
+		if (!LINES[line]) throw new Error(`unknown line ${line} (${Object.keys(LINES).join(', ')})`);
 	say(`building the package ...`);
 	execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
 	const results = [];
 	for (const line of lines) {
 		const { folder, what } = LINES[line];
-		let version = JSON.parse(readFileSync(join(ROOT, 'test', 'n8n-host', 'package.json'), 'utf8')).dependencies.n8n;
+		let version = JSON.parse(readFileSync(join(ROOT, 'test', 'n8n-host', 'package.json'), 'utf8'))
+			.dependencies.n8n;
 		try {
 			if (folder) version = install(folder);
 		} catch (error) {
-			results.push({ line, version: '?', error: `install failed: ${error.message.split('\n')[0]}` });
+			results.push({
+				line,
+				version: '?',
+				error: `install failed: ${error.message.split('\n')[0]}`,
+			});
 			continue;
 		}
 		say(`n8n ${line} (${version}; ${what}): ${files.join(', ')} ...`);
 		const run = runLine(line, files);
-		results.push({ line, version, ms: run.ms, error: run.error, files: run.json ? summarize(run.json) : [] });
+		results.push({
+			line,
+			version,
+			ms: run.ms,
+			error: run.error,
+			files: run.json ? summarize(run.json) : [],
+		});
 	}
 	const date = new Date().toISOString().slice(0, 10);
-	process.stdout.write(`\nn8n-nodes-mediagen compatibility, ${date}, Node ${process.versions.node} (the pinned line runs on its own Node 24)\n`);
+	process.stdout.write(
+		`\nn8n-nodes-mediagen compatibility, ${date}, Node ${process.versions.node} (the pinned line runs on its own Node 24)\n`,
+	);
 	let failed = false;
 	for (const result of results) {
 		const total = (key) => (result.files ?? []).reduce((sum, f) => sum + f[key], 0);
-		const verdict = result.error ? `NOT RUN: ${result.error}` : `${total('passed')} passed, ${total('failed')} failed, ${total('skipped')} skipped in ${minutes(result.ms)}`;
+		const verdict = result.error
+			? `NOT RUN: ${result.error}`
+			: `${total('passed')} passed, ${total('failed')} failed, ${total('skipped')} skipped in ${minutes(result.ms)}`;
 		if (result.error || total('failed') > 0) failed = true;
 		process.stdout.write(`  n8n ${result.line} (${result.version}): ${verdict}\n`);
 		for (const f of result.files ?? []) {
-			process.stdout.write(`    ${f.file}: ${f.passed} passed, ${f.failed} failed, ${f.skipped} skipped${f.firstFailure ? ` — first failure: ${f.firstFailure}` : ''}\n`);
+			process.stdout.write(
+				`    ${f.file}: ${f.passed} passed, ${f.failed} failed, ${f.skipped} skipped${f.firstFailure ? ` — first failure: ${f.firstFailure}` : ''}\n`,
+			);
 		}
 	}
 	process.exit(failed ? 1 : 0);

@@ -29,42 +29,65 @@ function files(root, entry) {
 	const path = join(root, entry);
 	if (!existsSync(path)) return [];
 	if (!statSync(path).isDirectory()) return [path];
-	return readdirSync(path).flatMap((name) => (name === 'node_modules' ? [] : files(root, join(entry, name))));
+	return readdirSync(path).flatMap((name) =>
+		name === 'node_modules' ? [] : files(root, join(entry, name)),
+	);
 }
 
 /** GitHub owner/name in an address, or undefined. */
-const githubRepository = (url) => /github\.com[/:]([^/\s#]+\/[^/\s#.]+?)(?:\.git)?(?:[/#].*)?$/.exec(url ?? '')?.[1];
+const githubRepository = (url) =>
+	/github\.com[/:]([^/\s#]+\/[^/\s#.]+?)(?:\.git)?(?:[/#].*)?$/.exec(url ?? '')?.[1];
 
 /** Everything that still needs a person, as sentences; [] when the package may be released. */
 export function releaseProblems(root) {
 	const problems = [];
 	const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-	const author = typeof manifest.author === 'string' ? { name: manifest.author } : (manifest.author ?? {});
+	const author =
+		typeof manifest.author === 'string' ? { name: manifest.author } : (manifest.author ?? {});
 	if (!author.name) problems.push('package.json author.name: not set');
-	if (!author.email) problems.push('package.json author.email: not set (n8n asks community packages for an author email)');
-	else if (author.email === PLACEHOLDERS.authorEmail) problems.push(`package.json author.email: still the placeholder ${PLACEHOLDERS.authorEmail}`);
+	if (!author.email)
+		problems.push(
+			'package.json author.email: not set (n8n asks community packages for an author email)',
+		);
+	else if (author.email === PLACEHOLDERS.authorEmail)
+		problems.push(`package.json author.email: still the placeholder ${PLACEHOLDERS.authorEmail}`);
 
-	const repositoryUrl = typeof manifest.repository === 'string' ? manifest.repository : manifest.repository?.url;
+	const repositoryUrl =
+		typeof manifest.repository === 'string' ? manifest.repository : manifest.repository?.url;
 	for (const [field, value] of [
 		['homepage', manifest.homepage],
 		['repository.url', repositoryUrl],
 	]) {
 		if (!value) problems.push(`package.json ${field}: not set`);
-		else if (value.includes(PLACEHOLDERS.repository)) problems.push(`package.json ${field}: still the placeholder ${value}`);
+		else if (value.includes(PLACEHOLDERS.repository))
+			problems.push(`package.json ${field}: still the placeholder ${value}`);
 	}
 	const [home, repo] = [githubRepository(manifest.homepage), githubRepository(repositoryUrl)];
-	if (home && repo && home !== repo) problems.push(`package.json homepage (${home}) and repository.url (${repo}) name different repositories`);
+	if (home && repo && home !== repo)
+		problems.push(
+			`package.json homepage (${home}) and repository.url (${repo}) name different repositories`,
+		);
 
-	const stale = USER_FACING.flatMap((entry) => files(root, entry)).filter((file) => readFileSync(file, 'utf8').includes(PLACEHOLDERS.repository));
+	const stale = USER_FACING.flatMap((entry) => files(root, entry)).filter((file) =>
+		readFileSync(file, 'utf8').includes(PLACEHOLDERS.repository),
+	);
 	if (stale.length) {
 		const shown = stale.slice(0, 5).map((file) => relative(root, file));
-		problems.push(`${stale.length} file(s) users read still link the placeholder repository ${PLACEHOLDERS.repository}: ${shown.join(', ')}${stale.length > shown.length ? ', …' : ''}`);
+		problems.push(
+			`${stale.length} file(s) users read still link the placeholder repository ${PLACEHOLDERS.repository}: ${shown.join(', ')}${stale.length > shown.length ? ', …' : ''}`,
+		);
 	}
 
 	const workflow = join(root, '.github', 'workflows', 'publish.yml');
 	const publish = existsSync(workflow) ? readFileSync(workflow, 'utf8') : '';
-	if (!/^\s*id-token: write\s*$/m.test(publish)) problems.push('.github/workflows/publish.yml: no `id-token: write` permission (npm cannot sign a provenance statement without it)');
-	if (!/npm publish\b[^\n]*--provenance/.test(publish)) problems.push('.github/workflows/publish.yml: `npm publish` without `--provenance` (n8n requires provenance of verified community nodes)');
+	if (!/^\s*id-token: write\s*$/m.test(publish))
+		problems.push(
+			'.github/workflows/publish.yml: no `id-token: write` permission (npm cannot sign a provenance statement without it)',
+		);
+	if (!/npm publish\b[^\n]*--provenance/.test(publish))
+		problems.push(
+			'.github/workflows/publish.yml: `npm publish` without `--provenance` (n8n requires provenance of verified community nodes)',
+		);
 	return problems;
 }
 
@@ -75,8 +98,12 @@ if (isMain) {
 	const problems = releaseProblems(root);
 	const manual = `Set on the npm and GitHub side (not checkable from here):\n${MANUAL_STEPS.map((s) => `  - ${s}`).join('\n')}\n`;
 	if (problems.length) {
-		process.stderr.write(`release-check: ${problems.length} thing(s) to set before releasing (CONTRIBUTING.md, "Releasing"):\n${problems.map((p) => `  - ${p}`).join('\n')}\n${manual}`);
+		process.stderr.write(
+			`release-check: ${problems.length} thing(s) to set before releasing (CONTRIBUTING.md, "Releasing"):\n${problems.map((p) => `  - ${p}`).join('\n')}\n${manual}`,
+		);
 		process.exit(1);
 	}
-	process.stdout.write(`release-check: no placeholders left; publish.yml publishes with provenance.\n${manual}`);
+	process.stdout.write(
+		`release-check: no placeholders left; publish.yml publishes with provenance.\n${manual}`,
+	);
 }

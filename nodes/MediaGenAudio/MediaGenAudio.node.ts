@@ -7,10 +7,11 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { methodsOf } from '../../src/node/load-options';
+import { methodsOf } from '../../src/node/methods/load-options';
 import { executeCatalogNode } from '../../src/node/execute';
-import { credentialsOfNodes, nodeProperties, operationSubtitle } from '../../src/node/properties';
-import { resumePausedExecution, resumeWebhooks } from '../../src/node/resume';
+import { operationSubtitle } from '../../src/node/description/operations';
+import { credentialsOfNodes, nodeProperties } from '../../src/node/description/properties';
+import { resumePausedExecution, resumeWebhooks } from '../../src/waits/resume';
 
 const RESOURCES = { audio: 'Audio', voice: 'Voice' };
 
@@ -32,7 +33,8 @@ export class MediaGenAudio implements INodeType {
 		version: [1, 2],
 		defaultVersion: 2,
 		subtitle: operationSubtitle('MediaGenAudio', RESOURCES, SUBTITLES),
-		description: 'Generate speech, dialogue, music and sound effects, convert voices and transcribe with the Media Generation Service',
+		description:
+			'Generate speech, dialogue, music and sound effects, convert voices and transcribe with the Media Generation Service',
 		documentationUrl: 'https://github.com/n8n-nodes-mediagen/n8n-nodes-mediagen#mediagen-audio',
 		defaults: { name: 'MediaGen Audio' },
 		inputs: [NodeConnectionTypes.Main],

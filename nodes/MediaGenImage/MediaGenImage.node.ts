@@ -7,10 +7,11 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { methodsOf } from '../../src/node/load-options';
+import { methodsOf } from '../../src/node/methods/load-options';
 import { executeCatalogNode } from '../../src/node/execute';
-import { credentialsOfNodes, nodeProperties, operationSubtitle } from '../../src/node/properties';
-import { resumePausedExecution, resumeWebhooks } from '../../src/node/resume';
+import { operationSubtitle } from '../../src/node/description/operations';
+import { credentialsOfNodes, nodeProperties } from '../../src/node/description/properties';
+import { resumePausedExecution, resumeWebhooks } from '../../src/waits/resume';
 
 const RESOURCES = { image: 'Image' };
 
@@ -23,7 +24,8 @@ export class MediaGenImage implements INodeType {
 		version: [1, 2],
 		defaultVersion: 2,
 		subtitle: operationSubtitle('MediaGenImage', RESOURCES),
-		description: 'Generate images, remove backgrounds, upscale, capture pages and block out scenes with the Media Generation Service',
+		description:
+			'Generate images, remove backgrounds, upscale, capture pages and block out scenes with the Media Generation Service',
 		documentationUrl: 'https://github.com/n8n-nodes-mediagen/n8n-nodes-mediagen#mediagen-image',
 		defaults: { name: 'MediaGen Image' },
 		inputs: [NodeConnectionTypes.Main],

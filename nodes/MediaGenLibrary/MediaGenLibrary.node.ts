@@ -7,10 +7,11 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { methodsOf } from '../../src/node/load-options';
+import { methodsOf } from '../../src/node/methods/load-options';
 import { executeCatalogNode } from '../../src/node/execute';
-import { credentialsOfNodes, nodeProperties, operationSubtitle } from '../../src/node/properties';
-import { resumePausedExecution, resumeWebhooks } from '../../src/node/resume';
+import { operationSubtitle } from '../../src/node/description/operations';
+import { credentialsOfNodes, nodeProperties } from '../../src/node/description/properties';
+import { resumePausedExecution, resumeWebhooks } from '../../src/waits/resume';
 
 const RESOURCES = {
 	influencer: 'Influencer',
@@ -33,7 +34,8 @@ export class MediaGenLibrary implements INodeType {
 		version: [1, 2],
 		defaultVersion: 2,
 		subtitle: operationSubtitle('MediaGenLibrary', RESOURCES),
-		description: 'Manage influencers, teams, projects, elements, brands, moodboards and trained models (LoRAs, image styles) of the Media Generation Service',
+		description:
+			'Manage influencers, teams, projects, elements, brands, moodboards and trained models (LoRAs, image styles) of the Media Generation Service',
 		documentationUrl: 'https://github.com/n8n-nodes-mediagen/n8n-nodes-mediagen#mediagen-library',
 		defaults: { name: 'MediaGen Library' },
 		inputs: [NodeConnectionTypes.Main],

@@ -7,10 +7,11 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { methodsOf } from '../../src/node/load-options';
+import { methodsOf } from '../../src/node/methods/load-options';
 import { executeCatalogNode } from '../../src/node/execute';
-import { credentialsOfNodes, nodeProperties, operationSubtitle } from '../../src/node/properties';
-import { resumePausedExecution, resumeWebhooks } from '../../src/node/resume';
+import { operationSubtitle } from '../../src/node/description/operations';
+import { credentialsOfNodes, nodeProperties } from '../../src/node/description/properties';
+import { resumePausedExecution, resumeWebhooks } from '../../src/waits/resume';
 
 const RESOURCES = { model3d: '3D Model' };
 
@@ -23,7 +24,8 @@ export class MediaGenModel3D implements INodeType {
 		version: [1, 2],
 		defaultVersion: 2,
 		subtitle: operationSubtitle('MediaGenModel3D', RESOURCES),
-		description: 'Generate 3D models (GLB, FBX, OBJ, USDZ, BLEND, STL) from images with the Media Generation Service',
+		description:
+			'Generate 3D models (GLB, FBX, OBJ, USDZ, BLEND, STL) from images with the Media Generation Service',
 		documentationUrl: 'https://github.com/n8n-nodes-mediagen/n8n-nodes-mediagen#mediagen-3d',
 		defaults: { name: 'MediaGen 3D' },
 		inputs: [NodeConnectionTypes.Main],

@@ -7,10 +7,11 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { methodsOf } from '../../src/node/load-options';
+import { methodsOf } from '../../src/node/methods/load-options';
 import { executeCatalogNode } from '../../src/node/execute';
-import { credentialsOfNodes, nodeProperties, operationSubtitle } from '../../src/node/properties';
-import { resumePausedExecution, resumeWebhooks } from '../../src/node/resume';
+import { operationSubtitle } from '../../src/node/description/operations';
+import { credentialsOfNodes, nodeProperties } from '../../src/node/description/properties';
+import { resumePausedExecution, resumeWebhooks } from '../../src/waits/resume';
 
 const RESOURCES = {
 	facelessReel: 'Faceless Reel',
@@ -34,7 +35,8 @@ export class MediaGenProducer implements INodeType {
 		version: [1, 2],
 		defaultVersion: 2,
 		subtitle: operationSubtitle('MediaGenProducer', RESOURCES),
-		description: 'Produce faceless reels, explainers, music videos, books, browser games and apps, and schedule tasks with the Media Generation Service',
+		description:
+			'Produce faceless reels, explainers, music videos, books, browser games and apps, and schedule tasks with the Media Generation Service',
 		documentationUrl: 'https://github.com/n8n-nodes-mediagen/n8n-nodes-mediagen#mediagen-producer',
 		defaults: { name: 'MediaGen Producer' },
 		inputs: [NodeConnectionTypes.Main],

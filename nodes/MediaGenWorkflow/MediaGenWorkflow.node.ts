@@ -7,23 +7,39 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { methodsOf } from '../../src/node/load-options';
+import { methodsOf } from '../../src/node/methods/load-options';
 import { executeCatalogNode } from '../../src/node/execute';
-import { credentialsOfNodes, nodeProperties, operationSubtitle, type EarlierShape } from '../../src/node/properties';
-import { resumePausedExecution, resumeWebhooks } from '../../src/node/resume';
+import { operationSubtitle } from '../../src/node/description/operations';
+import {
+	credentialsOfNodes,
+	nodeProperties,
+	type EarlierShape,
+} from '../../src/node/description/properties';
+import { resumePausedExecution, resumeWebhooks } from '../../src/waits/resume';
 
-const RESOURCES = { workflow: 'Workflow', preset: 'Preset', userWorkflow: 'User Workflow', ad: 'Ad', marketing: 'Marketing' };
+const RESOURCES = {
+	workflow: 'Workflow',
+	preset: 'Preset',
+	userWorkflow: 'User Workflow',
+	ad: 'Ad',
+	marketing: 'Marketing',
+};
 
 /**
  * Version 1.1 puts Product Name, Product Description and Tone of Product Ad Variants up front and
  * turns One Item per Variant on by default; workflows saved with version 1 keep what they had.
- * Version 2, like the other nodes' version 2, turns Simplify on (src/node/simplify-option.ts).
+ * Version 2, like the other nodes' version 2, turns Simplify on (src/outputs/simplify-option.ts).
  */
 const BEFORE_1_1: EarlierShape = {
 	changedIn: 1.1,
 	resource: 'workflow',
 	operation: 'generateProductAdVariants',
-	fields: { product_name: { primary: false }, product_description: { primary: false }, tone: { primary: false }, split_variants: { default: false } },
+	fields: {
+		product_name: { primary: false },
+		product_description: { primary: false },
+		tone: { primary: false },
+		split_variants: { default: false },
+	},
 };
 
 export class MediaGenWorkflow implements INodeType {
@@ -35,7 +51,8 @@ export class MediaGenWorkflow implements INodeType {
 		version: [1, 1.1, 2],
 		defaultVersion: 2,
 		subtitle: operationSubtitle('MediaGenWorkflow', RESOURCES),
-		description: 'Run workflows, presets and editor workflows, analyze ads and read marketing catalogs with the Media Generation Service',
+		description:
+			'Run workflows, presets and editor workflows, analyze ads and read marketing catalogs with the Media Generation Service',
 		documentationUrl: 'https://github.com/n8n-nodes-mediagen/n8n-nodes-mediagen#mediagen-workflow',
 		defaults: { name: 'MediaGen Workflow' },
 		inputs: [NodeConnectionTypes.Main],

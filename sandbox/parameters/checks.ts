@@ -48,25 +48,35 @@ export function all(...checks: Check[]): Check {
 	};
 }
 
-export const isString: Check = (value) => (typeof value === 'string' ? undefined : `${show(value)} is not a string`);
+export const isString: Check = (value) =>
+	typeof value === 'string' ? undefined : `${show(value)} is not a string`;
 
-export const isBoolean: Check = (value) => (typeof value === 'boolean' ? undefined : `${show(value)} is not true or false`);
+export const isBoolean: Check = (value) =>
+	typeof value === 'boolean' ? undefined : `${show(value)} is not true or false`;
 
-export function isNumber(bounds: { min?: number; max?: number; integer?: boolean; above?: number } = {}): Check {
+export function isNumber(
+	bounds: { min?: number; max?: number; integer?: boolean; above?: number } = {},
+): Check {
 	return (value) => {
-		if (typeof value !== 'number' || !Number.isFinite(value)) return `${show(value)} is not a number`;
+		if (typeof value !== 'number' || !Number.isFinite(value))
+			return `${show(value)} is not a number`;
 		if (bounds.integer && !Number.isInteger(value)) return `${value} is not a whole number`;
-		if (bounds.above !== undefined && value <= bounds.above) return `${value} must be more than ${bounds.above}`;
+		if (bounds.above !== undefined && value <= bounds.above)
+			return `${value} must be more than ${bounds.above}`;
 		if (bounds.min !== undefined && value < bounds.min) return `${value} is below ${bounds.min}`;
 		if (bounds.max !== undefined && value > bounds.max) return `${value} is above ${bounds.max}`;
 		return undefined;
 	};
 }
 
-export const isInteger = (bounds: { min?: number; max?: number } = {}): Check => isNumber({ ...bounds, integer: true });
+export const isInteger = (bounds: { min?: number; max?: number } = {}): Check =>
+	isNumber({ ...bounds, integer: true });
 
 export function isOneOf(...allowed: Array<string | number>): Check {
-	return (value) => (allowed.includes(value as string | number) ? undefined : `${show(value)} is not one of ${allowed.join(', ')}`);
+	return (value) =>
+		allowed.includes(value as string | number)
+			? undefined
+			: `${show(value)} is not one of ${allowed.join(', ')}`;
 }
 
 /** An absolute URI (any scheme the URL parser knows: https, http, data …). */
@@ -83,8 +93,10 @@ export const isUri: Check = (value) => {
 export function isArrayOf(item: Check, bounds: { min?: number; max?: number } = {}): Check {
 	return (value, env) => {
 		if (!Array.isArray(value)) return `${show(value)} is not an array`;
-		if (bounds.min !== undefined && value.length < bounds.min) return `holds ${value.length}, at least ${bounds.min} needed`;
-		if (bounds.max !== undefined && value.length > bounds.max) return `holds ${value.length}, at most ${bounds.max} allowed`;
+		if (bounds.min !== undefined && value.length < bounds.min)
+			return `holds ${value.length}, at least ${bounds.min} needed`;
+		if (bounds.max !== undefined && value.length > bounds.max)
+			return `holds ${value.length}, at most ${bounds.max} allowed`;
 		for (let i = 0; i < value.length; i++) {
 			const why = item(value[i], env);
 			if (why) return `[${i}] ${why}`;
@@ -99,7 +111,8 @@ export const isStringList = isArrayOf(isString);
 /** A JSON object whose listed properties pass their checks (`required` ones must be present). */
 export function isObject(properties: Record<string, Check>, required: string[] = []): Check {
 	return (value, env) => {
-		if (typeof value !== 'object' || value === null || Array.isArray(value)) return `${show(value)} is not an object`;
+		if (typeof value !== 'object' || value === null || Array.isArray(value))
+			return `${show(value)} is not an object`;
 		const record = value as Record<string, unknown>;
 		for (const name of required) if (record[name] === undefined) return `${name} is missing`;
 		for (const [name, check] of Object.entries(properties)) {

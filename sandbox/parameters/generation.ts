@@ -47,14 +47,21 @@ const prompt: Param = { check: all(isString, lengthWithinModelLimit(...PROMPT_CA
 const requiredPrompt: Param = { ...prompt, required: 'prompt' };
 const seed: Param = { check: isInteger() };
 const unitInterval: Param = { check: isNumber({ min: 0, max: 1 }) };
-const uris = (...checks: Parameters<typeof all>): Param => ({ check: all(isUriList, ...checks), fetches: true });
+const uris = (...checks: Parameters<typeof all>): Param => ({
+	check: all(isUriList, ...checks),
+	fetches: true,
+});
 const fromModel = (...keys: string[]): Param => ({ check: all(isString, listedByModel(...keys)) });
 
 /** Upscalers: `scale` and `modes` (the document's "scale / modes" row; `modes` is also the limits key). */
 const upscaling: ParamSet = {
 	scale: { check: scaleFactor },
 	modes: { check: all(isOneOf('precise', 'creative'), listedByModel('modes')) },
-	mode: { check: refused('the upscaling mode is sent as modes (precise or creative), as the API document names it') },
+	mode: {
+		check: refused(
+			'the upscaling mode is sent as modes (precise or creative), as the API document names it',
+		),
+	},
 };
 
 export const GENERATION_PARAMETERS: Record<Capability, ParamSet> = {
@@ -68,7 +75,10 @@ export const GENERATION_PARAMETERS: Record<Capability, ParamSet> = {
 		image_url: { check: all(isUri, whereModelCan('image_to_output')), fetches: true },
 		mask_url: uri,
 		image_urls: uris(countWithinModelLimit('max_input_images')),
-		reference_image_urls: uris(whereModelCan('reference_images'), countWithinModelLimit('max_reference_images')),
+		reference_image_urls: uris(
+			whereModelCan('reference_images'),
+			countWithinModelLimit('max_reference_images'),
+		),
 		strength: unitInterval,
 		control_mode: { check: isOneOf('canny', 'depth', 'pose', 'none') },
 		control_scale: unitInterval,
@@ -87,7 +97,10 @@ export const GENERATION_PARAMETERS: Record<Capability, ParamSet> = {
 		generate_audio: { check: audioToggle },
 		image_url: { check: all(isUri, whereModelCan('image_to_output')), fetches: true },
 		image_urls: uris(whereModelCan('first_last_frame'), countWithinModelLimit('max_input_images')),
-		reference_image_urls: uris(whereModelCan('reference_images'), countWithinModelLimit('max_reference_images')),
+		reference_image_urls: uris(
+			whereModelCan('reference_images'),
+			countWithinModelLimit('max_reference_images'),
+		),
 		reference_video_urls: uris(countWithinModelLimit('max_reference_videos')),
 		audio_urls: uris(countWithinModelLimit('max_reference_audio')),
 		source_video_url: {
@@ -95,10 +108,22 @@ export const GENERATION_PARAMETERS: Record<Capability, ParamSet> = {
 			fetches: true,
 			// "required by extend, edit, motion-control, recast and insert style models"
 			requiredWhenModelHas: 'source_video',
-			file: { maxMb: ['source_video_max_mb'], maxSeconds: ['source_video_max_seconds'], minSeconds: ['source_video_min_seconds'], maxShotSeconds: ['source_video_max_shot_seconds'] },
+			file: {
+				maxMb: ['source_video_max_mb'],
+				maxSeconds: ['source_video_max_seconds'],
+				minSeconds: ['source_video_min_seconds'],
+				maxShotSeconds: ['source_video_max_shot_seconds'],
+			},
 		},
-		keyframes: { check: all(isArrayOf(() => undefined), countWithinModelLimit('max_keyframes')) },
-		camera_path: { check: all(whereModelCan('motion_control'), isString, listedByModel('camera_paths')) },
+		keyframes: {
+			check: all(
+				isArrayOf(() => undefined),
+				countWithinModelLimit('max_keyframes'),
+			),
+		},
+		camera_path: {
+			check: all(whereModelCan('motion_control'), isString, listedByModel('camera_paths')),
+		},
 		camera_trajectory: { check: all(whereModelCan('motion_control'), cameraTrajectory) },
 		video_style: fromModel('video_style', 'video_styles'),
 		damage_level: fromModel('damage_level', 'damage_levels'),
@@ -127,7 +152,12 @@ export const GENERATION_PARAMETERS: Record<Capability, ParamSet> = {
 		duration_seconds: { check: audioLength },
 		negative_prompt: string,
 		lyrics: string,
-		composition_plan: { check: (value) => (typeof value === 'object' && value !== null ? undefined : `${JSON.stringify(value)} is not a JSON object or array`) },
+		composition_plan: {
+			check: (value) =>
+				typeof value === 'object' && value !== null
+					? undefined
+					: `${JSON.stringify(value)} is not a JSON object or array`,
+		},
 		force_instrumental: boolean,
 		store_for_inpainting: boolean,
 		song_id: string,
@@ -140,8 +170,16 @@ export const GENERATION_PARAMETERS: Record<Capability, ParamSet> = {
 		loop: boolean,
 	},
 	transcription: {
-		audio_url: { check: isUri, fetches: true, file: { maxMb: ['max_file_mb'], maxSeconds: ['max_duration_seconds'] } },
-		video_url: { check: isUri, fetches: true, file: { maxMb: ['max_file_mb'], maxSeconds: ['max_duration_seconds'] } },
+		audio_url: {
+			check: isUri,
+			fetches: true,
+			file: { maxMb: ['max_file_mb'], maxSeconds: ['max_duration_seconds'] },
+		},
+		video_url: {
+			check: isUri,
+			fetches: true,
+			file: { maxMb: ['max_file_mb'], maxSeconds: ['max_duration_seconds'] },
+		},
 		language_code: string,
 		keyterms: { check: all(isStringList, countWithinModelLimit('max_keyterms')) },
 		entity_detection: boolean,
@@ -157,11 +195,21 @@ export const GENERATION_PARAMETERS: Record<Capability, ParamSet> = {
 		...upscaling,
 	},
 	video_upscaling: {
-		video_url: { check: isUri, fetches: true, required: true, file: { maxMb: ['max_file_mb'], maxSeconds: ['max_duration_seconds'] } },
+		video_url: {
+			check: isUri,
+			fetches: true,
+			required: true,
+			file: { maxMb: ['max_file_mb'], maxSeconds: ['max_duration_seconds'] },
+		},
 		...upscaling,
 	},
 	lipsync_generation: {
-		audio_url: { check: isUri, fetches: true, required: true, file: { maxSeconds: ['max_duration_seconds'] } },
+		audio_url: {
+			check: isUri,
+			fetches: true,
+			required: true,
+			file: { maxSeconds: ['max_duration_seconds'] },
+		},
 		video_url: uri,
 		image_url: uri,
 		resolution: fromModel('resolutions', 'resolution'),
@@ -169,8 +217,17 @@ export const GENERATION_PARAMETERS: Record<Capability, ParamSet> = {
 		seed,
 	},
 	model_3d_generation: {
-		image_urls: { check: all(isArrayOf(isUri, { min: 1, max: 4 }), countWithinModelLimit('max_images')), fetches: true, required: true },
-		output_formats: { check: isArrayOf(all(isOneOf('glb', 'fbx', 'obj', 'usdz', 'blend', 'stl'), listedByModel('output_formats')), { min: 1 }) },
+		image_urls: {
+			check: all(isArrayOf(isUri, { min: 1, max: 4 }), countWithinModelLimit('max_images')),
+			fetches: true,
+			required: true,
+		},
+		output_formats: {
+			check: isArrayOf(
+				all(isOneOf('glb', 'fbx', 'obj', 'usdz', 'blend', 'stl'), listedByModel('output_formats')),
+				{ min: 1 },
+			),
+		},
 		target_polycount: { check: polycount },
 		topology: { check: all(isOneOf('quad', 'triangle'), listedByModel('topology')) },
 		prompt,

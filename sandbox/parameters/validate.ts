@@ -16,7 +16,11 @@ function invalid(param: string, detail: string): ProblemError {
 	return new ProblemError(400, 'invalid_parameter', detail, { param });
 }
 
-function envFor(ctx: RouteContext, params: Record<string, unknown>, model?: SandboxModel): CheckEnv {
+function envFor(
+	ctx: RouteContext,
+	params: Record<string, unknown>,
+	model?: SandboxModel,
+): CheckEnv {
 	const accountId = principalOf(ctx).accountId;
 	return {
 		model,
@@ -29,7 +33,10 @@ function envFor(ctx: RouteContext, params: Record<string, unknown>, model?: Sand
 	};
 }
 
-function firstLimit(model: SandboxModel | undefined, keys: string[] = []): [string, number] | undefined {
+function firstLimit(
+	model: SandboxModel | undefined,
+	keys: string[] = [],
+): [string, number] | undefined {
 	for (const key of keys) {
 		const value = model?.limits[key];
 		if (typeof value === 'number') return [key, value];
@@ -38,10 +45,18 @@ function firstLimit(model: SandboxModel | undefined, keys: string[] = []): [stri
 }
 
 /** Size and length of a stored file against the model's limits. */
-function checkFile(name: string, bytes: ByteSource, bounds: FileBounds, model?: SandboxModel): void {
+function checkFile(
+	name: string,
+	bytes: ByteSource,
+	bounds: FileBounds,
+	model?: SandboxModel,
+): void {
 	const maxMb = firstLimit(model, bounds.maxMb);
 	if (maxMb && bytes.size > maxMb[1] * BYTES_PER_MB) {
-		throw invalid(name, `${name}: the file is ${(bytes.size / BYTES_PER_MB).toFixed(1)} MB, at most ${maxMb[1]} MB (limits.${maxMb[0]} of ${model?.id})`);
+		throw invalid(
+			name,
+			`${name}: the file is ${(bytes.size / BYTES_PER_MB).toFixed(1)} MB, at most ${maxMb[1]} MB (limits.${maxMb[0]} of ${model?.id})`,
+		);
 	}
 	const seconds = playingSeconds(bytes);
 	if (seconds === undefined) return;
@@ -53,12 +68,22 @@ function checkFile(name: string, bytes: ByteSource, bounds: FileBounds, model?: 
 		const limit = firstLimit(model, keys);
 		if (!limit) continue;
 		if (tooLong ? seconds > limit[1] : seconds < limit[1]) {
-			throw invalid(name, `${name}: the file plays ${seconds.toFixed(2)} s, ${tooLong ? 'at most' : 'at least'} ${limit[1]} s (limits.${limit[0]} of ${model?.id})`);
+			throw invalid(
+				name,
+				`${name}: the file plays ${seconds.toFixed(2)} s, ${tooLong ? 'at most' : 'at least'} ${limit[1]} s (limits.${limit[0]} of ${model?.id})`,
+			);
 		}
 	}
 }
 
-function checkParam(ctx: RouteContext, services: SandboxServices, name: string, param: Param, value: unknown, env: CheckEnv): void {
+function checkParam(
+	ctx: RouteContext,
+	services: SandboxServices,
+	name: string,
+	param: Param,
+	value: unknown,
+	env: CheckEnv,
+): void {
 	const why = param.check(value, env);
 	if (why) throw invalid(name, `${name}: ${why}`);
 	if (!param.fetches) return;
@@ -74,19 +99,33 @@ function checkParam(ctx: RouteContext, services: SandboxServices, name: string, 
  * is 400 invalid_prompt), each value of the right type and within the chosen model's limits, media
  * URLs fetchable and their stored files within the file limits. The first problem answers 400.
  */
-export function checkRequest(ctx: RouteContext, services: SandboxServices, rules: RouteParameters, params: Record<string, unknown>, model?: SandboxModel): void {
+export function checkRequest(
+	ctx: RouteContext,
+	services: SandboxServices,
+	rules: RouteParameters,
+	params: Record<string, unknown>,
+	model?: SandboxModel,
+): void {
 	for (const group of rules.oneOf ?? []) {
-		if (group.every((name) => omitted(params[name]))) throw invalid(group[0], `One of ${group.join(', ')} is required`);
+		if (group.every((name) => omitted(params[name])))
+			throw invalid(group[0], `One of ${group.join(', ')} is required`);
 	}
 	const env = envFor(ctx, params, model);
 	for (const [name, param] of Object.entries(rules.params)) {
 		const value = params[name];
 		const blank = typeof value === 'string' && value.trim() === '';
-		if (param.required === 'prompt' && (omitted(value) || blank)) throw new ProblemError(400, 'invalid_prompt', `${name} is missing or empty`, { param: name });
+		if (param.required === 'prompt' && (omitted(value) || blank))
+			throw new ProblemError(400, 'invalid_prompt', `${name} is missing or empty`, { param: name });
 		if (omitted(value)) {
 			if (param.required) throw invalid(name, `${name} is required`);
-			if (param.requiredWhenModelHas && model?.capabilities?.[param.requiredWhenModelHas] === true) {
-				throw invalid(name, `${name} is required by ${model.id} (capabilities.${param.requiredWhenModelHas})`);
+			if (
+				param.requiredWhenModelHas &&
+				model?.capabilities?.[param.requiredWhenModelHas] === true
+			) {
+				throw invalid(
+					name,
+					`${name} is required by ${model.id} (capabilities.${param.requiredWhenModelHas})`,
+				);
 			}
 			continue;
 		}

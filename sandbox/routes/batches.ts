@@ -1,8 +1,15 @@
 import type { Request } from 'express';
 
 import { operationName, tableEndpoint, type TableEndpoint } from '../endpoint-table';
-import { sandboxHandlers } from '../handlers';
-import { bodyOf, listReply, principalOf, ProblemError, requireScope, type RouteContext, type RouteHandler } from '../http';
+import {
+	bodyOf,
+	listReply,
+	principalOf,
+	ProblemError,
+	requireScope,
+	type RouteContext,
+	type RouteHandler,
+} from '../http';
 import { newId, nowIso } from '../ids';
 import { moduleState, notFound } from '../module-state';
 import type { SandboxServices } from '../services';
@@ -75,7 +82,16 @@ function operationTarget(target: string): TableEndpoint | undefined {
 
 function summaryOf(body: Record<string, unknown>): Record<string, unknown> {
 	const summary: Record<string, unknown> = {};
-	for (const key of ['prompt', 'model', 'aspect_ratio', 'count', 'duration', 'product_name', 'variant_count']) if (body[key] !== undefined) summary[key] = body[key];
+	for (const key of [
+		'prompt',
+		'model',
+		'aspect_ratio',
+		'count',
+		'duration',
+		'product_name',
+		'variant_count',
+	])
+		if (body[key] !== undefined) summary[key] = body[key];
 	return summary;
 }
 
@@ -88,21 +104,40 @@ const batchesOf = moduleState((state: SandboxState) => {
 		if (!owner) return;
 		byRun.delete(run.run.id);
 		owner.record.active--;
-		finishItem(state, owner.record, owner.item, run.run.status === 'completed' ? 'completed' : 'failed', run.run.output as Record<string, unknown> | null, run.run.error as BatchItemRecord['error']);
+		finishItem(
+			state,
+			owner.record,
+			owner.item,
+			run.run.status === 'completed' ? 'completed' : 'failed',
+			run.run.output as Record<string, unknown> | null,
+			run.run.error as BatchItemRecord['error'],
+		);
 	});
 	return { batches, byRun };
 });
 
+/** How a batch finds the handler of its target operation: the sandbox's own, given by handlers.ts. */
+export type TargetHandler = (operation: string) => RouteHandler;
+const targetHandlers = new WeakMap<SandboxServices, TargetHandler>();
+
 /** The sandbox's own handler of a target operation (this module is one of the handler modules). */
 function handlerFor(services: SandboxServices, endpoint: TableEndpoint): RouteHandler {
-	return sandboxHandlers(services)[operationName(endpoint)];
+	return targetHandlers.get(services)!(operationName(endpoint));
 }
 
-function finishItem(state: SandboxState, record: BatchRecord, item: BatchItemRecord, status: 'completed' | 'failed', output: Record<string, unknown> | null, error: BatchItemRecord['error']): void {
+function finishItem(
+	state: SandboxState,
+	record: BatchRecord,
+	item: BatchItemRecord,
+	status: 'completed' | 'failed',
+	output: Record<string, unknown> | null,
+	error: BatchItemRecord['error'],
+): void {
 	const at = nowIso();
 	item.status = status;
 	item.output = status === 'completed' ? output : null;
-	item.error = status === 'failed' ? error ?? { code: 'provider_error', message: 'The item failed' } : null;
+	item.error =
+		status === 'failed' ? (error ?? { code: 'provider_error', message: 'The item failed' }) : null;
 	item.updated_at = at;
 	item.completed_at = at;
 	const { batch } = record;
@@ -131,34 +166,85 @@ function pump(state: SandboxState, record: BatchRecord): void {
 			record.active++;
 			store.byRun.set(runId, { record, item });
 		} catch (error) {
-			const problem = error instanceof ProblemError ? { code: error.code, message: error.message } : { code: 'internal_error', message: String(error) };
+			const problem =
+				error instanceof ProblemError
+					? { code: error.code, message: error.message }
+					: { code: 'internal_error', message: String(error) };
 			finishItem(state, record, item, 'failed', null, problem);
 			return;
 		}
 	}
-	if (batch.completed_items + batch.failed_items === batch.total_items && batch.status !== 'completed' && batch.status !== 'failed' && batch.status !== 'partial') {
+	if (
+		batch.completed_items + batch.failed_items === batch.total_items &&
+		batch.status !== 'completed' &&
+		batch.status !== 'failed' &&
+		batch.status !== 'partial'
+	) {
 		const at = nowIso();
-		batch.status = batch.failed_items === 0 ? 'completed' : batch.completed_items === 0 ? 'failed' : 'partial';
+		batch.status =
+			batch.failed_items === 0 ? 'completed' : batch.completed_items === 0 ? 'failed' : 'partial';
 		batch.output = { completed_items: batch.completed_items, failed_items: batch.failed_items };
-		batch.error = batch.status === 'failed' ? { code: 'all_items_failed', message: 'Every item of the batch failed' } : null;
+		batch.error =
+			batch.status === 'failed'
+				? { code: 'all_items_failed', message: 'Every item of the batch failed' }
+				: null;
 		batch.updated_at = at;
 		batch.completed_at = at;
 		// Webhooks know batch.completed and batch.failed only (API document); a partial batch sends none.
-		if (batch.status !== 'partial') emitEvent(state, batch.status === 'completed' ? 'batch.completed' : 'batch.failed', { ...batch }, record.principal.accountId);
+		if (batch.status !== 'partial')
+			emitEvent(
+				state,
+				batch.status === 'completed' ? 'batch.completed' : 'batch.failed',
+				{ ...batch },
+				record.principal.accountId,
+			);
 		// Sandbox-internal announcement of every finished batch, partial ones included (tests).
 		state.events.emit('batch.finished', { ...batch });
 	}
 }
 
 /** Creates the run of one item through the target's own handler (or the workflow runner); returns its id. */
-function startItem(state: SandboxState, record: BatchRecord, body: Record<string, unknown>): string {
+function startItem(
+	state: SandboxState,
+	record: BatchRecord,
+	body: Record<string, unknown>,
+): string {
 	const services = servicesOf(state);
 	const endpoint = record.endpoint ?? tableEndpoint('POST', '/workflows/{workflowKey}/runs')!;
-	const req = { body, params: {}, query: {}, path: endpoint.path, method: 'POST', get: () => undefined, header: () => undefined } as unknown as Request;
-	const ctx: RouteContext = { req, res: undefined as never, state, endpoint, principal: record.principal, origin: record.origin, baseUrl: `${record.origin}/v1` };
-	const reply = record.batch.mode === 'workflow' ? createWorkflowRun(ctx, services, record.batch.target, body) : handlerFor(services, endpoint)(ctx);
-	if (reply instanceof Promise) throw new ProblemError(500, 'internal_error', `${operationName(endpoint)} cannot run inside a batch`);
-	if (!reply.runId) throw new ProblemError(500, 'internal_error', `${operationName(endpoint)} did not create a run`);
+	const req = {
+		body,
+		params: {},
+		query: {},
+		path: endpoint.path,
+		method: 'POST',
+		get: () => undefined,
+		header: () => undefined,
+	} as unknown as Request;
+	const ctx: RouteContext = {
+		req,
+		res: undefined as never,
+		state,
+		endpoint,
+		principal: record.principal,
+		origin: record.origin,
+		baseUrl: `${record.origin}/v1`,
+	};
+	const reply =
+		record.batch.mode === 'workflow'
+			? createWorkflowRun(ctx, services, record.batch.target, body)
+			: handlerFor(services, endpoint)(ctx);
+	if (reply instanceof Promise)
+		throw new ProblemError(
+			500,
+			'internal_error',
+			`${operationName(endpoint)} cannot run inside a batch`,
+		);
+	if (!reply.runId)
+		throw new ProblemError(
+			500,
+			'internal_error',
+			`${operationName(endpoint)} did not create a run`,
+		);
 	return reply.runId;
 }
 
@@ -170,7 +256,8 @@ function servicesOf(state: SandboxState): SandboxServices {
 function batchOf(ctx: RouteContext): BatchRecord {
 	const id = String(ctx.req.params.batchId);
 	const record = batchesOf(ctx.state).batches.get(id);
-	if (!record || record.principal.accountId !== principalOf(ctx).accountId) throw notFound('batch', id);
+	if (!record || record.principal.accountId !== principalOf(ctx).accountId)
+		throw notFound('batch', id);
 	return record;
 }
 
@@ -186,12 +273,20 @@ function create(ctx: RouteContext): { status: number; body: unknown } {
 	const params = bodyOf(ctx);
 	const principal = principalOf(ctx);
 	const mode = params.mode;
-	if (mode !== 'operation' && mode !== 'workflow') throw new ProblemError(400, 'invalid_parameter', 'mode must be operation or workflow', { param: 'mode' });
+	if (mode !== 'operation' && mode !== 'workflow')
+		throw new ProblemError(400, 'invalid_parameter', 'mode must be operation or workflow', {
+			param: 'mode',
+		});
 	const target = typeof params.target === 'string' ? params.target : '';
 	let endpoint: TableEndpoint | undefined;
 	if (mode === 'workflow') {
 		if (!(WORKFLOW_KEYS as readonly string[]).includes(target)) {
-			throw new ProblemError(400, 'invalid_parameter', `target must be a workflow key: ${WORKFLOW_KEYS.join(', ')}`, { param: 'target' });
+			throw new ProblemError(
+				400,
+				'invalid_parameter',
+				`target must be a workflow key: ${WORKFLOW_KEYS.join(', ')}`,
+				{ param: 'target' },
+			);
 		}
 		requireScope(ctx, 'workflows:write');
 	} else {
@@ -208,13 +303,29 @@ function create(ctx: RouteContext): { status: number; body: unknown } {
 	}
 	const items = params.items;
 	if (!Array.isArray(items) || items.length === 0 || items.length > MAX_ITEMS) {
-		throw new ProblemError(400, 'invalid_parameter', `items must be an array of 1 to ${MAX_ITEMS} objects`, { param: 'items' });
+		throw new ProblemError(
+			400,
+			'invalid_parameter',
+			`items must be an array of 1 to ${MAX_ITEMS} objects`,
+			{ param: 'items' },
+		);
 	}
 	const bad = items.findIndex((i) => typeof i !== 'object' || i === null || Array.isArray(i));
-	if (bad >= 0) throw new ProblemError(400, 'invalid_parameter', `items[${bad}] must be an object (the body the target takes)`, { param: `items[${bad}]` });
+	if (bad >= 0)
+		throw new ProblemError(
+			400,
+			'invalid_parameter',
+			`items[${bad}] must be an object (the body the target takes)`,
+			{ param: `items[${bad}]` },
+		);
 	const concurrency = params.concurrency === undefined ? 5 : Number(params.concurrency);
 	if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY) {
-		throw new ProblemError(400, 'invalid_parameter', `concurrency must be an integer from 1 to ${MAX_CONCURRENCY}`, { param: 'concurrency' });
+		throw new ProblemError(
+			400,
+			'invalid_parameter',
+			`concurrency must be an integer from 1 to ${MAX_CONCURRENCY}`,
+			{ param: 'concurrency' },
+		);
 	}
 	const at = nowIso();
 	const id = newId('batch');
@@ -265,21 +376,35 @@ function create(ctx: RouteContext): { status: number; body: unknown } {
 }
 
 /** Handlers of the batch endpoints. Items run through the target's own handler, at most `concurrency` at once. */
-export function batchHandlers(services: SandboxServices): Record<string, RouteHandler> {
+export function batchHandlers(
+	services: SandboxServices,
+	targetHandler: TargetHandler,
+): Record<string, RouteHandler> {
 	servicesByState.set(services.state, services);
+	targetHandlers.set(services, targetHandler);
 	return {
 		'POST /batches': create,
 		'GET /batches': (ctx) => {
 			const accountId = principalOf(ctx).accountId;
-			const batches = [...batchesOf(ctx.state).batches.values()].filter((r) => r.principal.accountId === accountId).reverse();
-			return listReply(ctx.req, batches.map((r) => r.batch));
+			const batches = [...batchesOf(ctx.state).batches.values()]
+				.filter((r) => r.principal.accountId === accountId)
+				.reverse();
+			return listReply(
+				ctx.req,
+				batches.map((r) => r.batch),
+			);
 		},
 		'GET /batches/{batchId}': (ctx) => ({ status: 200, body: batchOf(ctx).batch }),
 		'GET /batches/{batchId}/items': (ctx) => listReply(ctx.req, batchOf(ctx).items),
 		'GET /batches/{batchId}/items/{itemId}': (ctx) => ({ status: 200, body: itemOf(ctx).item }),
 		'POST /batches/{batchId}/items/{itemId}/retry': (ctx) => {
 			const { record, item } = itemOf(ctx);
-			if (item.status !== 'failed') throw new ProblemError(409, 'item_not_failed', `Item ${item.id} is ${item.status}; only a failed item can be retried`);
+			if (item.status !== 'failed')
+				throw new ProblemError(
+					409,
+					'item_not_failed',
+					`Item ${item.id} is ${item.status}; only a failed item can be retried`,
+				);
 			const at = nowIso();
 			item.status = 'queued';
 			item.error = null;

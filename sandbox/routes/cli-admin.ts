@@ -12,17 +12,26 @@ import { consentPage, decideCliSession } from './cli-auth';
  */
 export function cliAdminRouter(state: SandboxState): express.Router {
 	const router = express.Router();
-	const guard = (fn: (req: express.Request, res: express.Response) => void) => (req: express.Request, res: express.Response) => {
-		try {
-			fn(req, res);
-		} catch (error) {
-			if (error instanceof ProblemError) sendProblem(req, res, error.status, error.code, error.message, error.extra);
-			else throw error;
-		}
-	};
-	router.get('/verify/:id', guard((req, res) => void res.type('html').send(consentPage(state, String(req.params.id)))));
+	const guard =
+		(fn: (req: express.Request, res: express.Response) => void) =>
+		(req: express.Request, res: express.Response) => {
+			try {
+				fn(req, res);
+			} catch (error) {
+				if (error instanceof ProblemError)
+					sendProblem(req, res, error.status, error.code, error.message, error.extra);
+				else throw error;
+			}
+		};
+	router.get(
+		'/verify/:id',
+		guard((req, res) => void res.type('html').send(consentPage(state, String(req.params.id)))),
+	);
 	for (const decision of ['approve', 'deny'] as const) {
-		router.post(`/sessions/:id/${decision}`, guard((req, res) => void res.json(decideCliSession(state, String(req.params.id), decision))));
+		router.post(
+			`/sessions/:id/${decision}`,
+			guard((req, res) => void res.json(decideCliSession(state, String(req.params.id), decision))),
+		);
 	}
 	return router;
 }

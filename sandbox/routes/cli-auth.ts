@@ -29,7 +29,11 @@ const CHALLENGE = /^[A-Za-z0-9\-_]{43}$/;
 const sessionsOf = moduleState(() => new Map<string, CliSession>());
 
 function current(session: CliSession): CliSession {
-	if ((session.status === 'pending' || session.status === 'approved') && session.expiresAt <= Date.now()) session.status = 'expired';
+	if (
+		(session.status === 'pending' || session.status === 'approved') &&
+		session.expiresAt <= Date.now()
+	)
+		session.status = 'expired';
 	return session;
 }
 
@@ -49,9 +53,14 @@ function s256(verifier: string): string {
 }
 
 /** Sandbox-only: what the user does on the consent page. */
-export function decideCliSession(state: SandboxState, id: string, decision: 'approve' | 'deny'): ReturnType<typeof statusBody> {
+export function decideCliSession(
+	state: SandboxState,
+	id: string,
+	decision: 'approve' | 'deny',
+): ReturnType<typeof statusBody> {
 	const session = sessionOf(state, id);
-	if (session.status !== 'pending') throw new ProblemError(409, 'session_not_pending', `Session ${id} is ${session.status}`);
+	if (session.status !== 'pending')
+		throw new ProblemError(409, 'session_not_pending', `Session ${id} is ${session.status}`);
 	session.status = decision === 'approve' ? 'approved' : 'denied';
 	return statusBody(session);
 }
@@ -69,19 +78,31 @@ export function consentPage(state: SandboxState, id: string): string {
 const start: RouteHandler = (ctx: RouteContext) => {
 	const body = bodyOf(ctx);
 	if (body.code_challenge_method !== 'S256') {
-		throw new ProblemError(400, 'invalid_parameter', 'code_challenge_method must be S256', { param: 'code_challenge_method' });
+		throw new ProblemError(400, 'invalid_parameter', 'code_challenge_method must be S256', {
+			param: 'code_challenge_method',
+		});
 	}
 	if (typeof body.code_challenge !== 'string' || !CHALLENGE.test(body.code_challenge)) {
-		throw new ProblemError(400, 'invalid_parameter', 'code_challenge must be BASE64URL(SHA256(code_verifier)): 43 base64url characters', { param: 'code_challenge' });
+		throw new ProblemError(
+			400,
+			'invalid_parameter',
+			'code_challenge must be BASE64URL(SHA256(code_verifier)): 43 base64url characters',
+			{ param: 'code_challenge' },
+		);
 	}
 	let scopes = DEFAULT_SCOPES;
 	if (body.scopes !== undefined) {
 		const requested = typeof body.scopes === 'string' ? body.scopes.split(/[\s,]+/) : body.scopes;
 		if (!Array.isArray(requested) || requested.some((s) => typeof s !== 'string')) {
-			throw new ProblemError(400, 'invalid_parameter', 'scopes must be an array of scope names', { param: 'scopes' });
+			throw new ProblemError(400, 'invalid_parameter', 'scopes must be an array of scope names', {
+				param: 'scopes',
+			});
 		}
 		const unknown = (requested as string[]).filter((s) => s && !ALL_SCOPES.includes(s));
-		if (unknown.length) throw new ProblemError(400, 'invalid_scope', `Unknown scopes: ${unknown.join(' ')}`, { param: 'scopes' });
+		if (unknown.length)
+			throw new ProblemError(400, 'invalid_scope', `Unknown scopes: ${unknown.join(' ')}`, {
+				param: 'scopes',
+			});
 		const named = (requested as string[]).filter(Boolean);
 		if (named.length) scopes = named;
 	}
@@ -99,7 +120,13 @@ const start: RouteHandler = (ctx: RouteContext) => {
 	const { session_id, label, requested_scopes, expires_at } = session;
 	return {
 		status: 201,
-		body: { session_id, verification_url: `${ctx.origin}/_sandbox/cli/verify/${session_id}`, expires_at, requested_scopes, label },
+		body: {
+			session_id,
+			verification_url: `${ctx.origin}/_sandbox/cli/verify/${session_id}`,
+			expires_at,
+			requested_scopes,
+			label,
+		},
 	};
 };
 
@@ -107,7 +134,12 @@ const exchange: RouteHandler = (ctx) => {
 	const session = sessionOf(ctx.state, String(ctx.req.params.sessionId));
 	const verifier = bodyOf(ctx).code_verifier;
 	if (typeof verifier !== 'string' || !VERIFIER.test(verifier)) {
-		throw new ProblemError(400, 'invalid_parameter', 'code_verifier must be 43 to 128 base64url characters (A-Z a-z 0-9 - _)', { param: 'code_verifier' });
+		throw new ProblemError(
+			400,
+			'invalid_parameter',
+			'code_verifier must be 43 to 128 base64url characters (A-Z a-z 0-9 - _)',
+			{ param: 'code_verifier' },
+		);
 	}
 	switch (session.status) {
 		case 'pending':
@@ -117,25 +149,45 @@ const exchange: RouteHandler = (ctx) => {
 		case 'expired':
 			throw new ProblemError(410, 'session_expired', 'The session expired; start a new one');
 		case 'consumed':
-			throw new ProblemError(409, 'session_consumed', 'The API key of this session was already issued');
+			throw new ProblemError(
+				409,
+				'session_consumed',
+				'The API key of this session was already issued',
+			);
 		case 'approved':
 			break;
 	}
 	const expected = Buffer.from(session.codeChallenge);
 	const actual = Buffer.from(s256(verifier));
 	if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) {
-		throw new ProblemError(400, 'invalid_code_verifier', 'BASE64URL(SHA256(code_verifier)) does not match the code_challenge of this session', { param: 'code_verifier' });
+		throw new ProblemError(
+			400,
+			'invalid_code_verifier',
+			'BASE64URL(SHA256(code_verifier)) does not match the code_challenge of this session',
+			{ param: 'code_verifier' },
+		);
 	}
 	session.status = 'consumed';
 	const apiKey = ctx.state.createApiKey(session.requested_scopes, session.label);
-	return { status: 200, body: { api_key: apiKey, scopes: session.requested_scopes, label: session.label, session_expires_at: session.expires_at } };
+	return {
+		status: 200,
+		body: {
+			api_key: apiKey,
+			scopes: session.requested_scopes,
+			label: session.label,
+			session_expires_at: session.expires_at,
+		},
+	};
 };
 
 /** The command-line sign-in (PKCE, S256): start, status, exchange. No credential needed. */
 export function cliAuthHandlers(): Record<string, RouteHandler> {
 	return {
 		'POST /cli/auth/sessions': start,
-		'GET /cli/auth/sessions/{sessionId}': (ctx) => ({ status: 200, body: statusBody(sessionOf(ctx.state, String(ctx.req.params.sessionId))) }),
+		'GET /cli/auth/sessions/{sessionId}': (ctx) => ({
+			status: 200,
+			body: statusBody(sessionOf(ctx.state, String(ctx.req.params.sessionId))),
+		}),
 		'POST /cli/auth/sessions/{sessionId}/exchange': exchange,
 	};
 }

@@ -2,7 +2,15 @@
 import type { Request } from 'express';
 
 import { newId, nowIso } from '../ids';
-import { bodyOf, listReply, principalOf, ProblemError, type Reply, type RouteContext, type RouteHandler } from '../http';
+import {
+	bodyOf,
+	listReply,
+	principalOf,
+	ProblemError,
+	type Reply,
+	type RouteContext,
+	type RouteHandler,
+} from '../http';
 import { findModel, listedModels, publicModel } from '../models';
 import { priceOf } from '../pricing';
 import type { SandboxServices } from '../services';
@@ -14,11 +22,23 @@ function basicCredentials(req: Request): { id: string; secret: string } | undefi
 	if (!match) return undefined;
 	const decoded = Buffer.from(match[1], 'base64').toString('utf8');
 	const colon = decoded.indexOf(':');
-	if (colon < 0) throw new ProblemError(400, 'invalid_request', 'The Basic credentials must be client_id:client_secret');
+	if (colon < 0)
+		throw new ProblemError(
+			400,
+			'invalid_request',
+			'The Basic credentials must be client_id:client_secret',
+		);
 	try {
-		return { id: decodeURIComponent(decoded.slice(0, colon)), secret: decodeURIComponent(decoded.slice(colon + 1)) };
+		return {
+			id: decodeURIComponent(decoded.slice(0, colon)),
+			secret: decodeURIComponent(decoded.slice(colon + 1)),
+		};
 	} catch {
-		throw new ProblemError(400, 'invalid_request', 'The Basic credentials are not valid URL-encoded text');
+		throw new ProblemError(
+			400,
+			'invalid_request',
+			'The Basic credentials are not valid URL-encoded text',
+		);
 	}
 }
 
@@ -34,37 +54,78 @@ function invalidRequest(detail: string, param?: string): ProblemError {
  */
 const issueToken: RouteHandler = (ctx) => {
 	if (!ctx.req.is('application/json')) {
-		throw invalidRequest(`The token request must be a JSON body (Content-Type: application/json), not ${ctx.req.get('content-type') ?? 'no body'}`);
+		throw invalidRequest(
+			`The token request must be a JSON body (Content-Type: application/json), not ${ctx.req.get('content-type') ?? 'no body'}`,
+		);
 	}
 	const body = bodyOf(ctx);
 	const basic = basicCredentials(ctx.req);
-	const allowed = basic ? ['grant_type', 'scope'] : ['grant_type', 'client_id', 'client_secret', 'scope'];
+	const allowed = basic
+		? ['grant_type', 'scope']
+		: ['grant_type', 'client_id', 'client_secret', 'scope'];
 	const extra = Object.keys(body).find((name) => !allowed.includes(name));
 	if (extra) {
-		throw invalidRequest(`${extra} is not a property of the token request${basic ? ' when the client authenticates with HTTP Basic' : ''}; allowed: ${allowed.join(', ')}`, extra);
+		throw invalidRequest(
+			`${extra} is not a property of the token request${basic ? ' when the client authenticates with HTTP Basic' : ''}; allowed: ${allowed.join(', ')}`,
+			extra,
+		);
 	}
-	if (body.grant_type === undefined) throw invalidRequest('grant_type is required (client_credentials)', 'grant_type');
-	if (body.grant_type !== 'client_credentials') throw new ProblemError(400, 'unsupported_grant_type', 'grant_type must be client_credentials', { param: 'grant_type' });
+	if (body.grant_type === undefined)
+		throw invalidRequest('grant_type is required (client_credentials)', 'grant_type');
+	if (body.grant_type !== 'client_credentials')
+		throw new ProblemError(400, 'unsupported_grant_type', 'grant_type must be client_credentials', {
+			param: 'grant_type',
+		});
 	for (const name of ['client_id', 'client_secret', 'scope']) {
-		if (body[name] !== undefined && typeof body[name] !== 'string') throw invalidRequest(`${name} must be a string`, name);
+		if (body[name] !== undefined && typeof body[name] !== 'string')
+			throw invalidRequest(`${name} must be a string`, name);
 	}
 	const clientId = basic?.id ?? (body.client_id as string | undefined);
 	const secret = basic?.secret ?? (body.client_secret as string | undefined);
-	if (!clientId || secret === undefined) throw invalidRequest('client_id and client_secret are required, in the JSON body or as HTTP Basic', clientId ? 'client_secret' : 'client_id');
+	if (!clientId || secret === undefined)
+		throw invalidRequest(
+			'client_id and client_secret are required, in the JSON body or as HTTP Basic',
+			clientId ? 'client_secret' : 'client_id',
+		);
 	const client = ctx.state.oauthClients.get(clientId);
-	if (!client || client.secret !== secret) throw new ProblemError(401, 'invalid_client', 'Unknown client or wrong client secret');
-	const requested = typeof body.scope === 'string' && body.scope.trim() ? body.scope.trim().split(/\s+/) : client.defaultScopes;
+	if (!client || client.secret !== secret)
+		throw new ProblemError(401, 'invalid_client', 'Unknown client or wrong client secret');
+	const requested =
+		typeof body.scope === 'string' && body.scope.trim()
+			? body.scope.trim().split(/\s+/)
+			: client.defaultScopes;
 	const refused = requested.filter((s) => !client.allowedScopes.includes(s));
-	if (refused.length) throw new ProblemError(400, 'invalid_scope', `Scopes not granted to this client: ${refused.join(' ')}`, { param: 'scope' });
+	if (refused.length)
+		throw new ProblemError(
+			400,
+			'invalid_scope',
+			`Scopes not granted to this client: ${refused.join(' ')}`,
+			{ param: 'scope' },
+		);
 	const token = newId('at');
 	const ttl = ctx.state.options.tokenTtlSeconds;
-	ctx.state.tokens.set(token, { clientId, accountId: client.accountId, scopes: requested, expiresAt: Date.now() + ttl * 1000 });
+	ctx.state.tokens.set(token, {
+		clientId,
+		accountId: client.accountId,
+		scopes: requested,
+		expiresAt: Date.now() + ttl * 1000,
+	});
 	ctx.state.tokensIssued++;
-	return { status: 200, body: { access_token: token, token_type: 'Bearer', expires_in: ttl, scope: requested.join(' ') } };
+	return {
+		status: 200,
+		body: {
+			access_token: token,
+			token_type: 'Bearer',
+			expires_in: ttl,
+			scope: requested.join(' '),
+		},
+	};
 };
 
 function accountBody(ctx: RouteContext): Record<string, unknown> {
-	const account: Partial<ReturnType<typeof ctx.state.account>> = { ...ctx.state.account(principalOf(ctx).accountId) };
+	const account: Partial<ReturnType<typeof ctx.state.account>> = {
+		...ctx.state.account(principalOf(ctx).accountId),
+	};
 	delete account.balance;
 	delete account.reserved;
 	return account;
@@ -77,27 +138,53 @@ function runsOf(ctx: RouteContext) {
 
 function runById(ctx: RouteContext) {
 	const record = ctx.state.runs.get(String(ctx.req.params.runId));
-	if (!record || record.accountId !== principalOf(ctx).accountId) throw new ProblemError(404, 'not_found', `No run ${String(ctx.req.params.runId)}`);
+	if (!record || record.accountId !== principalOf(ctx).accountId)
+		throw new ProblemError(404, 'not_found', `No run ${String(ctx.req.params.runId)}`);
 	return record;
 }
 
 function usage(ctx: RouteContext): Reply {
 	const groupBy = String(ctx.req.query.group_by ?? 'none');
 	if (!['model', 'capability', 'day', 'none'].includes(groupBy)) {
-		throw new ProblemError(400, 'invalid_parameter', 'group_by must be model, capability, day or none', { param: 'group_by' });
+		throw new ProblemError(
+			400,
+			'invalid_parameter',
+			'group_by must be model, capability, day or none',
+			{ param: 'group_by' },
+		);
 	}
-	const start = ctx.req.query.start ? Date.parse(String(ctx.req.query.start)) : Date.now() - 30 * 86400_000;
+	const start = ctx.req.query.start
+		? Date.parse(String(ctx.req.query.start))
+		: Date.now() - 30 * 86400_000;
 	const end = ctx.req.query.end ? Date.parse(String(ctx.req.query.end)) : Date.now() + 1000;
-	if (Number.isNaN(start) || Number.isNaN(end)) throw new ProblemError(400, 'invalid_parameter', 'start and end must be ISO 8601 date-times', { param: 'start' });
+	if (Number.isNaN(start) || Number.isNaN(end))
+		throw new ProblemError(400, 'invalid_parameter', 'start and end must be ISO 8601 date-times', {
+			param: 'start',
+		});
 	const runs = runsOf(ctx).filter((r) => {
 		const at = Date.parse(String(r.run.created_at));
 		return at >= start && at <= end;
 	});
-	const groups = new Map<string, { credits_spent: number; runs_count: number; successful_runs: number; failed_runs: number }>();
+	const groups = new Map<
+		string,
+		{ credits_spent: number; runs_count: number; successful_runs: number; failed_runs: number }
+	>();
 	const totals = { credits_spent: 0, runs_count: 0, successful_runs: 0, failed_runs: 0 };
 	for (const r of runs) {
-		const key = groupBy === 'model' ? String(r.run.model ?? 'none') : groupBy === 'capability' ? String(r.run.capability) : groupBy === 'day' ? String(r.run.created_at).slice(0, 10) : 'all';
-		const g = groups.get(key) ?? { credits_spent: 0, runs_count: 0, successful_runs: 0, failed_runs: 0 };
+		const key =
+			groupBy === 'model'
+				? String(r.run.model ?? 'none')
+				: groupBy === 'capability'
+					? String(r.run.capability)
+					: groupBy === 'day'
+						? String(r.run.created_at).slice(0, 10)
+						: 'all';
+		const g = groups.get(key) ?? {
+			credits_spent: 0,
+			runs_count: 0,
+			successful_runs: 0,
+			failed_runs: 0,
+		};
 		const spent = ctx.state.chargesFor(r.run.id).reduce((n, e) => n + e.credits, 0);
 		for (const t of [g, totals]) {
 			t.credits_spent += spent;
@@ -107,8 +194,24 @@ function usage(ctx: RouteContext): Reply {
 		}
 		groups.set(key, g);
 	}
-	const breakdown = groupBy === 'none' ? [] : [...groups.entries()].map(([group, g]) => ({ group, ...g, avg_credits_per_run: g.runs_count ? g.credits_spent / g.runs_count : 0 }));
-	return { status: 200, body: { object: 'usage_summary', period: { start: nowIso(start), end: nowIso(end) }, group_by: groupBy, totals, breakdown } };
+	const breakdown =
+		groupBy === 'none'
+			? []
+			: [...groups.entries()].map(([group, g]) => ({
+					group,
+					...g,
+					avg_credits_per_run: g.runs_count ? g.credits_spent / g.runs_count : 0,
+				}));
+	return {
+		status: 200,
+		body: {
+			object: 'usage_summary',
+			period: { start: nowIso(start), end: nowIso(end) },
+			group_by: groupBy,
+			totals,
+			breakdown,
+		},
+	};
 }
 
 /** Handlers of the account, model, run and upload endpoints, keyed by operation name. */
@@ -118,11 +221,20 @@ export function coreHandlers(services: SandboxServices): Record<string, RouteHan
 		'GET /account': (ctx) => ({ status: 200, body: accountBody(ctx) }),
 		'GET /account/credits': (ctx) => {
 			const account = ctx.state.account(principalOf(ctx).accountId);
-			return { status: 200, body: { account_id: account.id, balance: account.balance - account.reserved, currency: 'credits' } };
+			return {
+				status: 200,
+				body: {
+					account_id: account.id,
+					balance: account.balance - account.reserved,
+					currency: 'credits',
+				},
+			};
 		},
 		'GET /models': (ctx) => {
 			const capability = ctx.req.query.capability;
-			const models = listedModels().filter((m) => !capability || m.capability === capability).map(publicModel);
+			const models = listedModels()
+				.filter((m) => !capability || m.capability === capability)
+				.map(publicModel);
 			return listReply(ctx.req, models as Array<{ id: string }>);
 		},
 		'GET /models/pricing': (ctx) =>
@@ -140,16 +252,35 @@ export function coreHandlers(services: SandboxServices): Record<string, RouteHan
 			),
 		'POST /models/estimate-cost': (ctx) => {
 			const params = bodyOf(ctx);
-			if (typeof params.model !== 'string' || !params.model) throw new ProblemError(400, 'invalid_parameter', 'model is required to estimate', { param: 'model' });
+			if (typeof params.model !== 'string' || !params.model)
+				throw new ProblemError(400, 'invalid_parameter', 'model is required to estimate', {
+					param: 'model',
+				});
 			const model = findModel(params.model);
-			if (!model) throw new ProblemError(400, 'model_not_found', `No model with alias ${params.model}`, { param: 'model' });
-			return { status: 200, body: services.quotes.issue(principalOf(ctx).accountId, model.id, params, priceOf(model, params), model.id) };
+			if (!model)
+				throw new ProblemError(400, 'model_not_found', `No model with alias ${params.model}`, {
+					param: 'model',
+				});
+			return {
+				status: 200,
+				body: services.quotes.issue(
+					principalOf(ctx).accountId,
+					model.id,
+					params,
+					priceOf(model, params),
+					model.id,
+				),
+			};
 		},
 		'GET /usage': usage,
 		'GET /runs': (ctx) => {
 			const { status, capability } = ctx.req.query;
 			const runs = runsOf(ctx)
-				.filter((r) => (!status || r.run.status === status) && (!capability || r.run.capability === capability))
+				.filter(
+					(r) =>
+						(!status || r.run.status === status) &&
+						(!capability || r.run.capability === capability),
+				)
 				.map((r) => r.run);
 			return listReply(ctx.req, runs);
 		},
@@ -158,14 +289,27 @@ export function coreHandlers(services: SandboxServices): Record<string, RouteHan
 			const { run } = runById(ctx);
 			return {
 				status: 200,
-				body: { id: run.id, object: 'run_output', status: run.status, capability: run.capability, output: run.output, error: run.error, completed_at: run.completed_at },
+				body: {
+					id: run.id,
+					object: 'run_output',
+					status: run.status,
+					capability: run.capability,
+					output: run.output,
+					error: run.error,
+					completed_at: run.completed_at,
+				},
 			};
 		},
 		'POST /uploads': (ctx) => {
 			const body = bodyOf(ctx);
 			const contentType = String(body.content_type ?? '').toLowerCase();
 			if (!UPLOADABLE_TYPES.has(contentType)) {
-				throw new ProblemError(400, 'unsupported_media_type', `Cannot upload ${contentType || 'a file without content_type'}; allowed: ${[...UPLOADABLE_TYPES].join(', ')}`, { param: 'content_type' });
+				throw new ProblemError(
+					400,
+					'unsupported_media_type',
+					`Cannot upload ${contentType || 'a file without content_type'}; allowed: ${[...UPLOADABLE_TYPES].join(', ')}`,
+					{ param: 'content_type' },
+				);
 			}
 			const assetId = newId('asset');
 			const now = Date.now();
@@ -182,8 +326,16 @@ export function coreHandlers(services: SandboxServices): Record<string, RouteHan
 				status: 201,
 				body: {
 					asset_id: assetId,
-					upload_url: services.urls.sign(ctx.origin, `/storage/uploads/${assetId}`, upload.uploadExpiresAt),
-					asset_url: services.urls.sign(ctx.origin, `/storage/assets/${assetId}`, upload.assetExpiresAt),
+					upload_url: services.urls.sign(
+						ctx.origin,
+						`/storage/uploads/${assetId}`,
+						upload.uploadExpiresAt,
+					),
+					asset_url: services.urls.sign(
+						ctx.origin,
+						`/storage/assets/${assetId}`,
+						upload.assetExpiresAt,
+					),
 					content_type: contentType,
 					expires_at: nowIso(upload.assetExpiresAt),
 				},

@@ -29,7 +29,10 @@ export class ProducerStore {
 	readonly episodes = new Map<string, Owned<Json>>();
 	readonly tasks = new Map<string, Owned<Json>>();
 	/** what to do when a run of these routes finishes (keyed by run id) */
-	readonly onFinish = new Map<string, (status: 'completed' | 'failed', output: Json | null) => void>();
+	readonly onFinish = new Map<
+		string,
+		(status: 'completed' | 'failed', output: Json | null) => void
+	>();
 }
 
 const stores = new WeakMap<SandboxState, ProducerStore>();
@@ -42,7 +45,10 @@ export function producerStore(state: SandboxState): ProducerStore {
 			const finish = created.onFinish.get(record.run.id);
 			if (!finish) return;
 			created.onFinish.delete(record.run.id);
-			finish(record.run.status === 'completed' ? 'completed' : 'failed', (record.run.output as Json | null) ?? null);
+			finish(
+				record.run.status === 'completed' ? 'completed' : 'failed',
+				(record.run.output as Json | null) ?? null,
+			);
 		});
 		stores.set(state, created);
 		store = created;
@@ -52,5 +58,8 @@ export function producerStore(state: SandboxState): ProducerStore {
 
 /** The records of an account, newest first. */
 export function ownedBy<T>(map: Map<string, Owned<T>>, accountId: string): T[] {
-	return [...map.values()].filter((r) => r.accountId === accountId).map((r) => r.data).reverse();
+	return [...map.values()]
+		.filter((r) => r.accountId === accountId)
+		.map((r) => r.data)
+		.reverse();
 }

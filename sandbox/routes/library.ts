@@ -1,5 +1,12 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/require-node-api-error -- the local sandbox service: runs in Node, never shipped (CONTRIBUTING.md, Linting) */
-import { bodyOf, listReply, principalOf, ProblemError, type RouteContext, type RouteHandler } from '../http';
+import {
+	bodyOf,
+	listReply,
+	principalOf,
+	ProblemError,
+	type RouteContext,
+	type RouteHandler,
+} from '../http';
 import { newId, nowIso } from '../ids';
 import { moduleState, notFound, optionalString, requireString, stringArray } from '../module-state';
 import { SANDBOX_ACCOUNT_ID } from '../options';
@@ -34,19 +41,54 @@ const libraryOf = moduleState((state: SandboxState) => {
 	const influencers = new Map<string, Owned<Influencer>>();
 	const seed = (handle: string, displayName: string, status: Influencer['status']) => {
 		const id = `inf_${handle}`;
-		influencers.set(id, { id, object: 'influencer', handle, display_name: displayName, status, source_type: 'uploaded', preview_url: null, created_at: at, updated_at: at, accountId: SANDBOX_ACCOUNT_ID });
+		influencers.set(id, {
+			id,
+			object: 'influencer',
+			handle,
+			display_name: displayName,
+			status,
+			source_type: 'uploaded',
+			preview_url: null,
+			created_at: at,
+			updated_at: at,
+			accountId: SANDBOX_ACCOUNT_ID,
+		});
 	};
 	seed('ava', 'Ava', 'ready');
 	seed('leo', 'Leo', 'draft');
 	seed('mia_old', 'Mia (old)', 'archived');
 	const moodboardPresets = [
-		{ id: 'mbp_coastal', object: 'moodboard_preset', name: 'Coastal Calm', description: 'Soft blues, sand and linen', image_urls: [] as string[], tags: ['calm', 'summer'] },
-		{ id: 'mbp_neon', object: 'moodboard_preset', name: 'Neon Nights', description: 'Saturated neon on dark streets', image_urls: [] as string[], tags: ['night', 'city'] },
-		{ id: 'mbp_studio', object: 'moodboard_preset', name: 'Clean Studio', description: 'White sweep, hard light', image_urls: [] as string[], tags: ['product'] },
+		{
+			id: 'mbp_coastal',
+			object: 'moodboard_preset',
+			name: 'Coastal Calm',
+			description: 'Soft blues, sand and linen',
+			image_urls: [] as string[],
+			tags: ['calm', 'summer'],
+		},
+		{
+			id: 'mbp_neon',
+			object: 'moodboard_preset',
+			name: 'Neon Nights',
+			description: 'Saturated neon on dark streets',
+			image_urls: [] as string[],
+			tags: ['night', 'city'],
+		},
+		{
+			id: 'mbp_studio',
+			object: 'moodboard_preset',
+			name: 'Clean Studio',
+			description: 'White sweep, hard light',
+			image_urls: [] as string[],
+			tags: ['product'],
+		},
 	];
 	return {
 		influencers,
-		projectMeta: new Map<string, { description: string | null; created_at: string; updated_at: string }>(),
+		projectMeta: new Map<
+			string,
+			{ description: string | null; created_at: string; updated_at: string }
+		>(),
 		elements: new Map<string, Owned<Record<string, unknown>>>(),
 		brands: new Map<string, Owned<Record<string, unknown>>>(),
 		moodboards: new Map<string, Owned<Record<string, unknown>>>(),
@@ -59,7 +101,11 @@ const libraryOf = moduleState((state: SandboxState) => {
 type Library = ReturnType<typeof libraryOf>;
 
 /** Status of one of an account's influencers (mentions may only name ready ones). */
-export function influencerStatus(state: SandboxState, accountId: string, id: string): Influencer['status'] | undefined {
+export function influencerStatus(
+	state: SandboxState,
+	accountId: string,
+	id: string,
+): Influencer['status'] | undefined {
 	const influencer = libraryOf(state).influencers.get(id);
 	return influencer && influencer.accountId === accountId ? influencer.status : undefined;
 }
@@ -80,19 +126,35 @@ function strip<T extends { accountId: string }>(record: T): Omit<T, 'accountId'>
 	return rest as Omit<T, 'accountId'>;
 }
 
-function ownedList<T extends { accountId: string; id: string }>(ctx: RouteContext, map: Map<string, T>): Array<Omit<T, 'accountId'>> {
+function ownedList<T extends { accountId: string; id: string }>(
+	ctx: RouteContext,
+	map: Map<string, T>,
+): Array<Omit<T, 'accountId'>> {
 	const accountId = principalOf(ctx).accountId;
-	return [...map.values()].filter((r) => r.accountId === accountId).reverse().map(strip);
+	return [...map.values()]
+		.filter((r) => r.accountId === accountId)
+		.reverse()
+		.map(strip);
 }
 
-function ownedOne<T extends { accountId: string }>(ctx: RouteContext, map: Map<string, T>, param: string, what: string): T {
+function ownedOne<T extends { accountId: string }>(
+	ctx: RouteContext,
+	map: Map<string, T>,
+	param: string,
+	what: string,
+): T {
 	const id = String(ctx.req.params[param]);
 	const record = map.get(id);
 	if (!record || record.accountId !== principalOf(ctx).accountId) throw notFound(what, id);
 	return record;
 }
 
-function checkUrls(ctx: RouteContext, services: SandboxServices, urls: string[], param: string): void {
+function checkUrls(
+	ctx: RouteContext,
+	services: SandboxServices,
+	urls: string[],
+	param: string,
+): void {
 	for (const url of urls) services.assertFetchable(ctx, url, param);
 }
 
@@ -101,9 +163,19 @@ function checkUrls(ctx: RouteContext, services: SandboxServices, urls: string[],
 function projectBody(ctx: RouteContext, id: string) {
 	const project = ctx.state.projects.get(id)!;
 	const metas = libraryOf(ctx.state).projectMeta;
-	if (!metas.has(id)) metas.set(id, { description: null, created_at: nowIso(), updated_at: nowIso() });
+	if (!metas.has(id))
+		metas.set(id, { description: null, created_at: nowIso(), updated_at: nowIso() });
 	const meta = metas.get(id)!;
-	return { id, object: 'project', name: project.name, description: meta.description, items: [...project.items], item_count: project.items.length, created_at: meta.created_at, updated_at: meta.updated_at };
+	return {
+		id,
+		object: 'project',
+		name: project.name,
+		description: meta.description,
+		items: [...project.items],
+		item_count: project.items.length,
+		created_at: meta.created_at,
+		updated_at: meta.updated_at,
+	};
 }
 
 function projectOf(ctx: RouteContext) {
@@ -121,12 +193,18 @@ function touchProject(ctx: RouteContext, id: string, description?: string | null
 }
 
 function runIdsOf(ctx: RouteContext, value: unknown): string[] {
-	const ids = (Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : []).map((v) => String(v).trim()).filter(Boolean);
-	if (ids.length === 0) throw new ProblemError(400, 'invalid_parameter', 'run_ids must name at least one run', { param: 'run_ids' });
+	const ids = (Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [])
+		.map((v) => String(v).trim())
+		.filter(Boolean);
+	if (ids.length === 0)
+		throw new ProblemError(400, 'invalid_parameter', 'run_ids must name at least one run', {
+			param: 'run_ids',
+		});
 	const accountId = principalOf(ctx).accountId;
 	for (const id of ids) {
 		const run = ctx.state.runs.get(id);
-		if (!run || run.accountId !== accountId) throw new ProblemError(404, 'not_found', `No run ${id}`, { param: 'run_ids' });
+		if (!run || run.accountId !== accountId)
+			throw new ProblemError(404, 'not_found', `No run ${id}`, { param: 'run_ids' });
 	}
 	return ids;
 }
@@ -135,14 +213,28 @@ function projectHandlers(): Record<string, RouteHandler> {
 	return {
 		'GET /projects': (ctx) => {
 			const accountId = principalOf(ctx).accountId;
-			const ids = [...ctx.state.projects.values()].filter((p) => p.accountId === accountId).map((p) => p.id).reverse();
-			return listReply(ctx.req, ids.map((id) => projectBody(ctx, id)));
+			const ids = [...ctx.state.projects.values()]
+				.filter((p) => p.accountId === accountId)
+				.map((p) => p.id)
+				.reverse();
+			return listReply(
+				ctx.req,
+				ids.map((id) => projectBody(ctx, id)),
+			);
 		},
-		'GET /projects/{projectId}': (ctx) => ({ status: 200, body: projectBody(ctx, projectOf(ctx).id) }),
+		'GET /projects/{projectId}': (ctx) => ({
+			status: 200,
+			body: projectBody(ctx, projectOf(ctx).id),
+		}),
 		'POST /projects': (ctx) => {
 			const params = bodyOf(ctx);
 			const id = newId('proj');
-			ctx.state.projects.set(id, { id, name: requireString(params, 'name'), accountId: principalOf(ctx).accountId, items: [] });
+			ctx.state.projects.set(id, {
+				id,
+				name: requireString(params, 'name'),
+				accountId: principalOf(ctx).accountId,
+				items: [],
+			});
 			touchProject(ctx, id, optionalString(params, 'description'));
 			return { status: 201, body: projectBody(ctx, id) };
 		},
@@ -150,7 +242,11 @@ function projectHandlers(): Record<string, RouteHandler> {
 			const project = projectOf(ctx);
 			const params = bodyOf(ctx);
 			if (params.name !== undefined) project.name = requireString(params, 'name');
-			touchProject(ctx, project.id, params.description !== undefined ? optionalString(params, 'description') : undefined);
+			touchProject(
+				ctx,
+				project.id,
+				params.description !== undefined ? optionalString(params, 'description') : undefined,
+			);
 			return { status: 200, body: projectBody(ctx, project.id) };
 		},
 		'DELETE /projects/{projectId}': (ctx) => {
@@ -161,7 +257,8 @@ function projectHandlers(): Record<string, RouteHandler> {
 		},
 		'POST /projects/{projectId}/items': (ctx) => {
 			const project = projectOf(ctx);
-			for (const id of runIdsOf(ctx, bodyOf(ctx).run_ids)) if (!project.items.includes(id)) project.items.push(id);
+			for (const id of runIdsOf(ctx, bodyOf(ctx).run_ids))
+				if (!project.items.includes(id)) project.items.push(id);
 			touchProject(ctx, project.id);
 			return { status: 200, body: projectBody(ctx, project.id) };
 		},
@@ -182,27 +279,59 @@ function influencerHandlers(services: SandboxServices): Record<string, RouteHand
 		'GET /influencers': (ctx) => {
 			const status = ctx.req.query.status;
 			const all = ownedList(ctx, libraryOf(ctx.state).influencers);
-			return listReply(ctx.req, typeof status === 'string' && status ? all.filter((i) => i.status === status) : all);
+			return listReply(
+				ctx.req,
+				typeof status === 'string' && status ? all.filter((i) => i.status === status) : all,
+			);
 		},
-		'GET /influencers/{influencerId}': (ctx) => ({ status: 200, body: strip(ownedOne(ctx, libraryOf(ctx.state).influencers, 'influencerId', 'influencer')) }),
+		'GET /influencers/{influencerId}': (ctx) => ({
+			status: 200,
+			body: strip(ownedOne(ctx, libraryOf(ctx.state).influencers, 'influencerId', 'influencer')),
+		}),
 		'POST /influencers': (ctx) => {
 			const library = libraryOf(ctx.state);
 			const params = bodyOf(ctx);
 			const handle = requireString(params, 'handle');
 			if (!HANDLE.test(handle)) {
-				throw new ProblemError(400, 'invalid_parameter', 'handle must be 2 to 30 letters, digits or underscores, without the leading @', { param: 'handle' });
+				throw new ProblemError(
+					400,
+					'invalid_parameter',
+					'handle must be 2 to 30 letters, digits or underscores, without the leading @',
+					{ param: 'handle' },
+				);
 			}
 			const accountId = principalOf(ctx).accountId;
-			if ([...library.influencers.values()].some((i) => i.accountId === accountId && i.handle.toLowerCase() === handle.toLowerCase())) {
-				throw new ProblemError(409, 'handle_taken', `You already have an influencer @${handle}`, { param: 'handle' });
+			if (
+				[...library.influencers.values()].some(
+					(i) => i.accountId === accountId && i.handle.toLowerCase() === handle.toLowerCase(),
+				)
+			) {
+				throw new ProblemError(409, 'handle_taken', `You already have an influencer @${handle}`, {
+					param: 'handle',
+				});
 			}
-			if (params.source_type !== undefined && params.source_type !== 'uploaded' && params.source_type !== 'generated') {
-				throw new ProblemError(400, 'invalid_parameter', 'source_type must be uploaded or generated', { param: 'source_type' });
+			if (
+				params.source_type !== undefined &&
+				params.source_type !== 'uploaded' &&
+				params.source_type !== 'generated'
+			) {
+				throw new ProblemError(
+					400,
+					'invalid_parameter',
+					'source_type must be uploaded or generated',
+					{ param: 'source_type' },
+				);
 			}
-			const sourceType = (params.source_type as Influencer['source_type'] | undefined) || 'uploaded';
+			const sourceType =
+				(params.source_type as Influencer['source_type'] | undefined) || 'uploaded';
 			const images = stringArray(params, 'image_urls');
 			if (sourceType === 'uploaded' && images.length === 0) {
-				throw new ProblemError(400, 'invalid_parameter', 'An uploaded influencer needs image_urls (photos to train from)', { param: 'image_urls' });
+				throw new ProblemError(
+					400,
+					'invalid_parameter',
+					'An uploaded influencer needs image_urls (photos to train from)',
+					{ param: 'image_urls' },
+				);
 			}
 			checkUrls(ctx, services, images, 'image_urls');
 			const at = nowIso();
@@ -234,14 +363,27 @@ function influencerHandlers(services: SandboxServices): Record<string, RouteHand
 
 function teamBody(ctx: RouteContext, id: string) {
 	const team = ctx.state.teams.get(id)!;
-	return { id, object: 'team', name: team.name, role: team.members[principalOf(ctx).accountId], member_count: Object.keys(team.members).length, pool_balance: team.pool - team.reserved, currency: 'credits' };
+	return {
+		id,
+		object: 'team',
+		name: team.name,
+		role: team.members[principalOf(ctx).accountId],
+		member_count: Object.keys(team.members).length,
+		pool_balance: team.pool - team.reserved,
+		currency: 'credits',
+	};
 }
 
 function teamHandlers(): Record<string, RouteHandler> {
 	return {
 		'GET /teams': (ctx) => {
 			const accountId = principalOf(ctx).accountId;
-			return listReply(ctx.req, [...ctx.state.teams.values()].filter((t) => t.members[accountId]).map((t) => teamBody(ctx, t.id)));
+			return listReply(
+				ctx.req,
+				[...ctx.state.teams.values()]
+					.filter((t) => t.members[accountId])
+					.map((t) => teamBody(ctx, t.id)),
+			);
 		},
 		'GET /teams/{teamId}': (ctx) => {
 			const id = String(ctx.req.params.teamId);
@@ -258,13 +400,25 @@ function elementHandlers(services: SandboxServices): Record<string, RouteHandler
 		'GET /elements': (ctx) => {
 			const type = ctx.req.query.type;
 			const all = ownedList(ctx, libraryOf(ctx.state).elements);
-			return listReply(ctx.req, typeof type === 'string' && type ? all.filter((e) => e.type === type) : all);
+			return listReply(
+				ctx.req,
+				typeof type === 'string' && type ? all.filter((e) => e.type === type) : all,
+			);
 		},
-		'GET /elements/{elementId}': (ctx) => ({ status: 200, body: strip(ownedOne(ctx, libraryOf(ctx.state).elements, 'elementId', 'element')) }),
+		'GET /elements/{elementId}': (ctx) => ({
+			status: 200,
+			body: strip(ownedOne(ctx, libraryOf(ctx.state).elements, 'elementId', 'element')),
+		}),
 		'POST /elements': (ctx) => {
 			const params = bodyOf(ctx);
 			const type = requireString(params, 'type');
-			if (!ELEMENT_TYPES.includes(type)) throw new ProblemError(400, 'invalid_parameter', `type must be one of ${ELEMENT_TYPES.join(', ')}`, { param: 'type' });
+			if (!ELEMENT_TYPES.includes(type))
+				throw new ProblemError(
+					400,
+					'invalid_parameter',
+					`type must be one of ${ELEMENT_TYPES.join(', ')}`,
+					{ param: 'type' },
+				);
 			const images = stringArray(params, 'image_urls');
 			checkUrls(ctx, services, images, 'image_urls');
 			const at = nowIso();
@@ -295,11 +449,15 @@ function elementHandlers(services: SandboxServices): Record<string, RouteHandler
 function brandFields(params: Record<string, unknown>, partial: boolean): Record<string, unknown> {
 	const fields: Record<string, unknown> = {};
 	if (!partial || params.name !== undefined) fields.name = requireString(params, 'name');
-	for (const key of ['website_url', 'description', 'logo_url', 'tone']) if (!partial || params[key] !== undefined) fields[key] = optionalString(params, key);
+	for (const key of ['website_url', 'description', 'logo_url', 'tone'])
+		if (!partial || params[key] !== undefined) fields[key] = optionalString(params, key);
 	if (!partial || params.colors !== undefined) {
 		const colors = stringArray(params, 'colors');
 		const bad = colors.find((c) => !HEX_COLOR.test(c));
-		if (bad) throw new ProblemError(400, 'invalid_parameter', `colors: ${bad} is not a #RRGGBB color`, { param: 'colors' });
+		if (bad)
+			throw new ProblemError(400, 'invalid_parameter', `colors: ${bad} is not a #RRGGBB color`, {
+				param: 'colors',
+			});
 		fields.colors = colors;
 	}
 	if (!partial || params.fonts !== undefined) fields.fonts = stringArray(params, 'fonts');
@@ -310,10 +468,22 @@ function brandHandlers(): Record<string, RouteHandler> {
 	const brandsOf = (ctx: RouteContext) => libraryOf(ctx.state).brands;
 	return {
 		'GET /brands': (ctx) => listReply(ctx.req, ownedList(ctx, brandsOf(ctx))),
-		'GET /brands/{brandId}': (ctx) => ({ status: 200, body: strip(ownedOne(ctx, brandsOf(ctx), 'brandId', 'brand')) }),
+		'GET /brands/{brandId}': (ctx) => ({
+			status: 200,
+			body: strip(ownedOne(ctx, brandsOf(ctx), 'brandId', 'brand')),
+		}),
 		'POST /brands': (ctx) => {
 			const at = nowIso();
-			const brand = { id: newId('brand'), object: 'brand', status: 'ready', ...brandFields(bodyOf(ctx), false), source_url: null, created_at: at, updated_at: at, accountId: principalOf(ctx).accountId };
+			const brand = {
+				id: newId('brand'),
+				object: 'brand',
+				status: 'ready',
+				...brandFields(bodyOf(ctx), false),
+				source_url: null,
+				created_at: at,
+				updated_at: at,
+				accountId: principalOf(ctx).accountId,
+			};
 			brandsOf(ctx).set(brand.id, brand);
 			return { status: 201, body: strip(brand) };
 		},
@@ -334,7 +504,12 @@ function brandHandlers(): Record<string, RouteHandler> {
 			try {
 				host = new URL(url).hostname;
 			} catch {
-				throw new ProblemError(400, 'invalid_parameter', 'url must be an absolute URL of a website', { param: 'url' });
+				throw new ProblemError(
+					400,
+					'invalid_parameter',
+					'url must be an absolute URL of a website',
+					{ param: 'url' },
+				);
 			}
 			const at = nowIso();
 			const brand: Owned<Record<string, unknown>> = {
@@ -378,7 +553,10 @@ function moodboardHandlers(): Record<string, RouteHandler> {
 	return {
 		'GET /moodboards': (ctx) => listReply(ctx.req, ownedList(ctx, boardsOf(ctx))),
 		'GET /moodboards/presets': (ctx) => listReply(ctx.req, libraryOf(ctx.state).moodboardPresets),
-		'GET /moodboards/{moodboardId}': (ctx) => ({ status: 200, body: strip(ownedOne(ctx, boardsOf(ctx), 'moodboardId', 'moodboard')) }),
+		'GET /moodboards/{moodboardId}': (ctx) => ({
+			status: 200,
+			body: strip(ownedOne(ctx, boardsOf(ctx), 'moodboardId', 'moodboard')),
+		}),
 		'POST /moodboards/presets/{presetId}/fork': (ctx) => {
 			const id = String(ctx.req.params.presetId);
 			const preset = libraryOf(ctx.state).moodboardPresets.find((p) => p.id === id);

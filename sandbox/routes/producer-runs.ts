@@ -25,23 +25,47 @@ export interface ProducerJob {
 }
 
 /** Checks a producer request against its entry in ROUTE_PARAMETERS (and model limits) and resolves its model. */
-export function checkProducer(ctx: RouteContext, services: SandboxServices): SandboxModel | undefined {
+export function checkProducer(
+	ctx: RouteContext,
+	services: SandboxServices,
+): SandboxModel | undefined {
 	return checkRoute(ctx, services, bodyOf(ctx));
 }
 
 /** A cost estimate of producer work (same quote machinery as POST /models/estimate-cost). */
-export function estimateReply(ctx: RouteContext, services: SandboxServices, quoteKey: string, credits: number, model?: SandboxModel): Reply {
-	return { status: 200, body: services.quotes.issue(principalOf(ctx).accountId, quoteKey, bodyOf(ctx), credits, model?.id ?? null) };
+export function estimateReply(
+	ctx: RouteContext,
+	services: SandboxServices,
+	quoteKey: string,
+	credits: number,
+	model?: SandboxModel,
+): Reply {
+	return {
+		status: 200,
+		body: services.quotes.issue(
+			principalOf(ctx).accountId,
+			quoteKey,
+			bodyOf(ctx),
+			credits,
+			model?.id ?? null,
+		),
+	};
 }
 
 /**
  * A producer submit: team/project rules, quote, money, then a queued run (HTTP 202) like every
  * generating submit. The run carries the producer's capability and resource_id.
  */
-export function submitProducerRun(ctx: RouteContext, services: SandboxServices, job: ProducerJob, model?: SandboxModel): Reply {
+export function submitProducerRun(
+	ctx: RouteContext,
+	services: SandboxServices,
+	job: ProducerJob,
+	model?: SandboxModel,
+): Reply {
 	const params = bodyOf(ctx);
 	const summary: Json = { model: model?.id ?? null, ...(job.inputSummary ?? {}) };
-	for (const key of ['prompt', 'duration_seconds', 'page_count', 'game_id', 'app_id']) if (params[key] !== undefined) summary[key] = params[key];
+	for (const key of ['prompt', 'duration_seconds', 'page_count', 'game_id', 'app_id'])
+		if (params[key] !== undefined) summary[key] = params[key];
 	const reply = createPaidRun(ctx, services, {
 		endpoint: ctx.endpoint,
 		model,

@@ -1,6 +1,13 @@
 /* eslint-disable @n8n/community-nodes/require-node-api-error -- the local sandbox service: runs in Node, never shipped (CONTRIBUTING.md, Linting) */
 import { newId, nowIso } from '../ids';
-import { bodyOf, listReply, principalOf, ProblemError, type RouteContext, type RouteHandler } from '../http';
+import {
+	bodyOf,
+	listReply,
+	principalOf,
+	ProblemError,
+	type RouteContext,
+	type RouteHandler,
+} from '../http';
 import { ownedBy, producerStore, type Json } from './library-store';
 import { stamp } from './producer-runs';
 
@@ -10,7 +17,12 @@ function checkSchedule(value: unknown): string {
 	const schedule = String(value ?? '').trim();
 	const fields = schedule.split(/\s+/);
 	if (fields.length !== 5 || !fields.every((f) => CRON_FIELD.test(f))) {
-		throw new ProblemError(400, 'invalid_parameter', `schedule must be a five-field cron expression such as "0 9 * * 1", not "${schedule}"`, { param: 'schedule' });
+		throw new ProblemError(
+			400,
+			'invalid_parameter',
+			`schedule must be a five-field cron expression such as "0 9 * * 1", not "${schedule}"`,
+			{ param: 'schedule' },
+		);
 	}
 	return schedule;
 }
@@ -20,17 +32,30 @@ function checkDestination(ctx: RouteContext, value: unknown): string | null {
 	const destination = String(value);
 	if (destination.startsWith('proj_')) {
 		const project = ctx.state.projects.get(destination);
-		if (!project || project.accountId !== principalOf(ctx).accountId) throw new ProblemError(404, 'not_found', `No project ${destination}`, { param: 'destination' });
+		if (!project || project.accountId !== principalOf(ctx).accountId)
+			throw new ProblemError(404, 'not_found', `No project ${destination}`, {
+				param: 'destination',
+			});
 		return destination;
 	}
 	let url: URL;
 	try {
 		url = new URL(destination);
 	} catch {
-		throw new ProblemError(400, 'invalid_parameter', 'destination must be an http(s) URL or a project ID (proj_…)', { param: 'destination' });
+		throw new ProblemError(
+			400,
+			'invalid_parameter',
+			'destination must be an http(s) URL or a project ID (proj_…)',
+			{ param: 'destination' },
+		);
 	}
 	if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-		throw new ProblemError(400, 'invalid_parameter', 'destination must be an http(s) URL or a project ID (proj_…)', { param: 'destination' });
+		throw new ProblemError(
+			400,
+			'invalid_parameter',
+			'destination must be an http(s) URL or a project ID (proj_…)',
+			{ param: 'destination' },
+		);
 	}
 	return destination;
 }
@@ -47,13 +72,19 @@ function nextRunAt(status: unknown): string | null {
 function ownTask(ctx: RouteContext): Json {
 	const id = String(ctx.req.params.id);
 	const task = producerStore(ctx.state).tasks.get(id);
-	if (!task || task.accountId !== principalOf(ctx).accountId) throw new ProblemError(404, 'not_found', `No task ${id}`);
+	if (!task || task.accountId !== principalOf(ctx).accountId)
+		throw new ProblemError(404, 'not_found', `No task ${id}`);
 	return task.data;
 }
 
 function requireText(body: Json, key: string): string {
 	if (typeof body[key] !== 'string' || !String(body[key]).trim()) {
-		throw new ProblemError(400, key === 'prompt' ? 'invalid_prompt' : 'invalid_parameter', `${key} is required`, { param: key });
+		throw new ProblemError(
+			400,
+			key === 'prompt' ? 'invalid_prompt' : 'invalid_parameter',
+			`${key} is required`,
+			{ param: key },
+		);
 	}
 	return String(body[key]).trim();
 }
@@ -63,7 +94,9 @@ export function taskHandlers(): Record<string, RouteHandler> {
 	return {
 		'GET /tasks': (ctx) => {
 			const status = ctx.req.query.status;
-			const tasks = ownedBy(producerStore(ctx.state).tasks, principalOf(ctx).accountId).filter((t) => !status || t.status === status);
+			const tasks = ownedBy(producerStore(ctx.state).tasks, principalOf(ctx).accountId).filter(
+				(t) => !status || t.status === status,
+			);
 			return listReply(ctx.req, tasks);
 		},
 		'POST /tasks': (ctx) => {
@@ -82,7 +115,10 @@ export function taskHandlers(): Record<string, RouteHandler> {
 				created_at: at,
 				updated_at: at,
 			};
-			producerStore(ctx.state).tasks.set(String(task.id), { accountId: principalOf(ctx).accountId, data: task });
+			producerStore(ctx.state).tasks.set(String(task.id), {
+				accountId: principalOf(ctx).accountId,
+				data: task,
+			});
 			return { status: 201, body: task };
 		},
 		'PATCH /tasks/{id}': (ctx) => {
@@ -90,15 +126,27 @@ export function taskHandlers(): Record<string, RouteHandler> {
 			const body = bodyOf(ctx);
 			const changes: Json = {};
 			if (body.status !== undefined) {
-				if (body.status !== 'active' && body.status !== 'paused') throw new ProblemError(400, 'invalid_parameter', 'status must be active (resume) or paused (pause)', { param: 'status' });
+				if (body.status !== 'active' && body.status !== 'paused')
+					throw new ProblemError(
+						400,
+						'invalid_parameter',
+						'status must be active (resume) or paused (pause)',
+						{ param: 'status' },
+					);
 				changes.status = body.status;
 			}
-			if (body.destination !== undefined) changes.destination = checkDestination(ctx, body.destination);
+			if (body.destination !== undefined)
+				changes.destination = checkDestination(ctx, body.destination);
 			if (body.schedule !== undefined) changes.schedule = checkSchedule(body.schedule);
 			if (body.name !== undefined) changes.name = requireText(body, 'name');
 			if (body.prompt !== undefined) changes.prompt = requireText(body, 'prompt');
 			if (Object.keys(changes).length === 0) {
-				throw new ProblemError(400, 'invalid_parameter', 'Nothing to update: send status, destination, schedule, name or prompt', { param: 'status' });
+				throw new ProblemError(
+					400,
+					'invalid_parameter',
+					'Nothing to update: send status, destination, schedule, name or prompt',
+					{ param: 'status' },
+				);
 			}
 			Object.assign(task, changes);
 			task.next_run_at = nextRunAt(task.status);

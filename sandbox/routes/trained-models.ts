@@ -1,5 +1,12 @@
 import { newId, nowIso } from '../ids';
-import { bodyOf, listReply, principalOf, ProblemError, type RouteContext, type RouteHandler } from '../http';
+import {
+	bodyOf,
+	listReply,
+	principalOf,
+	ProblemError,
+	type RouteContext,
+	type RouteHandler,
+} from '../http';
 import type { OutputMaker } from '../outputs';
 import type { SandboxServices } from '../services';
 import { ownedBy, producerStore, type Json, type Owned } from './library-store';
@@ -17,13 +24,30 @@ const PRESET_STYLES = [
 	['style_anime', 'Anime'],
 	['style_product_studio', 'Product Studio'],
 	['style_line_art', 'Line Art'],
-].map(([id, name]) => ({ id, object: 'image_style', name, source: 'preset', status: 'ready', skill_id: null, created_at: '2025-01-01T00:00:00.000Z' }));
+].map(([id, name]) => ({
+	id,
+	object: 'image_style',
+	name,
+	source: 'preset',
+	status: 'ready',
+	skill_id: null,
+	created_at: '2025-01-01T00:00:00.000Z',
+}));
 
 function checkTrainingImages(ctx: RouteContext, required: boolean): number {
 	const urls = bodyOf(ctx).image_urls;
 	if (urls === undefined && !required) return 0;
-	if (!Array.isArray(urls) || urls.length < MIN_TRAINING_IMAGES || urls.length > MAX_TRAINING_IMAGES) {
-		throw new ProblemError(400, 'invalid_parameter', `image_urls must hold ${MIN_TRAINING_IMAGES} to ${MAX_TRAINING_IMAGES} image URLs`, { param: 'image_urls' });
+	if (
+		!Array.isArray(urls) ||
+		urls.length < MIN_TRAINING_IMAGES ||
+		urls.length > MAX_TRAINING_IMAGES
+	) {
+		throw new ProblemError(
+			400,
+			'invalid_parameter',
+			`image_urls must hold ${MIN_TRAINING_IMAGES} to ${MAX_TRAINING_IMAGES} image URLs`,
+			{ param: 'image_urls' },
+		);
 	}
 	return urls.length;
 }
@@ -36,7 +60,8 @@ function steps(ctx: RouteContext, fallback: number): number {
 function ownLora(ctx: RouteContext): Owned<Json> {
 	const id = String(ctx.req.params.loraId);
 	const lora = producerStore(ctx.state).loras.get(id);
-	if (!lora || lora.accountId !== principalOf(ctx).accountId) throw new ProblemError(404, 'not_found', `No LoRA ${id}`);
+	if (!lora || lora.accountId !== principalOf(ctx).accountId)
+		throw new ProblemError(404, 'not_found', `No LoRA ${id}`);
 	return lora;
 }
 
@@ -62,7 +87,8 @@ export function trainedModelHandlers(services: SandboxServices): Record<string, 
 				object: 'lora',
 				name: String(body.name),
 				kind: String(body.kind ?? 'character'),
-				trigger_word: typeof body.trigger_word === 'string' && body.trigger_word ? body.trigger_word : null,
+				trigger_word:
+					typeof body.trigger_word === 'string' && body.trigger_word ? body.trigger_word : null,
 				status: 'training',
 				steps: steps(ctx, 1000),
 				image_count: imageCount,
@@ -92,7 +118,11 @@ export function trainedModelHandlers(services: SandboxServices): Record<string, 
 			checkProducer(ctx, services);
 			const imageCount = checkTrainingImages(ctx, false);
 			if (lora.status !== 'completed') {
-				throw new ProblemError(409, 'lora_not_ready', `LoRA ${String(lora.id)} is ${String(lora.status)}; only a completed LoRA can be trained further`);
+				throw new ProblemError(
+					409,
+					'lora_not_ready',
+					`LoRA ${String(lora.id)} is ${String(lora.status)}; only a completed LoRA can be trained further`,
+				);
 			}
 			const more = steps(ctx, 500);
 			const reply = submitProducerRun(ctx, services, {
@@ -122,7 +152,9 @@ export function trainedModelHandlers(services: SandboxServices): Record<string, 
 		},
 		'GET /loras': (ctx) => {
 			const status = ctx.req.query.status;
-			const loras = ownedBy(producerStore(ctx.state).loras, principalOf(ctx).accountId).filter((l) => !status || l.status === status);
+			const loras = ownedBy(producerStore(ctx.state).loras, principalOf(ctx).accountId).filter(
+				(l) => !status || l.status === status,
+			);
 			return listReply(ctx.req, loras);
 		},
 		'GET /loras/{loraId}': (ctx) => ({ status: 200, body: ownLora(ctx).data }),
@@ -134,16 +166,32 @@ export function trainedModelHandlers(services: SandboxServices): Record<string, 
 			checkProducer(ctx, services);
 			const skillId = String(ctx.req.params.skillId);
 			if (!/^[A-Za-z0-9_-]{1,64}$/.test(skillId)) {
-				throw new ProblemError(400, 'invalid_parameter', 'skillId takes 1 to 64 letters, digits, - and _', { param: 'skillId' });
+				throw new ProblemError(
+					400,
+					'invalid_parameter',
+					'skillId takes 1 to 64 letters, digits, - and _',
+					{ param: 'skillId' },
+				);
 			}
 			checkTrainingImages(ctx, true);
 			const accountId = principalOf(ctx).accountId;
 			const store = producerStore(ctx.state);
 			const id = `style_${skillId}`;
 			const existing = store.imageStyles.get(id);
-			if (existing && existing.accountId !== accountId) throw new ProblemError(409, 'conflict', `Style skill ${skillId} belongs to another account`);
+			if (existing && existing.accountId !== accountId)
+				throw new ProblemError(
+					409,
+					'conflict',
+					`Style skill ${skillId} belongs to another account`,
+				);
 			const at = nowIso();
-			const style: Json = existing?.data ?? { id, object: 'image_style', source: 'trained', skill_id: skillId, created_at: at };
+			const style: Json = existing?.data ?? {
+				id,
+				object: 'image_style',
+				source: 'trained',
+				skill_id: skillId,
+				created_at: at,
+			};
 			const name = bodyOf(ctx).name;
 			const reply = submitProducerRun(ctx, services, {
 				credits: STYLE_TRAINING_CREDITS,
@@ -156,7 +204,12 @@ export function trainedModelHandlers(services: SandboxServices): Record<string, 
 					stamp(style);
 				},
 			});
-			Object.assign(style, { name: typeof name === 'string' && name ? name : (style.name ?? skillId), status: 'training', run_id: reply.runId, updated_at: at });
+			Object.assign(style, {
+				name: typeof name === 'string' && name ? name : (style.name ?? skillId),
+				status: 'training',
+				run_id: reply.runId,
+				updated_at: at,
+			});
 			store.imageStyles.set(id, { accountId, data: style });
 			return reply;
 		},

@@ -1,5 +1,12 @@
 import { EVENT_TYPES, isEventType, type EventType } from '../webhook-signature';
-import { bodyOf, listReply, principalOf, ProblemError, type RouteContext, type RouteHandler } from '../http';
+import {
+	bodyOf,
+	listReply,
+	principalOf,
+	ProblemError,
+	type RouteContext,
+	type RouteHandler,
+} from '../http';
 import type { SandboxServices } from '../services';
 import type { WebhookEndpoint } from '../webhooks';
 
@@ -27,7 +34,8 @@ function readEvents(value: unknown): EventType[] {
 
 function readDescription(value: unknown): string | null {
 	if (value === undefined || value === null) return null;
-	if (typeof value !== 'string') throw invalid('description', 'description must be a string or null');
+	if (typeof value !== 'string')
+		throw invalid('description', 'description must be a string or null');
 	return value;
 }
 
@@ -41,40 +49,60 @@ export function webhookHandlers(services: SandboxServices): Record<string, Route
 		'GET /webhooks': (ctx) => listReply(ctx.req, engine.listEndpoints(account(ctx))),
 		'POST /webhooks': (ctx) => {
 			const body = bodyOf(ctx);
-			const fields = { url: readUrl(body.url), events: readEvents(body.events), description: readDescription(body.description) };
+			const fields = {
+				url: readUrl(body.url),
+				events: readEvents(body.events),
+				description: readDescription(body.description),
+			};
 			return { status: 201, body: engine.createEndpoint(account(ctx), fields) };
 		},
 		'PATCH /webhooks/{endpointId}': (ctx) => {
 			const body = bodyOf(ctx);
-			const changes: Partial<Pick<WebhookEndpoint, 'url' | 'description' | 'events' | 'status'>> = {};
+			const changes: Partial<Pick<WebhookEndpoint, 'url' | 'description' | 'events' | 'status'>> =
+				{};
 			if (body.url !== undefined) changes.url = readUrl(body.url);
 			if (body.events !== undefined) changes.events = readEvents(body.events);
 			if (body.description !== undefined) changes.description = readDescription(body.description);
 			if (body.status !== undefined) {
-				if (body.status !== 'active' && body.status !== 'disabled') throw invalid('status', 'status must be active or disabled');
+				if (body.status !== 'active' && body.status !== 'disabled')
+					throw invalid('status', 'status must be active or disabled');
 				changes.status = body.status;
 			}
 			const endpoint = engine.updateEndpoint(account(ctx), param(ctx, 'endpointId'), changes);
-			if (!endpoint) throw new ProblemError(404, 'not_found', `No webhook endpoint ${param(ctx, 'endpointId')}`);
+			if (!endpoint)
+				throw new ProblemError(404, 'not_found', `No webhook endpoint ${param(ctx, 'endpointId')}`);
 			return { status: 200, body: endpoint };
 		},
 		'DELETE /webhooks/{endpointId}': (ctx) => {
-			if (!engine.deleteEndpoint(account(ctx), param(ctx, 'endpointId'))) throw new ProblemError(404, 'not_found', `No webhook endpoint ${param(ctx, 'endpointId')}`);
+			if (!engine.deleteEndpoint(account(ctx), param(ctx, 'endpointId')))
+				throw new ProblemError(404, 'not_found', `No webhook endpoint ${param(ctx, 'endpointId')}`);
 			return { status: 204 };
 		},
 		'GET /webhooks/deliveries': (ctx) => {
 			const { endpoint_id: endpointId, status, event_type: eventType } = ctx.req.query;
 			const deliveries = engine
 				.listDeliveries(account(ctx))
-				.filter((d) => (!endpointId || d.endpoint_id === endpointId) && (!status || d.status === status) && (!eventType || d.event_type === eventType));
+				.filter(
+					(d) =>
+						(!endpointId || d.endpoint_id === endpointId) &&
+						(!status || d.status === status) &&
+						(!eventType || d.event_type === eventType),
+				);
 			return listReply(ctx.req, deliveries);
 		},
 		'POST /webhooks/deliveries/{deliveryId}/replay': (ctx) => {
 			const id = param(ctx, 'deliveryId');
 			const result = engine.replay(account(ctx), id);
-			if (result === 'not_found') throw new ProblemError(404, 'not_found', `No webhook delivery ${id}`);
-			if (result === 'endpoint_gone') throw new ProblemError(404, 'not_found', `The endpoint of delivery ${id} was deleted`);
-			if (result === 'endpoint_disabled') throw new ProblemError(409, 'endpoint_disabled', `The endpoint of delivery ${id} is disabled; enable it to replay`);
+			if (result === 'not_found')
+				throw new ProblemError(404, 'not_found', `No webhook delivery ${id}`);
+			if (result === 'endpoint_gone')
+				throw new ProblemError(404, 'not_found', `The endpoint of delivery ${id} was deleted`);
+			if (result === 'endpoint_disabled')
+				throw new ProblemError(
+					409,
+					'endpoint_disabled',
+					`The endpoint of delivery ${id} is disabled; enable it to replay`,
+				);
 			return { status: 202, body: result };
 		},
 	};

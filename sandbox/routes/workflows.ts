@@ -1,14 +1,29 @@
 import { createHash } from 'node:crypto';
 
 import { tableEndpoint } from '../endpoint-table';
-import { bodyOf, listReply, principalOf, ProblemError, type Reply, type RouteContext, type RouteHandler } from '../http';
+import {
+	bodyOf,
+	listReply,
+	principalOf,
+	ProblemError,
+	type Reply,
+	type RouteContext,
+	type RouteHandler,
+} from '../http';
 import { newId, nowIso } from '../ids';
 import { moduleState, notFound, optionalString, requireString, stringArray } from '../module-state';
 import { imageOutputs, type OutputMaker } from '../outputs';
 import { checkRequest } from '../parameters/validate';
 import type { SandboxServices } from '../services';
 import type { Principal, SandboxState } from '../state';
-import { isWorkflowKey, WORKFLOW_KEYS, workflowInputChecks, workflowResource, WORKFLOWS, type WorkflowKey } from '../workflow-table';
+import {
+	isWorkflowKey,
+	WORKFLOW_KEYS,
+	workflowInputChecks,
+	workflowResource,
+	WORKFLOWS,
+	type WorkflowKey,
+} from '../workflow-table';
 import { checkRoute, createPaidRun } from './generation';
 
 /** Credits of one workflow run (the sandbox's price list). */
@@ -32,27 +47,49 @@ function rotate<T>(list: readonly T[], seed: string, index: number): T {
 }
 
 /** A subject as it reads inside a sentence: "A reusable bottle…" → "a reusable bottle…" (names keep their capitals). */
-const inSentence = (subject: string) => subject.replace(/^(A|An|The)(?= [a-z])/, (article) => article.toLowerCase());
+const inSentence = (subject: string) =>
+	subject.replace(/^(A|An|The)(?= [a-z])/, (article) => article.toLowerCase());
 
-const OPENERS = ['Stop scrolling and meet', 'Nobody tells you about', 'I tried', 'Here is why everyone wants', 'The one thing about', 'POV: you just found'];
+const OPENERS = [
+	'Stop scrolling and meet',
+	'Nobody tells you about',
+	'I tried',
+	'Here is why everyone wants',
+	'The one thing about',
+	'POV: you just found',
+];
 const AD_ANGLES = ['benefit', 'problem-solution', 'social proof', 'urgency', 'story'] as const;
 /** An ad body for each angle, from what the product is (its description, else its name) and who it is for. */
 const AD_BODIES: Record<(typeof AD_ANGLES)[number], (about: string, audience: string) => string> = {
 	benefit: (about, audience) => `${about}. Made for ${audience}.`,
 	'problem-solution': (about) => `The fix you were looking for: ${about}.`,
-	'social proof': (about, audience) => `${audience.charAt(0).toUpperCase()}${audience.slice(1)} love it. ${about}.`,
+	'social proof': (about, audience) =>
+		`${audience.charAt(0).toUpperCase()}${audience.slice(1)} love it. ${about}.`,
 	urgency: (about, audience) => `${about}. Only a few left for ${audience}.`,
 	story: (about, audience) => `${about}. Every one made with care for ${audience}.`,
 };
-const CTAS = ['Tap the link to try it today.', 'Order now and see the difference.', 'Follow for part two.', 'Grab yours before it sells out.'];
+const CTAS = [
+	'Tap the link to try it today.',
+	'Order now and see the difference.',
+	'Follow for part two.',
+	'Grab yours before it sells out.',
+];
 
 function scriptFor(params: Record<string, unknown>, seed: string) {
 	const topic = String(params.prompt ?? params.product_name ?? 'this product');
 	const keywords = Array.isArray(params.keywords) ? (params.keywords as string[]) : [];
-	const hooks = [0, 1, 2].map((i) => `${rotate(OPENERS, seed, i)} ${inSentence(topic)}${keywords[i] ? ` (${keywords[i]})` : ''}`);
+	const hooks = [0, 1, 2].map(
+		(i) =>
+			`${rotate(OPENERS, seed, i)} ${inSentence(topic)}${keywords[i] ? ` (${keywords[i]})` : ''}`,
+	);
 	const body = `${topic}: made for ${String(params.audience ?? 'people like you')}, in a ${String(params.tone || 'casual')} voice.`;
 	const callToAction = pick(CTAS, seed, 9);
-	return { hooks, body, call_to_action: callToAction, full_script: [hooks[0], body, callToAction].join('\n\n') };
+	return {
+		hooks,
+		body,
+		call_to_action: callToAction,
+		full_script: [hooks[0], body, callToAction].join('\n\n'),
+	};
 }
 
 /** Plausible output of each workflow, in its declared output fields. */
@@ -63,8 +100,21 @@ function workflowOutput(state: SandboxState, principal: Principal, key: Workflow
 		switch (key) {
 			case 'storyboard': {
 				const projectId = newId('proj');
-				state.projects.set(projectId, { id: projectId, name: String(params.title || params.prompt || 'Storyboard'), accountId: principal.accountId, items: [] });
-				return { files: [], extra: { project_id: projectId, status: 'in_progress', current_stage: 'script', next_action: 'review_script' } };
+				state.projects.set(projectId, {
+					id: projectId,
+					name: String(params.title || params.prompt || 'Storyboard'),
+					accountId: principal.accountId,
+					items: [],
+				});
+				return {
+					files: [],
+					extra: {
+						project_id: projectId,
+						status: 'in_progress',
+						current_stage: 'script',
+						next_action: 'review_script',
+					},
+				};
 			}
 			case 'hook_pack':
 			case 'ugc_ad':
@@ -74,11 +124,30 @@ function workflowOutput(state: SandboxState, principal: Principal, key: Workflow
 				// output fields only in a JSON file at output.output_url (run.output holds just that URL).
 				const name = String(params.product_name || params.prompt || 'Product');
 				const fields = {
-					product: { name, url: params.product_url ?? null, description: params.product_description ?? null, category: params.category ?? null, image_urls: params.image_urls ?? [] },
-					analysis: { audience: params.audience ?? 'general', selling_points: ['quality', 'price', 'design'].map((s) => `${name}: ${s}`), recommended_tone: params.tone || 'casual' },
+					product: {
+						name,
+						url: params.product_url ?? null,
+						description: params.product_description ?? null,
+						category: params.category ?? null,
+						image_urls: params.image_urls ?? [],
+					},
+					analysis: {
+						audience: params.audience ?? 'general',
+						selling_points: ['quality', 'price', 'design'].map((s) => `${name}: ${s}`),
+						recommended_tone: params.tone || 'casual',
+					},
 					...scriptFor({ ...params, prompt: name }, seed),
 				};
-				return { files: [{ name: `${runId}.json`, contentType: 'application/json', bytes: Buffer.from(JSON.stringify(fields, null, 2)), slot: 'main' }] };
+				return {
+					files: [
+						{
+							name: `${runId}.json`,
+							contentType: 'application/json',
+							bytes: Buffer.from(JSON.stringify(fields, null, 2)),
+							slot: 'main',
+						},
+					],
+				};
 			}
 			case 'product_ad_variants': {
 				const count = Number(params.variant_count ?? 3) || 3;
@@ -87,7 +156,12 @@ function workflowOutput(state: SandboxState, principal: Principal, key: Workflow
 				const audience = String(params.audience || 'everyone');
 				const variants = Array.from({ length: count }, (_, i) => {
 					const angle = rotate(AD_ANGLES, seed, i);
-					return { angle, headline: `${rotate(OPENERS, seed, i)} ${inSentence(name)}`, body: AD_BODIES[angle](about, audience), call_to_action: rotate(CTAS, seed, i) };
+					return {
+						angle,
+						headline: `${rotate(OPENERS, seed, i)} ${inSentence(name)}`,
+						body: AD_BODIES[angle](about, audience),
+						call_to_action: rotate(CTAS, seed, i),
+					};
 				});
 				return { files: [], extra: { variant_count: count, variants } };
 			}
@@ -104,15 +178,28 @@ const SUBMIT_FIELDS = new Set(['team_id', 'project_id', 'quote_token', 'sandbox_
  * prompt, allowed tone / length / aspect_ratio, variant_count 1 to 5, URIs; other fields are refused
  * as input_schema says (additionalProperties: false).
  */
-export function createWorkflowRun(ctx: RouteContext, services: SandboxServices, key: string, params: Record<string, unknown>): Reply {
+export function createWorkflowRun(
+	ctx: RouteContext,
+	services: SandboxServices,
+	key: string,
+	params: Record<string, unknown>,
+): Reply {
 	if (!isWorkflowKey(key)) throw notFound('workflow', key);
-	const unknown = Object.keys(params).find((name) => !(name in WORKFLOWS[key].inputs) && !SUBMIT_FIELDS.has(name));
+	const unknown = Object.keys(params).find(
+		(name) => !(name in WORKFLOWS[key].inputs) && !SUBMIT_FIELDS.has(name),
+	);
 	if (unknown) {
-		throw new ProblemError(400, 'invalid_parameter', `${unknown} is not an input of workflow ${key} (inputs: ${Object.keys(WORKFLOWS[key].inputs).join(', ')})`, { param: unknown });
+		throw new ProblemError(
+			400,
+			'invalid_parameter',
+			`${unknown} is not an input of workflow ${key} (inputs: ${Object.keys(WORKFLOWS[key].inputs).join(', ')})`,
+			{ param: unknown },
+		);
 	}
 	checkRequest(ctx, services, { params: workflowInputChecks(key) }, params);
 	const summary: Record<string, unknown> = { workflow: key };
-	for (const k of ['prompt', 'product_name', 'tone', 'length', 'variant_count']) if (params[k] !== undefined) summary[k] = params[k];
+	for (const k of ['prompt', 'product_name', 'tone', 'length', 'variant_count'])
+		if (params[k] !== undefined) summary[k] = params[k];
 	return createPaidRun(ctx, services, {
 		endpoint: tableEndpoint('POST', '/workflows/{workflowKey}/runs')!,
 		params,
@@ -148,13 +235,61 @@ interface UserWorkflow {
 const seeded = moduleState(() => {
 	const at = nowIso();
 	const presets: Preset[] = [
-		{ id: 'preset_product_marble', object: 'preset', name: 'Product on Marble', description: 'Studio product shot on white marble', category: 'product', capability: 'image_generation', credits: 4, inputs: [{ name: 'image_url', type: 'uri', required: true }, { name: 'prompt', type: 'string', required: false }] },
-		{ id: 'preset_neon_portrait', object: 'preset', name: 'Neon Portrait', description: 'Portrait lit by neon signs', category: 'portrait', capability: 'image_generation', credits: 3, inputs: [{ name: 'prompt', type: 'string', required: true }] },
-		{ id: 'preset_flat_lay', object: 'preset', name: 'Flat Lay', description: 'Top-down flat lay composition', category: 'product', capability: 'image_generation', credits: 3, inputs: [{ name: 'prompt', type: 'string', required: true }] },
+		{
+			id: 'preset_product_marble',
+			object: 'preset',
+			name: 'Product on Marble',
+			description: 'Studio product shot on white marble',
+			category: 'product',
+			capability: 'image_generation',
+			credits: 4,
+			inputs: [
+				{ name: 'image_url', type: 'uri', required: true },
+				{ name: 'prompt', type: 'string', required: false },
+			],
+		},
+		{
+			id: 'preset_neon_portrait',
+			object: 'preset',
+			name: 'Neon Portrait',
+			description: 'Portrait lit by neon signs',
+			category: 'portrait',
+			capability: 'image_generation',
+			credits: 3,
+			inputs: [{ name: 'prompt', type: 'string', required: true }],
+		},
+		{
+			id: 'preset_flat_lay',
+			object: 'preset',
+			name: 'Flat Lay',
+			description: 'Top-down flat lay composition',
+			category: 'product',
+			capability: 'image_generation',
+			credits: 3,
+			inputs: [{ name: 'prompt', type: 'string', required: true }],
+		},
 	];
 	const userWorkflows: UserWorkflow[] = [
-		{ id: 'uwf_thumbnail', object: 'user_workflow', name: 'YouTube Thumbnail', description: 'Prompt → image → upscale', inputs: [{ name: 'prompt', type: 'string', required: true }], credits_per_run: 6, created_at: at, updated_at: at },
-		{ id: 'uwf_catalog', object: 'user_workflow', name: 'Catalog Shot', description: 'Background removal then a studio backdrop', inputs: [{ name: 'image_url', type: 'uri', required: true }], credits_per_run: 5, created_at: at, updated_at: at },
+		{
+			id: 'uwf_thumbnail',
+			object: 'user_workflow',
+			name: 'YouTube Thumbnail',
+			description: 'Prompt → image → upscale',
+			inputs: [{ name: 'prompt', type: 'string', required: true }],
+			credits_per_run: 6,
+			created_at: at,
+			updated_at: at,
+		},
+		{
+			id: 'uwf_catalog',
+			object: 'user_workflow',
+			name: 'Catalog Shot',
+			description: 'Background removal then a studio backdrop',
+			inputs: [{ name: 'image_url', type: 'uri', required: true }],
+			credits_per_run: 5,
+			created_at: at,
+			updated_at: at,
+		},
 	];
 	return {
 		presets,
@@ -165,10 +300,18 @@ const seeded = moduleState(() => {
 	};
 });
 
-function missingInputs(inputs: Array<{ name: string; required: boolean }>, params: Record<string, unknown>): void {
+function missingInputs(
+	inputs: Array<{ name: string; required: boolean }>,
+	params: Record<string, unknown>,
+): void {
 	for (const input of inputs) {
 		if (input.required && (params[input.name] === undefined || params[input.name] === '')) {
-			throw new ProblemError(400, input.name === 'prompt' ? 'invalid_prompt' : 'invalid_parameter', `${input.name} is required`, { param: input.name });
+			throw new ProblemError(
+				400,
+				input.name === 'prompt' ? 'invalid_prompt' : 'invalid_parameter',
+				`${input.name} is required`,
+				{ param: input.name },
+			);
 		}
 	}
 }
@@ -195,22 +338,71 @@ const analysisOutput: OutputMaker = (runId, params) => {
 		extra: {
 			platform: params.platform || null,
 			score: score(0),
-			analysis: { hook_strength: score(1), clarity: score(2), pacing: score(3), call_to_action: score(4), brand_presence: score(5) },
-			recommendations: ['Show the product in the first two seconds', 'Shorten the opening line', 'End on one clear call to action'],
+			analysis: {
+				hook_strength: score(1),
+				clarity: score(2),
+				pacing: score(3),
+				call_to_action: score(4),
+				brand_presence: score(5),
+			},
+			recommendations: [
+				'Show the product in the first two seconds',
+				'Shorten the opening line',
+				'End on one clear call to action',
+			],
 		},
 	};
 };
 
 const MARKETING = {
 	templates: [
-		{ id: 'tpl_unboxing', object: 'marketing_template', name: 'Unboxing', category: 'ugc', aspect_ratio: '9:16', duration_seconds: 20 },
-		{ id: 'tpl_before_after', object: 'marketing_template', name: 'Before / After', category: 'demo', aspect_ratio: '1:1', duration_seconds: 15 },
-		{ id: 'tpl_testimonial', object: 'marketing_template', name: 'Testimonial', category: 'ugc', aspect_ratio: '9:16', duration_seconds: 30 },
+		{
+			id: 'tpl_unboxing',
+			object: 'marketing_template',
+			name: 'Unboxing',
+			category: 'ugc',
+			aspect_ratio: '9:16',
+			duration_seconds: 20,
+		},
+		{
+			id: 'tpl_before_after',
+			object: 'marketing_template',
+			name: 'Before / After',
+			category: 'demo',
+			aspect_ratio: '1:1',
+			duration_seconds: 15,
+		},
+		{
+			id: 'tpl_testimonial',
+			object: 'marketing_template',
+			name: 'Testimonial',
+			category: 'ugc',
+			aspect_ratio: '9:16',
+			duration_seconds: 30,
+		},
 	],
 	adFormats: [
-		{ id: 'story_9x16', object: 'ad_format', name: 'Story', aspect_ratio: '9:16', max_duration_seconds: 60 },
-		{ id: 'feed_1x1', object: 'ad_format', name: 'Feed square', aspect_ratio: '1:1', max_duration_seconds: 60 },
-		{ id: 'landscape_16x9', object: 'ad_format', name: 'Landscape', aspect_ratio: '16:9', max_duration_seconds: 120 },
+		{
+			id: 'story_9x16',
+			object: 'ad_format',
+			name: 'Story',
+			aspect_ratio: '9:16',
+			max_duration_seconds: 60,
+		},
+		{
+			id: 'feed_1x1',
+			object: 'ad_format',
+			name: 'Feed square',
+			aspect_ratio: '1:1',
+			max_duration_seconds: 60,
+		},
+		{
+			id: 'landscape_16x9',
+			object: 'ad_format',
+			name: 'Landscape',
+			aspect_ratio: '16:9',
+			max_duration_seconds: 120,
+		},
 	],
 	formats: [
 		{ id: 'mp4_1080p', object: 'format', container: 'mp4', resolution: '1080p' },
@@ -218,43 +410,85 @@ const MARKETING = {
 		{ id: 'png', object: 'format', container: 'png', resolution: null },
 	],
 	hooks: [
-		{ id: 'hook_question', object: 'marketing_hook', text: 'Did you know…?', category: 'curiosity' },
-		{ id: 'hook_pov', object: 'marketing_hook', text: 'POV: you finally found…', category: 'relatable' },
-		{ id: 'hook_stop', object: 'marketing_hook', text: 'Stop scrolling if…', category: 'pattern_interrupt' },
+		{
+			id: 'hook_question',
+			object: 'marketing_hook',
+			text: 'Did you know…?',
+			category: 'curiosity',
+		},
+		{
+			id: 'hook_pov',
+			object: 'marketing_hook',
+			text: 'POV: you finally found…',
+			category: 'relatable',
+		},
+		{
+			id: 'hook_stop',
+			object: 'marketing_hook',
+			text: 'Stop scrolling if…',
+			category: 'pattern_interrupt',
+		},
 	],
 	avatars: [
-		{ id: 'avatar_maya', object: 'avatar', name: 'Maya', style: 'casual', language: 'en', preview_url: null },
-		{ id: 'avatar_jon', object: 'avatar', name: 'Jon', style: 'professional', language: 'en', preview_url: null },
+		{
+			id: 'avatar_maya',
+			object: 'avatar',
+			name: 'Maya',
+			style: 'casual',
+			language: 'en',
+			preview_url: null,
+		},
+		{
+			id: 'avatar_jon',
+			object: 'avatar',
+			name: 'Jon',
+			style: 'professional',
+			language: 'en',
+			preview_url: null,
+		},
 	],
 };
 
 function byCategory<T extends { category?: string }>(ctx: RouteContext, list: T[]): T[] {
 	const category = ctx.req.query.category;
-	return typeof category === 'string' && category ? list.filter((e) => e.category === category) : list;
+	return typeof category === 'string' && category
+		? list.filter((e) => e.category === category)
+		: list;
 }
 
 /** Handlers of workflows, presets, user workflows, ad analysis and the marketing catalogs. */
 export function workflowHandlers(services: SandboxServices): Record<string, RouteHandler> {
 	return {
-		'GET /workflows': (ctx) => listReply(ctx.req, WORKFLOW_KEYS.map(workflowResource) as Array<{ id: string }>),
+		'GET /workflows': (ctx) =>
+			listReply(ctx.req, WORKFLOW_KEYS.map(workflowResource) as Array<{ id: string }>),
 		'GET /workflows/{workflowKey}': (ctx) => {
 			const key = String(ctx.req.params.workflowKey);
 			if (!isWorkflowKey(key)) throw notFound('workflow', key);
 			return { status: 200, body: workflowResource(key) };
 		},
-		'POST /workflows/{workflowKey}/runs': (ctx) => createWorkflowRun(ctx, services, String(ctx.req.params.workflowKey), bodyOf(ctx)),
+		'POST /workflows/{workflowKey}/runs': (ctx) =>
+			createWorkflowRun(ctx, services, String(ctx.req.params.workflowKey), bodyOf(ctx)),
 
 		'GET /presets': (ctx) => listReply(ctx.req, byCategory(ctx, seeded(ctx.state).presets)),
 		'GET /presets/{presetId}': (ctx) => ({ status: 200, body: presetOf(ctx) }),
 		'POST /presets/{presetId}/estimate': (ctx) => {
 			const preset = presetOf(ctx);
-			return { status: 200, body: services.quotes.issue(principalOf(ctx).accountId, `preset:${preset.id}`, bodyOf(ctx), preset.credits) };
+			return {
+				status: 200,
+				body: services.quotes.issue(
+					principalOf(ctx).accountId,
+					`preset:${preset.id}`,
+					bodyOf(ctx),
+					preset.credits,
+				),
+			};
 		},
 		'POST /presets/{presetId}/runs': (ctx) => {
 			const preset = presetOf(ctx);
 			const params = bodyOf(ctx);
 			missingInputs(preset.inputs, params);
-			if (typeof params.image_url === 'string') services.assertFetchable(ctx, params.image_url, 'image_url');
+			if (typeof params.image_url === 'string')
+				services.assertFetchable(ctx, params.image_url, 'image_url');
 			return createPaidRun(ctx, services, {
 				endpoint: ctx.endpoint,
 				params,
@@ -268,13 +502,24 @@ export function workflowHandlers(services: SandboxServices): Record<string, Rout
 		'GET /user-workflows': (ctx) => listReply(ctx.req, seeded(ctx.state).userWorkflows),
 		'POST /user-workflows/{workflowId}/estimate': (ctx) => {
 			const workflow = userWorkflowOf(ctx);
-			return { status: 200, body: services.quotes.issue(principalOf(ctx).accountId, `user_workflow:${workflow.id}`, bodyOf(ctx), workflow.credits_per_run) };
+			return {
+				status: 200,
+				body: services.quotes.issue(
+					principalOf(ctx).accountId,
+					`user_workflow:${workflow.id}`,
+					bodyOf(ctx),
+					workflow.credits_per_run,
+				),
+			};
 		},
 		'POST /user-workflows/{workflowId}/runs': (ctx) => {
 			const workflow = userWorkflowOf(ctx);
 			const params = bodyOf(ctx);
 			missingInputs(workflow.inputs, params);
-			const makeOutput: OutputMaker = (runId, p) => ({ ...imageOutputs(runId, p), extra: { user_workflow_id: workflow.id, steps_completed: 2 } });
+			const makeOutput: OutputMaker = (runId, p) => ({
+				...imageOutputs(runId, p),
+				extra: { user_workflow_id: workflow.id, steps_completed: 2 },
+			});
 			const reply = createPaidRun(ctx, services, {
 				endpoint: ctx.endpoint,
 				params,
@@ -290,7 +535,11 @@ export function workflowHandlers(services: SandboxServices): Record<string, Rout
 			const workflow = userWorkflowOf(ctx);
 			const runId = String(ctx.req.params.runId);
 			const record = ctx.state.runs.get(runId);
-			if (!record || record.accountId !== principalOf(ctx).accountId || seeded(ctx.state).userWorkflowRuns.get(runId) !== workflow.id) {
+			if (
+				!record ||
+				record.accountId !== principalOf(ctx).accountId ||
+				seeded(ctx.state).userWorkflowRuns.get(runId) !== workflow.id
+			) {
 				throw notFound(`run of user workflow ${workflow.id}`, runId);
 			}
 			return { status: 200, body: record.run };
@@ -304,7 +553,11 @@ export function workflowHandlers(services: SandboxServices): Record<string, Rout
 				params,
 				price: 2,
 				makeOutput: analysisOutput,
-				inputSummary: { platform: params.platform ?? null, has_video: Boolean(params.video_url), has_image: Boolean(params.image_url) },
+				inputSummary: {
+					platform: params.platform ?? null,
+					has_video: Boolean(params.video_url),
+					has_image: Boolean(params.image_url),
+				},
 			});
 		},
 
@@ -321,17 +574,25 @@ export function workflowHandlers(services: SandboxServices): Record<string, Rout
 				created_at: at,
 				updated_at: at,
 			};
-			seeded(ctx.state).products.set(product.id, { ...product, accountId: principalOf(ctx).accountId });
+			seeded(ctx.state).products.set(product.id, {
+				...product,
+				accountId: principalOf(ctx).accountId,
+			});
 			return { status: 201, body: product };
 		},
 		'GET /marketing/products': (ctx) => {
 			const accountId = principalOf(ctx).accountId;
-			const products = [...seeded(ctx.state).products.values()].filter((p) => p.accountId === accountId).reverse();
-			return listReply(ctx.req, products.map((product) => {
-				const listed: Partial<typeof product> = { ...product };
-				delete listed.accountId;
-				return listed;
-			}));
+			const products = [...seeded(ctx.state).products.values()]
+				.filter((p) => p.accountId === accountId)
+				.reverse();
+			return listReply(
+				ctx.req,
+				products.map((product) => {
+					const listed: Partial<typeof product> = { ...product };
+					delete listed.accountId;
+					return listed;
+				}),
+			);
 		},
 		'GET /marketing/templates': (ctx) => listReply(ctx.req, byCategory(ctx, MARKETING.templates)),
 		'GET /marketing/templates/{templateId}': (ctx) => {
@@ -345,7 +606,14 @@ export function workflowHandlers(services: SandboxServices): Record<string, Rout
 		'GET /marketing/hooks': (ctx) => listReply(ctx.req, byCategory(ctx, MARKETING.hooks)),
 		'GET /marketing/settings': (ctx) => ({
 			status: 200,
-			body: { object: 'marketing_settings', account_id: principalOf(ctx).accountId, default_language: 'en', default_ad_format: 'story_9x16', default_avatar_id: 'avatar_maya', auto_captions: true },
+			body: {
+				object: 'marketing_settings',
+				account_id: principalOf(ctx).accountId,
+				default_language: 'en',
+				default_ad_format: 'story_9x16',
+				default_avatar_id: 'avatar_maya',
+				auto_captions: true,
+			},
 		}),
 		'GET /marketing/avatars': (ctx) => listReply(ctx.req, MARKETING.avatars),
 	};

@@ -8,7 +8,8 @@ const capabilityFilter: FieldSpec = {
 	type: 'string',
 	in: 'query',
 	default: '',
-	description: 'Only models of this capability, written as the API names it, e.g. "image_generation"',
+	description:
+		'Only models of this capability, written as the API names it, e.g. "image_generation"',
 };
 
 export const accountEndpoints: Endpoint[] = [
@@ -25,9 +26,21 @@ export const accountEndpoints: Endpoint[] = [
 		description: 'Client-credentials grant (the OAuth2 credential does this by itself)',
 		output: 'object',
 		fields: [
-			{ name: 'grant_type', displayName: 'Grant Type', type: 'string', default: 'client_credentials', required: true },
+			{
+				name: 'grant_type',
+				displayName: 'Grant Type',
+				type: 'string',
+				default: 'client_credentials',
+				required: true,
+			},
 			{ name: 'client_id', displayName: 'Client ID', type: 'string', default: '', required: true },
-			{ name: 'client_secret', displayName: 'Client Secret', type: 'string', default: '', required: true },
+			{
+				name: 'client_secret',
+				displayName: 'Client Secret',
+				type: 'string',
+				default: '',
+				required: true,
+			},
 			{ name: 'scope', displayName: 'Scope', type: 'string', default: '' },
 		],
 	},
@@ -76,8 +89,20 @@ export const accountEndpoints: Endpoint[] = [
 				default: 'none',
 				options: ['none', 'model', 'capability', 'day'].map((v) => ({ name: v, value: v })),
 			},
-			{ name: 'start', displayName: 'Start', type: 'string', default: '', description: 'ISO 8601 start of the period' },
-			{ name: 'end', displayName: 'End', type: 'string', default: '', description: 'ISO 8601 end of the period' },
+			{
+				name: 'start',
+				displayName: 'Start',
+				type: 'string',
+				default: '',
+				description: 'ISO 8601 start of the period',
+			},
+			{
+				name: 'end',
+				displayName: 'End',
+				type: 'string',
+				default: '',
+				description: 'ISO 8601 end of the period',
+			},
 		],
 	},
 	{
@@ -138,7 +163,8 @@ export const accountEndpoints: Endpoint[] = [
 		operation: 'create',
 		name: 'Upload',
 		action: 'Upload a file',
-		description: 'Upload an input binary; its output "asset_url" is the address to give generation fields',
+		description:
+			'Upload an input binary; its output "asset_url" is the address to give generation fields',
 		output: 'object',
 		custom: 'uploadBinary',
 		fields: [
@@ -151,8 +177,21 @@ export const accountEndpoints: Endpoint[] = [
 				default: 'data',
 				description: 'Name of the input binary field to upload (its MIME type is the content type)',
 			},
-			{ name: 'content_type', displayName: 'Content Type', type: 'string', default: '', description: "Sent instead of the binary's MIME type (e.g. when it is application/octet-stream)" },
-			{ name: 'filename', displayName: 'File Name', type: 'string', default: '', description: "Sent instead of the binary's file name" },
+			{
+				name: 'content_type',
+				displayName: 'Content Type',
+				type: 'string',
+				default: '',
+				description:
+					"Sent instead of the binary's MIME type (e.g. when it is application/octet-stream)",
+			},
+			{
+				name: 'filename',
+				displayName: 'File Name',
+				type: 'string',
+				default: '',
+				description: "Sent instead of the binary's file name",
+			},
 		],
 	},
 	{
@@ -170,8 +209,21 @@ export const accountEndpoints: Endpoint[] = [
 		output: 'object',
 		custom: 'pkceStart',
 		fields: [
-			{ name: 'label', displayName: 'Label', type: 'string', primary: true, default: 'n8n', description: 'Shown on the consent page and given to the key' },
-			{ name: 'scopes', displayName: 'Scopes', type: 'stringList', default: [], description: 'Scopes the key should get (e.g. images:write); empty asks for the defaults' },
+			{
+				name: 'label',
+				displayName: 'Label',
+				type: 'string',
+				primary: true,
+				default: 'n8n',
+				description: 'Shown on the consent page and given to the key',
+			},
+			{
+				name: 'scopes',
+				displayName: 'Scopes',
+				type: 'stringList',
+				default: [],
+				description: 'Scopes the key should get (e.g. images:write); empty asks for the defaults',
+			},
 		],
 	},
 	{
@@ -186,7 +238,9 @@ export const accountEndpoints: Endpoint[] = [
 		action: 'Get the status of a sign-in session',
 		description: 'pending, approved, consumed, denied or expired',
 		output: 'object',
-		fields: [{ name: 'sessionId', displayName: 'Session ID', type: 'string', required: true, default: '' }],
+		fields: [
+			{ name: 'sessionId', displayName: 'Session ID', type: 'string', required: true, default: '' },
+		],
 	},
 	{
 		...account,
@@ -208,8 +262,12 @@ export const accountEndpoints: Endpoint[] = [
 				type: 'string',
 				required: true,
 				default: '',
-				description: 'The code verifier that Start output for this session (its "code_verifier"): 43 to 128 base64url characters (A–Z, a–z, 0–9, -, _)',
-				pattern: { regex: '^[A-Za-z0-9_-]{43,128}$', allowed: '43 to 128 base64url characters (A-Z, a-z, 0-9, "-" and "_")' },
+				description:
+					'The code verifier that Start output for this session (its "code_verifier"): 43 to 128 base64url characters (A–Z, a–z, 0–9, -, _)',
+				pattern: {
+					regex: '^[A-Za-z0-9_-]{43,128}$',
+					allowed: '43 to 128 base64url characters (A-Z, a-z, 0-9, "-" and "_")',
+				},
 			},
 		],
 	},

@@ -5,9 +5,21 @@ import type { Endpoint, FieldSpec } from './types';
 const transcriptionFile = { maxMb: ['max_file_mb'], maxSeconds: ['max_duration_seconds'] };
 
 /** The document names `stability` without a range and no model limit bounds it: only a finite number is checked here. */
-const stability: FieldSpec = { name: 'stability', displayName: 'Stability', type: 'number', default: 0.5, description: 'Voice stability, on models that take it; the service checks the range' };
+const stability: FieldSpec = {
+	name: 'stability',
+	displayName: 'Stability',
+	type: 'number',
+	default: 0.5,
+	description: 'Voice stability, on models that take it; the service checks the range',
+};
 
-const audio = { node: 'MediaGenAudio', auth: 'bearer', scope: 'audio:write', idempotency: 'required', resource: 'audio' } as const;
+const audio = {
+	node: 'MediaGenAudio',
+	auth: 'bearer',
+	scope: 'audio:write',
+	idempotency: 'required',
+	resource: 'audio',
+} as const;
 
 /** Audio endpoints: speech (single voice or dialogue), music, sound effects, voice conversion, transcription, voices. */
 export const audioEndpoints: Endpoint[] = [
@@ -32,7 +44,8 @@ export const audioEndpoints: Endpoint[] = [
 				type: 'text',
 				primary: true,
 				default: '',
-				description: "What to say, up to the chosen model's character limit (API: max_characters); or use Dialogue",
+				description:
+					"What to say, up to the chosen model's character limit (API: max_characters); or use Dialogue",
 				limit: { kind: 'maxLength', keys: ['max_characters'] },
 			},
 			voiceId(false),
@@ -42,7 +55,7 @@ export const audioEndpoints: Endpoint[] = [
 				type: 'json',
 				default: '[]',
 				description:
-					"Array of {\"text\", \"voice_id\"} lines, on dialogue models: up to the model's number of different voices, and its character limit in all (API: max_voices, max_characters)",
+					'Array of {"text", "voice_id"} lines, on dialogue models: up to the model\'s number of different voices, and its character limit in all (API: max_voices, max_characters)',
 				limit: {
 					kind: 'all',
 					rules: [
@@ -51,11 +64,24 @@ export const audioEndpoints: Endpoint[] = [
 					],
 				},
 			},
-			{ name: 'speed', displayName: 'Speed', type: 'number', default: 1, description: 'Speaking rate (1 = normal), on models that take it; the service checks the range' },
+			{
+				name: 'speed',
+				displayName: 'Speed',
+				type: 'number',
+				default: 1,
+				description:
+					'Speaking rate (1 = normal), on models that take it; the service checks the range',
+			},
 			languageCode,
 			seed,
 			stability,
-			{ name: 'with_timestamps', displayName: 'With Timestamps', type: 'boolean', default: false, description: 'Whether to return character timings in the output' },
+			{
+				name: 'with_timestamps',
+				displayName: 'With Timestamps',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to return character timings in the output',
+			},
 		],
 	},
 	{
@@ -81,13 +107,38 @@ export const audioEndpoints: Endpoint[] = [
 				displayName: 'Composition Plan',
 				type: 'json',
 				default: '{}',
-				description: 'Sections with styles and durations, e.g. {"sections": [{"name": "intro", "duration_seconds": 10}]}',
+				description:
+					'Sections with styles and durations, e.g. {"sections": [{"name": "intro", "duration_seconds": 10}]}',
 			},
-			{ name: 'force_instrumental', displayName: 'Instrumental', type: 'boolean', default: false, description: 'Whether to leave out vocals' },
+			{
+				name: 'force_instrumental',
+				displayName: 'Instrumental',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to leave out vocals',
+			},
 			negativePrompt,
-			{ name: 'store_for_inpainting', displayName: 'Store for Inpainting', type: 'boolean', default: false, description: 'Whether to keep the song so that later requests can edit it (they name it by its song ID)' },
-			{ name: 'song_id', displayName: 'Song ID', type: 'string', default: '', description: 'A stored song to continue or edit' },
-			mediaUrl('video_url', 'Video', false, 'Video to score: the music follows its length and mood'),
+			{
+				name: 'store_for_inpainting',
+				displayName: 'Store for Inpainting',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to keep the song so that later requests can edit it (they name it by its song ID)',
+			},
+			{
+				name: 'song_id',
+				displayName: 'Song ID',
+				type: 'string',
+				default: '',
+				description: 'A stored song to continue or edit',
+			},
+			mediaUrl(
+				'video_url',
+				'Video',
+				false,
+				'Video to score: the music follows its length and mood',
+			),
 			seed,
 		],
 	},
@@ -107,7 +158,13 @@ export const audioEndpoints: Endpoint[] = [
 		fields: [
 			prompt(),
 			audioDuration('Length of the effect'),
-			{ name: 'loop', displayName: 'Loop', type: 'boolean', default: false, description: 'Whether the effect should loop seamlessly' },
+			{
+				name: 'loop',
+				displayName: 'Loop',
+				type: 'boolean',
+				default: false,
+				description: 'Whether the effect should loop seamlessly',
+			},
 		],
 	},
 	{
@@ -132,7 +189,8 @@ export const audioEndpoints: Endpoint[] = [
 		operation: 'transcribe',
 		name: 'Transcription',
 		action: 'Transcribe audio or video',
-		description: 'Text and timed segments of speech in audio or video (the text is not a file a project can hold)',
+		description:
+			'Text and timed segments of speech in audio or video (the text is not a file a project can hold)',
 		capability: 'transcription',
 		output: 'run',
 		teamBilling: true,
@@ -141,20 +199,48 @@ export const audioEndpoints: Endpoint[] = [
 		requireOneOf: ['audio_url', 'video_url'],
 		fields: [
 			{ ...audioUrl(false, 'Audio to transcribe'), primary: true, fileLimits: transcriptionFile },
-			{ ...mediaUrl('video_url', 'Video', false, 'Video to transcribe (instead of audio)'), fileLimits: transcriptionFile },
+			{
+				...mediaUrl('video_url', 'Video', false, 'Video to transcribe (instead of audio)'),
+				fileLimits: transcriptionFile,
+			},
 			languageCode,
 			{
 				name: 'keyterms',
 				displayName: 'Key Terms',
 				type: 'stringList',
 				default: [],
-				description: "Names and jargon to recognise, up to the chosen model's number of key terms (API: max_keyterms)",
+				description:
+					"Names and jargon to recognise, up to the chosen model's number of key terms (API: max_keyterms)",
 				limit: { kind: 'maxItems', keys: ['max_keyterms'] },
 			},
-			{ name: 'entity_detection', displayName: 'Entity Detection', type: 'boolean', default: false, description: 'Whether to tag names, places, amounts' },
-			{ name: 'entity_redaction', displayName: 'Entity Redaction', type: 'boolean', default: false, description: 'Whether to mask personal data in the text' },
-			{ name: 'no_verbatim', displayName: 'No Verbatim', type: 'boolean', default: false, description: 'Whether to drop fillers and false starts' },
-			{ name: 'detect_speaker_roles', displayName: 'Detect Speaker Roles', type: 'boolean', default: false, description: 'Whether to label speakers (e.g. interviewer, guest)' },
+			{
+				name: 'entity_detection',
+				displayName: 'Entity Detection',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to tag names, places, amounts',
+			},
+			{
+				name: 'entity_redaction',
+				displayName: 'Entity Redaction',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to mask personal data in the text',
+			},
+			{
+				name: 'no_verbatim',
+				displayName: 'No Verbatim',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to drop fillers and false starts',
+			},
+			{
+				name: 'detect_speaker_roles',
+				displayName: 'Detect Speaker Roles',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to label speakers (e.g. interviewer, guest)',
+			},
 		],
 	},
 	{

@@ -1,9 +1,21 @@
-import type { Endpoint, FieldSpec } from './types';
+import { PAUSE, type Endpoint, type FieldSpec } from './types';
 
 const batchNode = { node: 'MediaGenBatch', auth: 'bearer', idempotency: 'none' } as const;
 
-const batchId: FieldSpec = { name: 'batchId', displayName: 'Batch ID', type: 'string', required: true, default: '' };
-const itemId: FieldSpec = { name: 'itemId', displayName: 'Batch Item ID', type: 'string', required: true, default: '' };
+const batchId: FieldSpec = {
+	name: 'batchId',
+	displayName: 'Batch ID',
+	type: 'string',
+	required: true,
+	default: '',
+};
+const itemId: FieldSpec = {
+	name: 'itemId',
+	displayName: 'Batch Item ID',
+	type: 'string',
+	required: true,
+	default: '',
+};
 
 /** Batch output settings: the node reads them, the service never sees them. */
 const onlyFailed: FieldSpec = {
@@ -27,9 +39,10 @@ export const batchEndpoints: Endpoint[] = [
 		operation: 'create',
 		name: 'Create From Items',
 		action: 'Create a batch from the input items',
-		description: 'One batch item per input item; waits for the batch and outputs one item per batch item',
+		description:
+			'One batch item per input item; waits for the batch and outputs one item per batch item',
 		output: 'batch',
-		defaultWait: 'parked',
+		defaultWait: PAUSE,
 		custom: 'batchFromItems',
 		fields: [
 			{
@@ -39,8 +52,16 @@ export const batchEndpoints: Endpoint[] = [
 				required: true,
 				default: 'operation',
 				options: [
-					{ name: 'Operation', value: 'operation', description: 'Each item is the body of one generation operation' },
-					{ name: 'Workflow', value: 'workflow', description: 'Each item is the input of one workflow run' },
+					{
+						name: 'Operation',
+						value: 'operation',
+						description: 'Each item is the body of one generation operation',
+					},
+					{
+						name: 'Workflow',
+						value: 'workflow',
+						description: 'Each item is the input of one workflow run',
+					},
 				],
 			},
 			{
@@ -59,7 +80,8 @@ export const batchEndpoints: Endpoint[] = [
 				type: 'json',
 				required: true,
 				default: '={{ $json }}',
-				description: 'Body of this batch item, as the target would take it. By default the input item\'s JSON.',
+				description:
+					"Body of this batch item, as the target would take it. By default the input item's JSON.",
 			},
 			{
 				name: 'concurrency',
@@ -152,9 +174,10 @@ export const batchExtraOperations: Endpoint[] = [
 		operation: 'wait',
 		name: 'Wait for Completion',
 		action: 'Wait for a batch to finish',
-		description: 'Waits until the batch is completed, failed or partial; outputs one item per batch item',
+		description:
+			'Waits until the batch is completed, failed or partial; outputs one item per batch item',
 		output: 'batch',
-		defaultWait: 'parked',
+		defaultWait: PAUSE,
 		alwaysWaits: true,
 		custom: 'waitForBatch',
 		fields: [batchId, onlyFailed],

@@ -2,7 +2,11 @@ import { endpointKey, type Endpoint } from './types';
 
 /** The price of a run needs a model: model-aware generating operations offer an estimate. */
 export function offersEstimate(endpoint: Endpoint): boolean {
-	return endpoint.output === 'run' && endpoint.capability !== undefined && endpoint.estimates === undefined;
+	return (
+		endpoint.output === 'run' &&
+		endpoint.capability !== undefined &&
+		endpoint.estimates === undefined
+	);
 }
 
 const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);

@@ -1,7 +1,12 @@
 /** Webhook events of the API document, as data: the trigger and the webhook operations offer them. */
 
 /** The event kinds of the API document's Events section. */
-export const EVENT_TYPES = ['run.completed', 'run.failed', 'batch.completed', 'batch.failed'] as const;
+export const EVENT_TYPES = [
+	'run.completed',
+	'run.failed',
+	'batch.completed',
+	'batch.failed',
+] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /**
@@ -13,9 +18,22 @@ export const EVENT_OPTIONS = [
 	{
 		name: 'Run Completed',
 		value: 'run.completed',
-		description: 'An image, video, audio or other generation finished: its files are ready (from any workflow, the API or the web app)',
+		description:
+			'An image, video, audio or other generation finished: its files are ready (from any workflow, the API or the web app)',
 	},
-	{ name: 'Run Failed', value: 'run.failed', description: 'A generation failed; the event carries the run and its error code' },
-	{ name: 'Batch Completed', value: 'batch.completed', description: 'Every item of a batch finished with a result; the event carries the batch' },
-	{ name: 'Batch Failed', value: 'batch.failed', description: 'Every item of a batch failed; the event carries the batch' },
+	{
+		name: 'Run Failed',
+		value: 'run.failed',
+		description: 'A generation failed; the event carries the run and its error code',
+	},
+	{
+		name: 'Batch Completed',
+		value: 'batch.completed',
+		description: 'Every item of a batch finished with a result; the event carries the batch',
+	},
+	{
+		name: 'Batch Failed',
+		value: 'batch.failed',
+		description: 'Every item of a batch failed; the event carries the batch',
+	},
 ];

@@ -10,7 +10,10 @@ export const prompt = (required = true): FieldSpec => ({
 	primary: true,
 	default: '',
 	description: 'What to generate. Some models cap its length (checked before submitting).',
-	limit: { kind: 'maxLength', keys: ['prompt_max_length', 'max_prompt_chars', 'max_prompt_length'] },
+	limit: {
+		kind: 'maxLength',
+		keys: ['prompt_max_length', 'max_prompt_chars', 'max_prompt_length'],
+	},
 });
 
 export const negativePrompt: FieldSpec = {
@@ -64,7 +67,8 @@ export const referenceImageUrls: FieldSpec = {
 	displayName: 'Reference Images',
 	type: 'mediaList',
 	default: [],
-	description: "Reference images (URLs or binary fields), up to the number the chosen model takes (API: max_reference_images)",
+	description:
+		'Reference images (URLs or binary fields), up to the number the chosen model takes (API: max_reference_images)',
 	limit: { kind: 'maxItems', keys: ['max_reference_images'] },
 };
 
@@ -74,7 +78,8 @@ export const inputImageUrls: FieldSpec = {
 	displayName: 'Input Images',
 	type: 'mediaList',
 	default: [],
-	description: "Images the model combines or edits (URLs or binary fields), on models that take input images, up to the number they take (API: max_input_images)",
+	description:
+		'Images the model combines or edits (URLs or binary fields), on models that take input images, up to the number they take (API: max_input_images)',
 	limit: { kind: 'maxItems', keys: ['max_input_images'] },
 };
 
@@ -103,9 +108,18 @@ export const mentions: FieldSpec = {
 	type: 'objectList',
 	itemName: 'Mention',
 	default: [],
-	description: 'Influencers whose identity conditions the image; the handle is the word your prompt uses for them. Only ready influencers are offered and accepted.',
+	description:
+		'Influencers whose identity conditions the image; the handle is the word your prompt uses for them. Only ready influencers are offered and accepted.',
 	items: [
-		{ name: 'handle', displayName: 'Handle', type: 'string', required: true, default: '', placeholder: 'ava', description: 'As written in the prompt, without the @' },
+		{
+			name: 'handle',
+			displayName: 'Handle',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: 'ava',
+			description: 'As written in the prompt, without the @',
+		},
 		{
 			name: 'influencer_id',
 			displayName: 'Influencer',

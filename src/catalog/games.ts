@@ -12,7 +12,9 @@ const gameId = (required: boolean): FieldSpec => ({
 	primary: true,
 	default: '',
 	placeholder: 'game_…',
-	description: required ? 'The game to deploy' : 'Iterate on this earlier game: the prompt then describes the change',
+	description: required
+		? 'The game to deploy'
+		: 'Iterate on this earlier game: the prompt then describes the change',
 });
 
 export const gameEndpoints: Endpoint[] = [
@@ -26,7 +28,8 @@ export const gameEndpoints: Endpoint[] = [
 		operation: 'generate',
 		name: 'Generate',
 		action: 'Generate a browser game',
-		description: 'Build a playable browser game from a prompt, or change an earlier one (Game ID); the output has its play link ("play_url")',
+		description:
+			'Build a playable browser game from a prompt, or change an earlier one (Game ID); the output has its play link ("play_url")',
 		capability: 'game_generation',
 		output: 'run',
 		teamBilling: true,
@@ -49,7 +52,14 @@ export const gameEndpoints: Endpoint[] = [
 		pricing: { unit: 'per_run' },
 		fields: [
 			gameId(true),
-			{ name: 'version', displayName: 'Version', type: 'integer', default: 0, min: 0, description: 'Version to deploy; 0 deploys the latest' },
+			{
+				name: 'version',
+				displayName: 'Version',
+				type: 'integer',
+				default: 0,
+				min: 0,
+				description: 'Version to deploy; 0 deploys the latest',
+			},
 		],
 	},
 	{
@@ -65,7 +75,14 @@ export const gameEndpoints: Endpoint[] = [
 		description: 'Make a deployed game playable at its play link, or take it down',
 		output: 'object',
 		fields: [
-			{ name: 'gameId', displayName: 'Game ID', type: 'string', required: true, default: '', placeholder: 'game_…' },
+			{
+				name: 'gameId',
+				displayName: 'Game ID',
+				type: 'string',
+				required: true,
+				default: '',
+				placeholder: 'game_…',
+			},
 			{
 				name: 'published',
 				displayName: 'Published',
@@ -86,7 +103,8 @@ export const gameEndpoints: Endpoint[] = [
 		operation: 'deploy',
 		name: 'Deploy',
 		action: 'Build and deploy an app',
-		description: 'Build a web app from a prompt and deploy it, or change an earlier one (App ID); the output has its address ("live_url")',
+		description:
+			'Build a web app from a prompt and deploy it, or change an earlier one (App ID); the output has its address ("live_url")',
 		capability: 'app_generation',
 		output: 'run',
 		teamBilling: true,

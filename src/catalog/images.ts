@@ -1,4 +1,15 @@
-import { aspectRatio, imageUrl, inputImageUrls, loras, mentions, negativePrompt, prompt, quality, referenceImageUrls, resolution } from './fields';
+import {
+	aspectRatio,
+	imageUrl,
+	inputImageUrls,
+	loras,
+	mentions,
+	negativePrompt,
+	prompt,
+	quality,
+	referenceImageUrls,
+	resolution,
+} from './fields';
 import type { Endpoint } from './types';
 
 const imageNode = { node: 'MediaGenImage', resource: 'image' } as const;
@@ -37,7 +48,11 @@ export const imageEndpoints: Endpoint[] = [
 			resolution,
 			quality,
 			{ ...imageUrl(false, 'Source Image'), needs: 'image_to_output' },
-			{ ...imageUrl(false, 'Mask'), name: 'mask_url', description: 'Mask for editing: the white region is edited' },
+			{
+				...imageUrl(false, 'Mask'),
+				name: 'mask_url',
+				description: 'Mask for editing: the white region is edited',
+			},
 			inputImageUrls,
 			{ ...referenceImageUrls, needs: 'reference_images' },
 			{
@@ -57,7 +72,14 @@ export const imageEndpoints: Endpoint[] = [
 				options: ['none', 'canny', 'depth', 'pose'].map((v) => ({ name: v, value: v })),
 				description: 'Structure guidance on the structure-guided model',
 			},
-			{ name: 'control_scale', displayName: 'Control Scale', type: 'number', default: 0.5, min: 0, max: 1 },
+			{
+				name: 'control_scale',
+				displayName: 'Control Scale',
+				type: 'number',
+				default: 0.5,
+				min: 0,
+				max: 1,
+			},
 			{
 				name: 'tiling_mode',
 				displayName: 'Tiling Mode',
@@ -74,7 +96,13 @@ export const imageEndpoints: Endpoint[] = [
 				limit: { kind: 'oneOf', keys: ['edit_precisions'] },
 				description: 'Where the model lists edit precisions',
 			},
-			{ name: 'style_id', displayName: 'Style ID', type: 'string', default: '', description: 'A custom image style' },
+			{
+				name: 'style_id',
+				displayName: 'Style ID',
+				type: 'string',
+				default: '',
+				description: 'A custom image style',
+			},
 			loras,
 			mentions,
 		],
@@ -131,7 +159,8 @@ export const imageEndpoints: Endpoint[] = [
 				displayName: 'Mode',
 				type: 'options',
 				default: '',
-				description: 'Precise keeps detail, creative invents it; on models that list modes (sent as modes)',
+				description:
+					'Precise keeps detail, creative invents it; on models that list modes (sent as modes)',
 				limit: { kind: 'oneOf', keys: ['modes'] },
 			},
 		],
@@ -152,7 +181,15 @@ export const imageEndpoints: Endpoint[] = [
 		projectFiling: true,
 		pricing: { unit: 'per_run' },
 		fields: [
-			{ name: 'url', displayName: 'URL', type: 'string', required: true, default: '', format: 'url', description: 'Page or video to capture' },
+			{
+				name: 'url',
+				displayName: 'URL',
+				type: 'string',
+				required: true,
+				default: '',
+				format: 'url',
+				description: 'Page or video to capture',
+			},
 			{
 				name: 'viewport',
 				displayName: 'Viewport',
@@ -160,8 +197,21 @@ export const imageEndpoints: Endpoint[] = [
 				default: 'desktop',
 				options: ['desktop', 'tablet', 'mobile'].map((v) => ({ name: v, value: v })),
 			},
-			{ name: 'full_page', displayName: 'Full Page', type: 'boolean', default: false, description: 'Whether to capture the whole page, not only the first screen' },
-			{ name: 'time_seconds', displayName: 'Time (Seconds)', type: 'number', default: 0, min: 0, description: 'For a video: the moment to capture' },
+			{
+				name: 'full_page',
+				displayName: 'Full Page',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to capture the whole page, not only the first screen',
+			},
+			{
+				name: 'time_seconds',
+				displayName: 'Time (Seconds)',
+				type: 'number',
+				default: 0,
+				min: 0,
+				description: 'For a video: the moment to capture',
+			},
 		],
 	},
 	{
@@ -174,7 +224,8 @@ export const imageEndpoints: Endpoint[] = [
 		operation: 'sceneBlockout',
 		name: 'Scene Blockout',
 		action: 'Block out a scene',
-		description: 'A rough layout render of a scene (PNG) to plan shots; billed to the personal balance only (a Team ID is not accepted)',
+		description:
+			'A rough layout render of a scene (PNG) to plan shots; billed to the personal balance only (a Team ID is not accepted)',
 		capability: 'image_generation',
 		output: 'run',
 		teamBilling: false,

@@ -19,7 +19,11 @@ import { webhookEndpoints } from './webhooks';
 
 export * from './types';
 export { estimateOperation, offersEstimate } from './estimates';
-export { IN_EXECUTION_WAIT_TIMEOUT, PAUSED_WAIT_TIMEOUTS, pausedWaitTimeoutOf } from './wait-timeouts';
+export {
+	IN_EXECUTION_WAIT_TIMEOUT,
+	PAUSED_WAIT_TIMEOUTS,
+	pausedWaitTimeoutOf,
+} from './wait-timeouts';
 
 /** Every endpoint the package knows, in one list. */
 export const catalog: readonly Endpoint[] = [
@@ -67,6 +71,12 @@ export function endpointsOfNode(node: NodeName): Endpoint[] {
 }
 
 /** The endpoint behind a node's resource/operation pair. */
-export function findOperation(node: NodeName, resource: string, operation: string): Endpoint | undefined {
-	return operations.find((e) => e.node === node && e.resource === resource && e.operation === operation);
+export function findOperation(
+	node: NodeName,
+	resource: string,
+	operation: string,
+): Endpoint | undefined {
+	return operations.find(
+		(e) => e.node === node && e.resource === resource && e.operation === operation,
+	);
 }

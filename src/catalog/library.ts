@@ -6,10 +6,33 @@ import type { Endpoint, FieldSpec } from './types';
  * (docs/request-fields.md).
  */
 
-const id = (name: string, displayName: string): FieldSpec => ({ name, displayName, type: 'string', required: true, default: '' });
-const text = (name: string, displayName: string, description?: string): FieldSpec => ({ name, displayName, type: 'string', default: '', description });
-const longText = (name: string, displayName: string): FieldSpec => ({ name, displayName, type: 'text', default: '' });
-const name = (displayName = 'Name'): FieldSpec => ({ name: 'name', displayName, type: 'string', required: true, default: '' });
+const id = (name: string, displayName: string): FieldSpec => ({
+	name,
+	displayName,
+	type: 'string',
+	required: true,
+	default: '',
+});
+const text = (name: string, displayName: string, description?: string): FieldSpec => ({
+	name,
+	displayName,
+	type: 'string',
+	default: '',
+	description,
+});
+const longText = (name: string, displayName: string): FieldSpec => ({
+	name,
+	displayName,
+	type: 'text',
+	default: '',
+});
+const name = (displayName = 'Name'): FieldSpec => ({
+	name: 'name',
+	displayName,
+	type: 'string',
+	required: true,
+	default: '',
+});
 
 /** What every Library entry shares. */
 const library = { node: 'MediaGenLibrary', auth: 'bearer', idempotency: 'none' } as const;
@@ -37,7 +60,10 @@ const influencers: Endpoint[] = [
 				displayName: 'Status',
 				type: 'options',
 				default: '',
-				options: [{ name: 'Any', value: '' }, ...['draft', 'ready', 'archived'].map((v) => ({ name: v, value: v }))],
+				options: [
+					{ name: 'Any', value: '' },
+					...['draft', 'ready', 'archived'].map((v) => ({ name: v, value: v })),
+				],
 			},
 		],
 	},
@@ -66,22 +92,31 @@ const influencers: Endpoint[] = [
 		description: 'Trains an influencer from photos or generates a face; it is draft until ready',
 		output: 'object',
 		fields: [
-				{ ...text('handle', 'Handle', 'Without the leading @: letters, digits and underscores'), required: true },
-				{ ...text('display_name', 'Display Name'), primary: true },
-				{
-					name: 'source_type',
-					displayName: 'Source',
-					type: 'options',
-					primary: true,
-					default: 'uploaded',
-					options: [
-						{ name: 'Uploaded Photos', value: 'uploaded' },
-						{ name: 'Generated Face', value: 'generated' },
-					],
-				},
-				{ name: 'image_urls', displayName: 'Photos', type: 'mediaList', default: [], description: 'Photos to train from (uploaded source)' },
-				longText('description', 'Face Description'),
-			],
+			{
+				...text('handle', 'Handle', 'Without the leading @: letters, digits and underscores'),
+				required: true,
+			},
+			{ ...text('display_name', 'Display Name'), primary: true },
+			{
+				name: 'source_type',
+				displayName: 'Source',
+				type: 'options',
+				primary: true,
+				default: 'uploaded',
+				options: [
+					{ name: 'Uploaded Photos', value: 'uploaded' },
+					{ name: 'Generated Face', value: 'generated' },
+				],
+			},
+			{
+				name: 'image_urls',
+				displayName: 'Photos',
+				type: 'mediaList',
+				default: [],
+				description: 'Photos to train from (uploaded source)',
+			},
+			longText('description', 'Face Description'),
+		],
 		idempotency: 'required',
 	},
 ];
@@ -166,11 +201,7 @@ const projects: Endpoint[] = [
 		action: 'Update a project',
 		description: 'Rename a project or change its description',
 		output: 'object',
-		fields: [
-			projectId,
-			text('name', 'Name'),
-			longText('description', 'Description'),
-		],
+		fields: [projectId, text('name', 'Name'), longText('description', 'Description')],
 	},
 	{
 		...library,
@@ -198,7 +229,14 @@ const projects: Endpoint[] = [
 		output: 'object',
 		fields: [
 			projectId,
-			{ name: 'run_ids', displayName: 'Run IDs', type: 'stringList', required: true, default: [], description: 'Runs whose outputs go into the project' },
+			{
+				name: 'run_ids',
+				displayName: 'Run IDs',
+				type: 'stringList',
+				required: true,
+				default: [],
+				description: 'Runs whose outputs go into the project',
+			},
 		],
 	},
 	{
@@ -214,7 +252,15 @@ const projects: Endpoint[] = [
 		output: 'object',
 		fields: [
 			projectId,
-			{ name: 'run_ids', displayName: 'Run IDs', type: 'string', in: 'query', required: true, default: '', description: 'Comma-separated run IDs to take out' },
+			{
+				name: 'run_ids',
+				displayName: 'Run IDs',
+				type: 'string',
+				in: 'query',
+				required: true,
+				default: '',
+				description: 'Comma-separated run IDs to take out',
+			},
 		],
 	},
 ];
@@ -237,7 +283,10 @@ const elements: Endpoint[] = [
 				displayName: 'Type',
 				type: 'options',
 				default: '',
-				options: [{ name: 'Any', value: '' }, ...['character', 'object', 'location', 'style'].map((v) => ({ name: v, value: v }))],
+				options: [
+					{ name: 'Any', value: '' },
+					...['character', 'object', 'location', 'style'].map((v) => ({ name: v, value: v })),
+				],
 			},
 		],
 	},
@@ -276,7 +325,13 @@ const elements: Endpoint[] = [
 				options: ['character', 'object', 'location', 'style'].map((v) => ({ name: v, value: v })),
 			},
 			longText('description', 'Description'),
-			{ name: 'image_urls', displayName: 'Images', type: 'mediaList', default: [], description: 'Reference images of the element' },
+			{
+				name: 'image_urls',
+				displayName: 'Images',
+				type: 'mediaList',
+				default: [],
+				description: 'Reference images of the element',
+			},
 		],
 	},
 	{
@@ -298,7 +353,13 @@ const brandFields = (required: boolean): FieldSpec[] => [
 	required ? name() : text('name', 'Name'),
 	text('website_url', 'Website URL'),
 	longText('description', 'Description'),
-	{ name: 'colors', displayName: 'Colors', type: 'stringList', default: [], description: 'Hex colors, e.g. #0A84FF' },
+	{
+		name: 'colors',
+		displayName: 'Colors',
+		type: 'stringList',
+		default: [],
+		description: 'Hex colors, e.g. #0A84FF',
+	},
 	{ name: 'fonts', displayName: 'Fonts', type: 'stringList', default: [] },
 	text('logo_url', 'Logo URL'),
 	text('tone', 'Tone of Voice'),
@@ -379,7 +440,8 @@ const brands: Endpoint[] = [
 		operation: 'ingest',
 		name: 'Ingest From Website',
 		action: 'Ingest a brand from a website',
-		description: 'Reads colors, fonts, logo and tone from a website into a new brand (status ingesting, then ready)',
+		description:
+			'Reads colors, fonts, logo and tone from a website into a new brand (status ingesting, then ready)',
 		output: 'object',
 		fields: [
 			{ ...text('url', 'Website URL'), required: true },
@@ -439,11 +501,15 @@ const moodboards: Endpoint[] = [
 		action: 'Fork a moodboard preset',
 		description: 'Copies a preset into a moodboard of your own',
 		output: 'object',
-		fields: [
-			id('presetId', 'Preset ID'),
-			text('name', 'Name', 'Defaults to the preset name'),
-		],
+		fields: [id('presetId', 'Preset ID'), text('name', 'Name', 'Defaults to the preset name')],
 	},
 ];
 
-export const libraryEndpoints: Endpoint[] = [...influencers, ...teams, ...projects, ...elements, ...brands, ...moodboards];
+export const libraryEndpoints: Endpoint[] = [
+	...influencers,
+	...teams,
+	...projects,
+	...elements,
+	...brands,
+	...moodboards,
+];

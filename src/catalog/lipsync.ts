@@ -1,6 +1,6 @@
 import { imageUrl, prompt, resolution, seed } from './fields';
 import { audioUrl, videoUrl } from './media-fields';
-import type { Endpoint } from './types';
+import { PAUSE, type Endpoint } from './types';
 
 export const lipSyncEndpoints: Endpoint[] = [
 	{
@@ -17,17 +17,24 @@ export const lipSyncEndpoints: Endpoint[] = [
 		description: 'Makes the face in a video or image speak the given audio (MP4)',
 		capability: 'lipsync_generation',
 		output: 'run',
-		defaultWait: 'parked',
+		defaultWait: PAUSE,
 		teamBilling: true,
 		projectFiling: true,
 		pricing: { unit: 'per_second' },
 		requireOneOf: ['video_url', 'image_url'],
 		fields: [
-			{ ...audioUrl(true, 'Speech to lip-sync to'), fileLimits: { maxSeconds: ['max_duration_seconds'] } },
+			{
+				...audioUrl(true, 'Speech to lip-sync to'),
+				fileLimits: { maxSeconds: ['max_duration_seconds'] },
+			},
 			{ ...videoUrl(false, 'Video with the face'), primary: true },
 			imageUrl(false, 'Face Image'),
 			resolution,
-			{ ...prompt(false), primary: false, description: 'Optional direction for expression and motion; some models cap its length' },
+			{
+				...prompt(false),
+				primary: false,
+				description: 'Optional direction for expression and motion; some models cap its length',
+			},
 			seed,
 		],
 	},

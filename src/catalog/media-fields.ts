@@ -2,7 +2,12 @@ import type { FieldSpec } from './types';
 
 /** Fields of the video, audio, lip-sync and 3D endpoints that several of them share. */
 
-export const mediaUrl = (name: string, displayName: string, required: boolean, description: string): FieldSpec => ({
+export const mediaUrl = (
+	name: string,
+	displayName: string,
+	required: boolean,
+	description: string,
+): FieldSpec => ({
 	name,
 	displayName,
 	type: 'media',
@@ -12,7 +17,13 @@ export const mediaUrl = (name: string, displayName: string, required: boolean, d
 	description: `${description}: a URL, or an input binary field that the node uploads first`,
 });
 
-export const mediaUrls = (name: string, displayName: string, description: string, limitKeys?: string[], extra: Partial<FieldSpec> = {}): FieldSpec => ({
+export const mediaUrls = (
+	name: string,
+	displayName: string,
+	description: string,
+	limitKeys?: string[],
+	extra: Partial<FieldSpec> = {},
+): FieldSpec => ({
 	name,
 	displayName,
 	type: 'mediaList',
@@ -22,11 +33,18 @@ export const mediaUrls = (name: string, displayName: string, description: string
 	...extra,
 });
 
-export const videoUrl = (required: boolean, description = 'Source video'): FieldSpec => mediaUrl('video_url', 'Video', required, description);
-export const audioUrl = (required: boolean, description = 'Source audio'): FieldSpec => mediaUrl('audio_url', 'Audio', required, description);
+export const videoUrl = (required: boolean, description = 'Source video'): FieldSpec =>
+	mediaUrl('video_url', 'Video', required, description);
+export const audioUrl = (required: boolean, description = 'Source audio'): FieldSpec =>
+	mediaUrl('audio_url', 'Audio', required, description);
 
 export const sourceVideoUrl: FieldSpec = {
-	...mediaUrl('source_video_url', 'Source Video', false, 'Video to extend, edit, insert into or recast (extend, edit, motion-control and insert models need it)'),
+	...mediaUrl(
+		'source_video_url',
+		'Source Video',
+		false,
+		'Video to extend, edit, insert into or recast (extend, edit, motion-control and insert models need it)',
+	),
 };
 
 /** Seconds, from the model's `duration_seconds` list (video). */
@@ -61,7 +79,8 @@ export const voiceId = (required: boolean): FieldSpec => ({
 	required,
 	primary: true,
 	default: '',
-	description: 'The voice that speaks: search by name, language or style, or enter a voice ID (MediaGen Audio → Voice → List shows them)',
+	description:
+		'The voice that speaks: search by name, language or style, or enter a voice ID (MediaGen Audio → Voice → List shows them)',
 	optionsFrom: { path: '/audio/voices' },
 });
 

@@ -1,10 +1,16 @@
 import { prompt } from './fields';
-import type { Endpoint, FieldSpec } from './types';
+import { PAUSE, type Endpoint, type FieldSpec } from './types';
 
 /** Higher-level producers: faceless reels (and their subscriptions), explainers, music videos, picture and coloring books. */
 const producer = { node: 'MediaGenProducer', auth: 'bearer' } as const;
 
-const styleId: FieldSpec = { name: 'style_id', displayName: 'Style ID', type: 'string', default: '', description: 'From List Styles' };
+const styleId: FieldSpec = {
+	name: 'style_id',
+	displayName: 'Style ID',
+	type: 'string',
+	default: '',
+	description: 'From List Styles',
+};
 
 const durationSeconds: FieldSpec = {
 	name: 'duration_seconds',
@@ -20,19 +26,63 @@ const durationSeconds: FieldSpec = {
 const reelFields: FieldSpec[] = [
 	prompt(),
 	durationSeconds,
-	{ name: 'aspect_ratio', displayName: 'Aspect Ratio', type: 'options', default: '9:16', options: ['9:16', '1:1', '16:9'].map((v) => ({ name: v, value: v })) },
-	{ name: 'preset_id', displayName: 'Preset ID', type: 'string', default: '', description: 'From List Presets' },
+	{
+		name: 'aspect_ratio',
+		displayName: 'Aspect Ratio',
+		type: 'options',
+		default: '9:16',
+		options: ['9:16', '1:1', '16:9'].map((v) => ({ name: v, value: v })),
+	},
+	{
+		name: 'preset_id',
+		displayName: 'Preset ID',
+		type: 'string',
+		default: '',
+		description: 'From List Presets',
+	},
 	styleId,
-	{ name: 'music_preset_id', displayName: 'Music Preset ID', type: 'string', default: '', description: 'From List Music Presets' },
-	{ name: 'caption_preset_id', displayName: 'Caption Preset ID', type: 'string', default: '', description: 'From List Caption Presets' },
-	{ name: 'voice_id', displayName: 'Voice ID', type: 'string', default: '', description: 'Narrator voice' },
+	{
+		name: 'music_preset_id',
+		displayName: 'Music Preset ID',
+		type: 'string',
+		default: '',
+		description: 'From List Music Presets',
+	},
+	{
+		name: 'caption_preset_id',
+		displayName: 'Caption Preset ID',
+		type: 'string',
+		default: '',
+		description: 'From List Caption Presets',
+	},
+	{
+		name: 'voice_id',
+		displayName: 'Voice ID',
+		type: 'string',
+		default: '',
+		description: 'Narrator voice',
+	},
 ];
 
-const subscriptionId: FieldSpec = { name: 'id', displayName: 'Subscription ID', type: 'string', required: true, default: '', placeholder: 'rsub_…' };
+const subscriptionId: FieldSpec = {
+	name: 'id',
+	displayName: 'Subscription ID',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: 'rsub_…',
+};
 
 const subscriptionFields = (required: boolean): FieldSpec[] => [
 	{ name: 'name', displayName: 'Name', type: 'string', required, default: '' },
-	{ name: 'topic', displayName: 'Topic', type: 'text', required, default: '', description: 'What the episodes are about' },
+	{
+		name: 'topic',
+		displayName: 'Topic',
+		type: 'text',
+		required,
+		default: '',
+		description: 'What the episodes are about',
+	},
 	{
 		name: 'frequency',
 		displayName: 'Frequency',
@@ -51,29 +101,73 @@ const subscriptionFields = (required: boolean): FieldSpec[] => [
 
 const episodeFields: FieldSpec[] = [
 	subscriptionId,
-	{ name: 'topic', displayName: 'Episode Topic', type: 'text', primary: true, default: '', description: 'Empty uses the subscription topic' },
+	{
+		name: 'topic',
+		displayName: 'Episode Topic',
+		type: 'text',
+		primary: true,
+		default: '',
+		description: 'Empty uses the subscription topic',
+	},
 ];
-
 
 /** Fields of an explainer video besides prompt and style. */
 const explainerFields: FieldSpec[] = [
-		{ ...durationSeconds, limit: undefined, default: 60, max: 300, description: 'Length of the explainer' },
-		{ name: 'audience', displayName: 'Audience', type: 'string', default: '' },
-		{ name: 'voice_id', displayName: 'Voice ID', type: 'string', default: '', description: 'Narrator voice' },
-	];
+	{
+		...durationSeconds,
+		limit: undefined,
+		default: 60,
+		max: 300,
+		description: 'Length of the explainer',
+	},
+	{ name: 'audience', displayName: 'Audience', type: 'string', default: '' },
+	{
+		name: 'voice_id',
+		displayName: 'Voice ID',
+		type: 'string',
+		default: '',
+		description: 'Narrator voice',
+	},
+];
 
 /** Fields of a music video besides prompt and style. */
 const musicVideoFields: FieldSpec[] = [
-		{ name: 'audio_url', displayName: 'Song', type: 'media', default: '', description: 'The song: a URL, or an input binary field the node uploads first' },
-		{ name: 'lyrics', displayName: 'Lyrics', type: 'text', default: '' },
-		{ ...durationSeconds, limit: undefined, default: 60, max: 600, description: 'Length of the music video' },
-	];
+	{
+		name: 'audio_url',
+		displayName: 'Song',
+		type: 'media',
+		default: '',
+		description: 'The song: a URL, or an input binary field the node uploads first',
+	},
+	{ name: 'lyrics', displayName: 'Lyrics', type: 'text', default: '' },
+	{
+		...durationSeconds,
+		limit: undefined,
+		default: 60,
+		max: 600,
+		description: 'Length of the music video',
+	},
+];
 
 const pictureBookFields: FieldSpec[] = [
 	prompt(),
 	{ name: 'title', displayName: 'Title', type: 'string', default: '' },
-	{ name: 'page_count', displayName: 'Page Count', type: 'integer', primary: true, default: 12, min: 4, max: 32 },
-	{ name: 'age_range', displayName: 'Age Range', type: 'options', default: '3-5', options: ['0-2', '3-5', '6-8', '9-12'].map((v) => ({ name: v, value: v })) },
+	{
+		name: 'page_count',
+		displayName: 'Page Count',
+		type: 'integer',
+		primary: true,
+		default: 12,
+		min: 4,
+		max: 32,
+	},
+	{
+		name: 'age_range',
+		displayName: 'Age Range',
+		type: 'options',
+		default: '3-5',
+		options: ['0-2', '3-5', '6-8', '9-12'].map((v) => ({ name: v, value: v })),
+	},
 	styleId,
 ];
 
@@ -92,7 +186,7 @@ export const producerEndpoints: Endpoint[] = [
 		description: 'A narrated short video with stock visuals, music and captions',
 		capability: 'faceless_reel_generation',
 		output: 'run',
-		defaultWait: 'parked',
+		defaultWait: PAUSE,
 		teamBilling: true,
 		projectFiling: true,
 		pricing: { unit: 'per_second', countField: 'duration_seconds' },
@@ -108,7 +202,8 @@ export const producerEndpoints: Endpoint[] = [
 		operation: 'estimate',
 		name: 'Estimate Cost',
 		action: 'Estimate the cost of a faceless reel',
-		description: 'Credits and a quote token for these parameters (pass it as Quote Token of Generate)',
+		description:
+			'Credits and a quote token for these parameters (pass it as Quote Token of Generate)',
 		capability: 'faceless_reel_generation',
 		output: 'object',
 		fields: reelFields,
@@ -252,7 +347,7 @@ export const producerEndpoints: Endpoint[] = [
 		action: 'Produce the next episode now',
 		description: 'Produce the next episode of the series now instead of waiting for its schedule',
 		output: 'run',
-		defaultWait: 'parked',
+		defaultWait: PAUSE,
 		projectFiling: true,
 		pricing: { unit: 'per_second', countField: 'duration_seconds' },
 		fields: [subscriptionId],
@@ -297,7 +392,7 @@ export const producerEndpoints: Endpoint[] = [
 		action: 'Create an episode',
 		description: 'Produce an episode of the series, optionally on a topic of its own',
 		output: 'run',
-		defaultWait: 'parked',
+		defaultWait: PAUSE,
 		projectFiling: true,
 		pricing: { unit: 'per_second', countField: 'duration_seconds' },
 		fields: episodeFields,
@@ -316,7 +411,7 @@ export const producerEndpoints: Endpoint[] = [
 		action: 'Generate an explainer video',
 		description: 'Produce an explainer video from a prompt',
 		output: 'run',
-		defaultWait: 'parked',
+		defaultWait: PAUSE,
 		teamBilling: true,
 		projectFiling: true,
 		pricing: { unit: 'per_run' },
@@ -332,7 +427,8 @@ export const producerEndpoints: Endpoint[] = [
 		operation: 'estimate',
 		name: 'Estimate Cost',
 		action: 'Estimate the cost of an explainer video',
-		description: 'Credits and a quote token for these parameters (pass it as Quote Token of Generate)',
+		description:
+			'Credits and a quote token for these parameters (pass it as Quote Token of Generate)',
 		output: 'object',
 		fields: [prompt(), ...explainerFields, styleId],
 	},
@@ -362,7 +458,7 @@ export const producerEndpoints: Endpoint[] = [
 		action: 'Generate a music video',
 		description: 'Produce a music video from a prompt',
 		output: 'run',
-		defaultWait: 'parked',
+		defaultWait: PAUSE,
 		teamBilling: true,
 		projectFiling: true,
 		pricing: { unit: 'per_run' },
@@ -378,7 +474,8 @@ export const producerEndpoints: Endpoint[] = [
 		operation: 'estimate',
 		name: 'Estimate Cost',
 		action: 'Estimate the cost of a music video',
-		description: 'Credits and a quote token for these parameters (pass it as Quote Token of Generate)',
+		description:
+			'Credits and a quote token for these parameters (pass it as Quote Token of Generate)',
 		output: 'object',
 		fields: [prompt(), ...musicVideoFields, styleId],
 	},
@@ -410,7 +507,7 @@ export const producerEndpoints: Endpoint[] = [
 		action: 'Generate a picture book',
 		description: 'An illustrated book (PDF) from a story prompt; Get returns its pages',
 		output: 'run',
-		defaultWait: 'parked',
+		defaultWait: PAUSE,
 		teamBilling: true,
 		pricing: { unit: 'per_image', countField: 'page_count' },
 		fields: pictureBookFields,
@@ -425,7 +522,8 @@ export const producerEndpoints: Endpoint[] = [
 		operation: 'estimate',
 		name: 'Estimate Cost',
 		action: 'Estimate the cost of a picture book',
-		description: 'Credits and a quote token for these parameters (pass it as Quote Token of Generate)',
+		description:
+			'Credits and a quote token for these parameters (pass it as Quote Token of Generate)',
 		output: 'object',
 		fields: pictureBookFields,
 	},
@@ -439,9 +537,19 @@ export const producerEndpoints: Endpoint[] = [
 		operation: 'get',
 		name: 'Get',
 		action: 'Get a picture book',
-		description: 'A picture book with its pages (its ID is the "resource_id" of the generation run)',
+		description:
+			'A picture book with its pages (its ID is the "resource_id" of the generation run)',
 		output: 'object',
-		fields: [{ name: 'id', displayName: 'Picture Book ID', type: 'string', required: true, default: '', placeholder: 'pbook_…' }],
+		fields: [
+			{
+				name: 'id',
+				displayName: 'Picture Book ID',
+				type: 'string',
+				required: true,
+				default: '',
+				placeholder: 'pbook_…',
+			},
+		],
 	},
 	{
 		...producer,
@@ -471,14 +579,28 @@ export const producerEndpoints: Endpoint[] = [
 		action: 'Generate a coloring book',
 		description: 'Line-art pages (PDF) from a theme',
 		output: 'run',
-		defaultWait: 'parked',
+		defaultWait: PAUSE,
 		teamBilling: true,
 		pricing: { unit: 'per_image', countField: 'page_count' },
 		fields: [
 			prompt(),
 			{ name: 'title', displayName: 'Title', type: 'string', default: '' },
-			{ name: 'page_count', displayName: 'Page Count', type: 'integer', primary: true, default: 10, min: 1, max: 50 },
-			{ name: 'difficulty', displayName: 'Difficulty', type: 'options', default: 'medium', options: ['easy', 'medium', 'hard'].map((v) => ({ name: v, value: v })) },
+			{
+				name: 'page_count',
+				displayName: 'Page Count',
+				type: 'integer',
+				primary: true,
+				default: 10,
+				min: 1,
+				max: 50,
+			},
+			{
+				name: 'difficulty',
+				displayName: 'Difficulty',
+				type: 'options',
+				default: 'medium',
+				options: ['easy', 'medium', 'hard'].map((v) => ({ name: v, value: v })),
+			},
 		],
 	},
 ];

@@ -1,8 +1,20 @@
 import type { Endpoint, FieldSpec } from './types';
 
-const run = { node: 'MediaGenRun', resource: 'run', auth: 'bearer', idempotency: 'none', scope: 'runs:read' } as const;
+const run = {
+	node: 'MediaGenRun',
+	resource: 'run',
+	auth: 'bearer',
+	idempotency: 'none',
+	scope: 'runs:read',
+} as const;
 
-const runId: FieldSpec = { name: 'runId', displayName: 'Run ID', type: 'string', required: true, default: '' };
+const runId: FieldSpec = {
+	name: 'runId',
+	displayName: 'Run ID',
+	type: 'string',
+	required: true,
+	default: '',
+};
 
 const CAPABILITIES = [
 	'image_generation',
@@ -47,7 +59,10 @@ export const runEndpoints: Endpoint[] = [
 				displayName: 'Capability',
 				type: 'options',
 				default: '',
-				options: [{ name: 'Any', value: '' }, ...CAPABILITIES.map((v) => ({ name: v.replace(/_/g, ' '), value: v }))],
+				options: [
+					{ name: 'Any', value: '' },
+					...CAPABILITIES.map((v) => ({ name: v.replace(/_/g, ' '), value: v })),
+				],
 			},
 		],
 	},

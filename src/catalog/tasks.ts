@@ -1,9 +1,21 @@
 import type { Endpoint, FieldSpec } from './types';
 
 /** Scheduled tasks: a prompt run on a schedule, its results sent to a destination. */
-const task = { node: 'MediaGenProducer', resource: 'task', auth: 'bearer', idempotency: 'none' } as const;
+const task = {
+	node: 'MediaGenProducer',
+	resource: 'task',
+	auth: 'bearer',
+	idempotency: 'none',
+} as const;
 
-const taskId: FieldSpec = { name: 'id', displayName: 'Task ID', type: 'string', required: true, default: '', placeholder: 'task_…' };
+const taskId: FieldSpec = {
+	name: 'id',
+	displayName: 'Task ID',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: 'task_…',
+};
 
 const schedule: FieldSpec = {
 	name: 'schedule',
@@ -40,7 +52,10 @@ export const taskEndpoints: Endpoint[] = [
 				displayName: 'Status',
 				type: 'options',
 				default: '',
-				options: [{ name: 'Any', value: '' }, ...['active', 'paused'].map((v) => ({ name: v, value: v }))],
+				options: [
+					{ name: 'Any', value: '' },
+					...['active', 'paused'].map((v) => ({ name: v, value: v })),
+				],
 			},
 		],
 	},
@@ -56,7 +71,14 @@ export const taskEndpoints: Endpoint[] = [
 		output: 'object',
 		fields: [
 			{ name: 'name', displayName: 'Name', type: 'string', required: true, default: '' },
-			{ name: 'prompt', displayName: 'Prompt', type: 'text', required: true, default: '', description: 'What the task does each time it runs' },
+			{
+				name: 'prompt',
+				displayName: 'Prompt',
+				type: 'text',
+				required: true,
+				default: '',
+				description: 'What the task does each time it runs',
+			},
 			{ ...schedule, required: true },
 			{ ...destination, primary: true },
 		],
@@ -85,7 +107,10 @@ export const taskEndpoints: Endpoint[] = [
 					{ name: 'Resume', value: 'active', description: 'Run on schedule again' },
 				],
 			},
-			{ ...destination, description: 'Re-route: send results here from now on (an https URL or a project ID)' },
+			{
+				...destination,
+				description: 'Re-route: send results here from now on (an https URL or a project ID)',
+			},
 			schedule,
 			{ name: 'name', displayName: 'Name', type: 'string', default: '' },
 			{ name: 'prompt', displayName: 'Prompt', type: 'text', default: '' },

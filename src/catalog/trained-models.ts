@@ -1,9 +1,16 @@
-import type { Endpoint, FieldSpec } from './types';
+import { PAUSE, type Endpoint, type FieldSpec } from './types';
 
 /** Trained models (LoRAs), image styles and style-skill training: operations of MediaGen Library. */
 const library = { node: 'MediaGenLibrary', auth: 'bearer' } as const;
 
-const loraId: FieldSpec = { name: 'loraId', displayName: 'LoRA ID', type: 'string', required: true, default: '', placeholder: 'lora_…' };
+const loraId: FieldSpec = {
+	name: 'loraId',
+	displayName: 'LoRA ID',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: 'lora_…',
+};
 
 const trainingImages: FieldSpec = {
 	name: 'image_urls',
@@ -15,7 +22,14 @@ const trainingImages: FieldSpec = {
 };
 
 const loraFields: FieldSpec[] = [
-	{ name: 'name', displayName: 'Name', type: 'string', required: true, default: '', description: 'Name of the trained model' },
+	{
+		name: 'name',
+		displayName: 'Name',
+		type: 'string',
+		required: true,
+		default: '',
+		description: 'Name of the trained model',
+	},
 	trainingImages,
 	{
 		name: 'kind',
@@ -29,8 +43,22 @@ const loraFields: FieldSpec[] = [
 			{ name: 'object', value: 'object', description: 'A product or object' },
 		],
 	},
-	{ name: 'trigger_word', displayName: 'Trigger Word', type: 'string', default: '', description: 'Word that invokes the trained model in prompts' },
-	{ name: 'steps', displayName: 'Training Steps', type: 'integer', default: 1000, min: 100, max: 4000, description: 'More steps cost more' },
+	{
+		name: 'trigger_word',
+		displayName: 'Trigger Word',
+		type: 'string',
+		default: '',
+		description: 'Word that invokes the trained model in prompts',
+	},
+	{
+		name: 'steps',
+		displayName: 'Training Steps',
+		type: 'integer',
+		default: 1000,
+		min: 100,
+		max: 4000,
+		description: 'More steps cost more',
+	},
 ];
 
 export const trainedModelEndpoints: Endpoint[] = [
@@ -44,9 +72,10 @@ export const trainedModelEndpoints: Endpoint[] = [
 		operation: 'create',
 		name: 'Create',
 		action: 'Train a LoRA',
-		description: 'Train a model on photos; the run completes when the LoRA is ready (its ID is the run\'s "resource_id")',
+		description:
+			'Train a model on photos; the run completes when the LoRA is ready (its ID is the run\'s "resource_id")',
 		output: 'run',
-		defaultWait: 'parked',
+		defaultWait: PAUSE,
 		fields: loraFields,
 	},
 	{
@@ -61,11 +90,24 @@ export const trainedModelEndpoints: Endpoint[] = [
 		action: 'Continue training a LoRA',
 		description: 'Train a completed LoRA further, optionally on more images',
 		output: 'run',
-		defaultWait: 'parked',
+		defaultWait: PAUSE,
 		fields: [
 			loraId,
-			{ name: 'steps', displayName: 'Additional Steps', type: 'integer', primary: true, default: 500, min: 100, max: 4000 },
-			{ ...trainingImages, required: false, displayName: 'More Training Images', description: 'Further photos (URLs or input binary fields)' },
+			{
+				name: 'steps',
+				displayName: 'Additional Steps',
+				type: 'integer',
+				primary: true,
+				default: 500,
+				min: 100,
+				max: 4000,
+			},
+			{
+				...trainingImages,
+				required: false,
+				displayName: 'More Training Images',
+				description: 'Further photos (URLs or input binary fields)',
+			},
 		],
 	},
 	{
@@ -114,7 +156,10 @@ export const trainedModelEndpoints: Endpoint[] = [
 				displayName: 'Status',
 				type: 'options',
 				default: '',
-				options: [{ name: 'Any', value: '' }, ...['training', 'completed', 'failed'].map((v) => ({ name: v, value: v }))],
+				options: [
+					{ name: 'Any', value: '' },
+					...['training', 'completed', 'failed'].map((v) => ({ name: v, value: v })),
+				],
 			},
 		],
 	},
@@ -156,13 +201,30 @@ export const trainedModelEndpoints: Endpoint[] = [
 		operation: 'train',
 		name: 'Train',
 		action: 'Train a style skill',
-		description: 'Train an image style on example images; the trained style then appears among the image styles',
+		description:
+			'Train an image style on example images; the trained style then appears among the image styles',
 		output: 'run',
-		defaultWait: 'parked',
+		defaultWait: PAUSE,
 		fields: [
-			{ name: 'skillId', displayName: 'Skill ID', type: 'string', required: true, default: '', description: 'Name of the style skill (letters, digits, - and _)' },
-			{ ...trainingImages, description: 'Example images of the style (URLs or input binary fields); 4 to 50 images' },
-			{ name: 'name', displayName: 'Style Name', type: 'string', default: '', description: 'Display name of the trained style' },
+			{
+				name: 'skillId',
+				displayName: 'Skill ID',
+				type: 'string',
+				required: true,
+				default: '',
+				description: 'Name of the style skill (letters, digits, - and _)',
+			},
+			{
+				...trainingImages,
+				description: 'Example images of the style (URLs or input binary fields); 4 to 50 images',
+			},
+			{
+				name: 'name',
+				displayName: 'Style Name',
+				type: 'string',
+				default: '',
+				description: 'Display name of the trained style',
+			},
 		],
 	},
 ];

@@ -130,8 +130,16 @@ export interface FieldSpec {
 	itemName?: string;
 }
 
+/** Wait Mode "In This Execution": the running execution polls until the runs finish. */
+export const IN_EXECUTION = 'inExecution';
+/**
+ * Wait Mode "Pause the Execution": paused until the service says the runs finished. The value is
+ * what workflows have saved since the mode was added (its first name); the code calls it pause.
+ */
+export const PAUSE = 'parked';
+
 /** Where a wait happens: in the running execution (polling), or with the execution paused until the service calls back. */
-export type WaitMode = 'inExecution' | 'parked';
+export type WaitMode = typeof IN_EXECUTION | typeof PAUSE;
 
 /** How a response is read into n8n items. */
 export type OutputKind =
@@ -180,7 +188,7 @@ export interface Endpoint {
 	requireOneOf?: string[];
 	/**
 	 * Node-specific behaviour the shared executor lacks (a batch from all input items, the PKCE
-	 * verifier, a workflow's output fields): the key of an entry in `src/node/custom-operations.ts`.
+	 * verifier, a workflow's output fields): the key of an entry in `src/runs/custom-operations.ts`.
 	 */
 	custom?: string;
 	/**
@@ -192,7 +200,7 @@ export interface Endpoint {
 	alwaysWaits?: boolean;
 	/**
 	 * How the node waits for this operation's runs unless the user picks otherwise (Wait Mode):
-	 * 'parked' pauses the execution until the service's events say they finished (jobs of minutes to
+	 * PAUSE pauses the execution until the service's events say they finished (jobs of minutes to
 	 * hours: producers, training, video); absent: the node waits in the execution (quick jobs).
 	 */
 	defaultWait?: WaitMode;
@@ -205,7 +213,10 @@ export interface Endpoint {
 	 * for 'run' outputs: how the service prices it (the sandbox's ledger); `per_model_unit` where the
 	 * unit is the model's own (GET /models/pricing) and the document does not tie the operation to one
 	 */
-	pricing?: { unit: 'per_image' | 'per_second' | 'per_character' | 'per_run' | 'per_model_unit'; countField?: string };
+	pricing?: {
+		unit: 'per_image' | 'per_second' | 'per_character' | 'per_run' | 'per_model_unit';
+		countField?: string;
+	};
 }
 
 /** The catalog's key of an endpoint, e.g. "POST /images/generations". */
@@ -214,7 +225,10 @@ export function endpointKey(e: Pick<Endpoint, 'method' | 'path'>): string {
 }
 
 /** Where a field travels in the request. */
-export function fieldLocation(endpoint: Endpoint, field: FieldSpec): 'body' | 'query' | 'path' | 'node' {
+export function fieldLocation(
+	endpoint: Endpoint,
+	field: FieldSpec,
+): 'body' | 'query' | 'path' | 'node' {
 	if (field.in) return field.in;
 	if (endpoint.path.includes(`{${field.name}}`)) return 'path';
 	return endpoint.method === 'GET' || endpoint.method === 'DELETE' ? 'query' : 'body';

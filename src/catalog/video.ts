@@ -1,6 +1,22 @@
-import { aspectRatio, imageUrl, loras, prompt, referenceImageUrls, resolution, seed } from './fields';
-import { audioUrl, mediaUrl, mediaUrls, resourceId, sourceVideoUrl, videoDuration, videoUrl } from './media-fields';
-import type { Endpoint, FieldSpec } from './types';
+import {
+	aspectRatio,
+	imageUrl,
+	loras,
+	prompt,
+	referenceImageUrls,
+	resolution,
+	seed,
+} from './fields';
+import {
+	audioUrl,
+	mediaUrl,
+	mediaUrls,
+	resourceId,
+	sourceVideoUrl,
+	videoDuration,
+	videoUrl,
+} from './media-fields';
+import { PAUSE, type Endpoint, type FieldSpec } from './types';
 import { PAUSED_WAIT_TIMEOUTS } from './wait-timeouts';
 
 const video = { node: 'MediaGenVideo', auth: 'bearer', scope: 'videos:write' } as const;
@@ -14,7 +30,8 @@ const clips: FieldSpec = {
 	displayName: 'Clips',
 	type: 'json',
 	default: '[]',
-	description: 'Array of {"video_url" or "image_url", "start": seconds, "duration": seconds, "track": 0}, in timeline order',
+	description:
+		'Array of {"video_url" or "image_url", "start": seconds, "duration": seconds, "track": 0}, in timeline order',
 };
 
 /** Video endpoints: generation (with drafts), upscaling, composition, analysis, voices, frames, timelines, motion presets. */
@@ -28,10 +45,11 @@ export const videoEndpoints: Endpoint[] = [
 		operation: 'generate',
 		name: 'Generate',
 		action: 'Generate a video',
-		description: 'Text-to-video and image-to-video, with references, camera control, styles, extend/insert and drafts',
+		description:
+			'Text-to-video and image-to-video, with references, camera control, styles, extend/insert and drafts',
 		capability: 'video_generation',
 		output: 'run',
-		defaultWait: 'parked',
+		defaultWait: PAUSE,
 		teamBilling: true,
 		projectFiling: true,
 		pricing: { unit: 'per_second' },
@@ -45,25 +63,44 @@ export const videoEndpoints: Endpoint[] = [
 				displayName: 'Generate Audio',
 				type: 'boolean',
 				default: false,
-				description: 'Whether to add generated sound (costs more); only models marked "with sound" in the Model list have this switch (API: supports_audio)',
+				description:
+					'Whether to add generated sound (costs more); only models marked "with sound" in the Model list have this switch (API: supports_audio)',
 				limit: { kind: 'switch', keys: ['supports_audio'] },
 			},
 			{ ...imageUrl(false, 'Image'), needs: 'image_to_output' },
-			mediaUrls('image_urls', 'First and Last Frames', 'First frame, then last frame, on models that take both', ['max_input_images'], { max: 2, needs: 'first_last_frame' }),
+			mediaUrls(
+				'image_urls',
+				'First and Last Frames',
+				'First frame, then last frame, on models that take both',
+				['max_input_images'],
+				{ max: 2, needs: 'first_last_frame' },
+			),
 			{ ...referenceImageUrls, needs: 'reference_images' },
-			mediaUrls('reference_video_urls', 'Reference Videos', 'Reference videos, bounded by the model', ['max_reference_videos']),
-			mediaUrls('audio_urls', 'Reference Audio', 'Reference audio, bounded by the model', ['max_reference_audio']),
+			mediaUrls(
+				'reference_video_urls',
+				'Reference Videos',
+				'Reference videos, bounded by the model',
+				['max_reference_videos'],
+			),
+			mediaUrls('audio_urls', 'Reference Audio', 'Reference audio, bounded by the model', [
+				'max_reference_audio',
+			]),
 			{
 				...sourceVideoUrl,
 				requiredBy: 'source_video',
-				fileLimits: { maxMb: ['source_video_max_mb'], maxSeconds: ['source_video_max_seconds'], minSeconds: ['source_video_min_seconds'] },
+				fileLimits: {
+					maxMb: ['source_video_max_mb'],
+					maxSeconds: ['source_video_max_seconds'],
+					minSeconds: ['source_video_min_seconds'],
+				},
 			},
 			{
 				name: 'keyframes',
 				displayName: 'Keyframes',
 				type: 'json',
 				default: '[]',
-				description: 'Array of {"time": seconds, "image_url": "…"} pinning frames, on models that take keyframes (API: max_keyframes)',
+				description:
+					'Array of {"time": seconds, "image_url": "…"} pinning frames, on models that take keyframes (API: max_keyframes)',
 				limit: { kind: 'maxItems', keys: ['max_keyframes'] },
 			},
 			{
@@ -80,7 +117,8 @@ export const videoEndpoints: Endpoint[] = [
 				displayName: 'Camera Trajectory',
 				type: 'json',
 				default: '[]',
-				description: 'Array of camera keyframes {"time", "position", "target"}; the chosen model bounds their number (API: camera_keyframes)',
+				description:
+					'Array of camera keyframes {"time", "position", "target"}; the chosen model bounds their number (API: camera_keyframes)',
 				limit: { kind: 'between', keys: ['camera_keyframes'] },
 				needs: 'motion_control',
 			},
@@ -108,9 +146,29 @@ export const videoEndpoints: Endpoint[] = [
 				options: options(['extended', 'continuation']),
 				description: 'Extend model: the whole extended video, or only the continuation',
 			},
-			{ name: 'insert_start_time', displayName: 'Insert Start Time', type: 'number', default: 0, min: 0, description: 'Insert model: seconds into the source video' },
-			{ name: 'insert_resume_time', displayName: 'Insert Resume Time', type: 'number', default: 0, min: 0, description: 'Insert model: where the source resumes (seconds)' },
-			{ name: 'color_match', displayName: 'Color Match', type: 'boolean', default: false, description: 'Whether the insert model matches the colours of the source' },
+			{
+				name: 'insert_start_time',
+				displayName: 'Insert Start Time',
+				type: 'number',
+				default: 0,
+				min: 0,
+				description: 'Insert model: seconds into the source video',
+			},
+			{
+				name: 'insert_resume_time',
+				displayName: 'Insert Resume Time',
+				type: 'number',
+				default: 0,
+				min: 0,
+				description: 'Insert model: where the source resumes (seconds)',
+			},
+			{
+				name: 'color_match',
+				displayName: 'Color Match',
+				type: 'boolean',
+				default: false,
+				description: 'Whether the insert model matches the colours of the source',
+			},
 			{
 				name: 'task',
 				displayName: 'Task',
@@ -124,7 +182,8 @@ export const videoEndpoints: Endpoint[] = [
 				displayName: 'Draft',
 				type: 'boolean',
 				default: false,
-				description: 'Whether to render a low-resolution draft first; Finalize Draft turns it into the final within 7 days',
+				description:
+					'Whether to render a low-resolution draft first; Finalize Draft turns it into the final within 7 days',
 			},
 			seed,
 			loras,
@@ -141,7 +200,7 @@ export const videoEndpoints: Endpoint[] = [
 		action: 'Turn a draft video into its final',
 		description: 'Renders the final of a draft run (within 7 days), at the price of the full video',
 		output: 'run',
-		defaultWait: 'parked',
+		defaultWait: PAUSE,
 		teamBilling: true,
 		projectFiling: true,
 		pricing: { unit: 'per_second' },
@@ -159,19 +218,23 @@ export const videoEndpoints: Endpoint[] = [
 		description: 'Enlarge a video by a scale factor the model allows',
 		capability: 'video_upscaling',
 		output: 'run',
-		defaultWait: 'parked',
+		defaultWait: PAUSE,
 		teamBilling: true,
 		projectFiling: true,
 		pricing: { unit: 'per_second' },
 		fields: [
-			{ ...videoUrl(true), fileLimits: { maxMb: ['max_file_mb'], maxSeconds: ['max_duration_seconds'] } },
+			{
+				...videoUrl(true),
+				fileLimits: { maxMb: ['max_file_mb'], maxSeconds: ['max_duration_seconds'] },
+			},
 			{
 				name: 'scale',
 				displayName: 'Scale Factor',
 				type: 'number',
 				primary: true,
 				default: 2,
-				description: "A factor the chosen model allows: one of the factors it lists, or between its lowest and highest factor (API: scale_factors, min_scale_factor, max_scale_factor)",
+				description:
+					'A factor the chosen model allows: one of the factors it lists, or between its lowest and highest factor (API: scale_factors, min_scale_factor, max_scale_factor)',
 				limit: {
 					kind: 'all',
 					rules: [
@@ -187,7 +250,8 @@ export const videoEndpoints: Endpoint[] = [
 				displayName: 'Mode',
 				type: 'options',
 				default: '',
-				description: 'Precise keeps detail, creative invents it; on models that list modes (sent as modes)',
+				description:
+					'Precise keeps detail, creative invents it; on models that list modes (sent as modes)',
 				limit: { kind: 'oneOf', keys: ['modes'] },
 			},
 		],
@@ -204,7 +268,7 @@ export const videoEndpoints: Endpoint[] = [
 		description: 'Generates each scene with the video model and joins them into one video',
 		capability: 'video_generation',
 		output: 'run',
-		defaultWait: 'parked',
+		defaultWait: PAUSE,
 		teamBilling: true,
 		projectFiling: true,
 		pricing: { unit: 'per_second' },
@@ -215,13 +279,20 @@ export const videoEndpoints: Endpoint[] = [
 				type: 'json',
 				required: true,
 				default: '[{"prompt": "", "duration": 5}]',
-				description: 'Array of {"prompt", "image_url" (optional), "duration"}; each duration one that the chosen model lists (API: duration_seconds)',
+				description:
+					'Array of {"prompt", "image_url" (optional), "duration"}; each duration one that the chosen model lists (API: duration_seconds)',
 				max: 20,
 			},
 			aspectRatio,
 			resolution,
 			{ ...audioUrl(false, 'Soundtrack laid under the whole video'), primary: false },
-			{ name: 'transition', displayName: 'Transition', type: 'options', default: 'cut', options: options(['cut', 'crossfade', 'fade_to_black']) },
+			{
+				name: 'transition',
+				displayName: 'Transition',
+				type: 'options',
+				default: 'cut',
+				options: options(['cut', 'crossfade', 'fade_to_black']),
+			},
 		],
 	},
 	{
@@ -233,7 +304,8 @@ export const videoEndpoints: Endpoint[] = [
 		operation: 'analyze',
 		name: 'Analyze',
 		action: 'Analyze a video',
-		description: 'Describes a video: summary, scenes with times, and an answer to an optional question (JSON, not a file)',
+		description:
+			'Describes a video: summary, scenes with times, and an answer to an optional question (JSON, not a file)',
 		output: 'run',
 		pausedWaitTimeout: PAUSED_WAIT_TIMEOUTS.quickJob,
 		teamBilling: false,
@@ -241,7 +313,13 @@ export const videoEndpoints: Endpoint[] = [
 		pricing: { unit: 'per_run' },
 		fields: [
 			videoUrl(true, 'Video to analyze'),
-			{ name: 'prompt', displayName: 'Question', type: 'text', default: '', description: 'What to look for or answer about the video' },
+			{
+				name: 'prompt',
+				displayName: 'Question',
+				type: 'text',
+				default: '',
+				description: 'What to look for or answer about the video',
+			},
 		],
 	},
 	{
@@ -253,15 +331,27 @@ export const videoEndpoints: Endpoint[] = [
 		operation: 'createVoice',
 		name: 'Create Voice',
 		action: 'Create a voice for video models',
-		description: 'Clones a voice from audio samples, for the generated sound of video models; outputs its "voice_id" (no file)',
+		description:
+			'Clones a voice from audio samples, for the generated sound of video models; outputs its "voice_id" (no file)',
 		output: 'run',
 		pausedWaitTimeout: PAUSED_WAIT_TIMEOUTS.quickJob,
 		teamBilling: false,
 		projectFiling: false,
 		pricing: { unit: 'per_run' },
 		fields: [
-			{ name: 'name', displayName: 'Name', type: 'string', required: true, default: '', description: 'Name of the new voice' },
-			mediaUrls('audio_urls', 'Samples', 'One to three clean speech samples', undefined, { required: true, primary: true, max: 3 }),
+			{
+				name: 'name',
+				displayName: 'Name',
+				type: 'string',
+				required: true,
+				default: '',
+				description: 'Name of the new voice',
+			},
+			mediaUrls('audio_urls', 'Samples', 'One to three clean speech samples', undefined, {
+				required: true,
+				primary: true,
+				max: 3,
+			}),
 			{ name: 'description', displayName: 'Description', type: 'string', default: '' },
 		],
 	},
@@ -278,7 +368,16 @@ export const videoEndpoints: Endpoint[] = [
 		output: 'object',
 		fields: [
 			videoUrl(true),
-			{ name: 'count', displayName: 'Count', type: 'integer', primary: true, default: 4, min: 1, max: 20, description: 'Evenly spaced frames (1 to 20), unless times are given' },
+			{
+				name: 'count',
+				displayName: 'Count',
+				type: 'integer',
+				primary: true,
+				default: 4,
+				min: 1,
+				max: 20,
+				description: 'Evenly spaced frames (1 to 20), unless times are given',
+			},
 			{
 				name: 'timestamps',
 				displayName: 'Times (Seconds)',
@@ -344,13 +443,19 @@ export const videoEndpoints: Endpoint[] = [
 		action: 'Render a timeline',
 		description: 'Renders the timeline into an MP4 (a run)',
 		output: 'run',
-		defaultWait: 'parked',
+		defaultWait: PAUSE,
 		teamBilling: true,
 		projectFiling: true,
 		pricing: { unit: 'per_second' },
 		fields: [
 			timelineId,
-			{ name: 'resolution', displayName: 'Resolution', type: 'options', default: '1080p', options: options(['480p', '720p', '1080p', '4k']) },
+			{
+				name: 'resolution',
+				displayName: 'Resolution',
+				type: 'options',
+				default: '1080p',
+				options: options(['480p', '720p', '1080p', '4k']),
+			},
 		],
 	},
 	{

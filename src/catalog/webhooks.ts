@@ -1,11 +1,23 @@
 import { EVENT_OPTIONS } from './events';
 import type { Endpoint, FieldSpec } from './types';
 
-const webhook = { node: 'MediaGenAccount', resource: 'webhook', auth: 'bearer', idempotency: 'none' } as const;
+const webhook = {
+	node: 'MediaGenAccount',
+	resource: 'webhook',
+	auth: 'bearer',
+	idempotency: 'none',
+} as const;
 
 const eventOptions = EVENT_OPTIONS;
 
-const endpointId: FieldSpec = { name: 'endpointId', displayName: 'Endpoint ID', type: 'string', required: true, default: '', placeholder: 'whe_…' };
+const endpointId: FieldSpec = {
+	name: 'endpointId',
+	displayName: 'Endpoint ID',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: 'whe_…',
+};
 
 const description: FieldSpec = {
 	name: 'description',
@@ -39,8 +51,24 @@ export const webhookEndpoints: Endpoint[] = [
 		description: 'Register a receiver URL; the answer carries the signing secret, once only',
 		output: 'object',
 		fields: [
-			{ name: 'url', displayName: 'URL', type: 'string', required: true, default: '', placeholder: 'https://example.com/hooks/mediagen', description: 'Where the service POSTs the signed events' },
-			{ name: 'events', displayName: 'Events', type: 'multiOptions', required: true, default: [], options: eventOptions, description: 'The event kinds this endpoint receives' },
+			{
+				name: 'url',
+				displayName: 'URL',
+				type: 'string',
+				required: true,
+				default: '',
+				placeholder: 'https://example.com/hooks/mediagen',
+				description: 'Where the service POSTs the signed events',
+			},
+			{
+				name: 'events',
+				displayName: 'Events',
+				type: 'multiOptions',
+				required: true,
+				default: [],
+				options: eventOptions,
+				description: 'The event kinds this endpoint receives',
+			},
 			description,
 		],
 	},
@@ -52,13 +80,27 @@ export const webhookEndpoints: Endpoint[] = [
 		operation: 'update',
 		name: 'Update Endpoint',
 		action: 'Update a webhook endpoint',
-		description: 'Change the URL, description, events or status (active or disabled) of an endpoint',
+		description:
+			'Change the URL, description, events or status (active or disabled) of an endpoint',
 		output: 'object',
 		fields: [
 			endpointId,
-			{ name: 'url', displayName: 'URL', type: 'string', default: '', description: 'New receiver URL' },
+			{
+				name: 'url',
+				displayName: 'URL',
+				type: 'string',
+				default: '',
+				description: 'New receiver URL',
+			},
 			{ ...description, description: 'New description' },
-			{ name: 'events', displayName: 'Events', type: 'multiOptions', default: [], options: eventOptions, description: 'New list of event kinds' },
+			{
+				name: 'events',
+				displayName: 'Events',
+				type: 'multiOptions',
+				default: [],
+				options: eventOptions,
+				description: 'New list of event kinds',
+			},
 			{
 				name: 'status',
 				displayName: 'Status',
@@ -66,7 +108,11 @@ export const webhookEndpoints: Endpoint[] = [
 				default: 'active',
 				options: [
 					{ name: 'active', value: 'active', description: 'Receives the events it subscribes to' },
-					{ name: 'disabled', value: 'disabled', description: 'Receives nothing until it is active again' },
+					{
+						name: 'disabled',
+						value: 'disabled',
+						description: 'Receives nothing until it is active again',
+					},
 				],
 			},
 		],
@@ -91,18 +137,34 @@ export const webhookEndpoints: Endpoint[] = [
 		operation: 'listDeliveries',
 		name: 'List Deliveries',
 		action: 'List webhook deliveries',
-		description: 'Delivery attempts, newest first, with response status, last error and the signed request headers',
+		description:
+			'Delivery attempts, newest first, with response status, last error and the signed request headers',
 		output: 'list',
 		fields: [
-			{ name: 'endpoint_id', displayName: 'Endpoint ID', type: 'string', default: '', description: 'Only deliveries to this endpoint' },
+			{
+				name: 'endpoint_id',
+				displayName: 'Endpoint ID',
+				type: 'string',
+				default: '',
+				description: 'Only deliveries to this endpoint',
+			},
 			{
 				name: 'status',
 				displayName: 'Status',
 				type: 'options',
 				default: '',
-				options: [{ name: 'Any', value: '' }, ...['pending', 'success', 'failed'].map((v) => ({ name: v, value: v }))],
+				options: [
+					{ name: 'Any', value: '' },
+					...['pending', 'success', 'failed'].map((v) => ({ name: v, value: v })),
+				],
 			},
-			{ name: 'event_type', displayName: 'Event Type', type: 'options', default: '', options: [{ name: 'Any', value: '' }, ...eventOptions] },
+			{
+				name: 'event_type',
+				displayName: 'Event Type',
+				type: 'options',
+				default: '',
+				options: [{ name: 'Any', value: '' }, ...eventOptions],
+			},
 		],
 	},
 	{
@@ -115,6 +177,15 @@ export const webhookEndpoints: Endpoint[] = [
 		action: 'Replay a webhook delivery',
 		description: 'Send the same event (same event ID) to its endpoint again, as a new delivery',
 		output: 'object',
-		fields: [{ name: 'deliveryId', displayName: 'Delivery ID', type: 'string', required: true, default: '', placeholder: 'whd_…' }],
+		fields: [
+			{
+				name: 'deliveryId',
+				displayName: 'Delivery ID',
+				type: 'string',
+				required: true,
+				default: '',
+				placeholder: 'whd_…',
+			},
+		],
 	},
 ];

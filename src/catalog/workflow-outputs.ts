@@ -3,7 +3,13 @@
  * apart from the workflows' operations (workflows.ts): Simplify reads them in the trigger too, which
  * loads no operation.
  */
-export const WORKFLOW_KEYS = ['storyboard', 'hook_pack', 'ugc_ad', 'creative_pack', 'product_ad_variants'] as const;
+export const WORKFLOW_KEYS = [
+	'storyboard',
+	'hook_pack',
+	'ugc_ad',
+	'creative_pack',
+	'product_ad_variants',
+] as const;
 export type WorkflowKey = (typeof WORKFLOW_KEYS)[number];
 
 /** Output fields each workflow declares (the Workflow table of the API document). */

@@ -14,7 +14,10 @@ export const WORKFLOW_NAMES: Record<WorkflowKey, string> = {
 
 const workflowNode = { node: 'MediaGenWorkflow', auth: 'bearer' } as const;
 
-const choice = (values: string[]) => [{ name: 'Service Default', value: '' }, ...values.map((v) => ({ name: v, value: v }))];
+const choice = (values: string[]) => [
+	{ name: 'Service Default', value: '' },
+	...values.map((v) => ({ name: v, value: v })),
+];
 
 const prompt = (required: boolean): FieldSpec => ({
 	name: 'prompt',
@@ -25,7 +28,13 @@ const prompt = (required: boolean): FieldSpec => ({
 	default: '',
 	description: required ? 'What the workflow is about' : 'What the workflow is about (optional)',
 });
-const text = (name: string, displayName: string, description?: string): FieldSpec => ({ name, displayName, type: 'string', default: '', description });
+const text = (name: string, displayName: string, description?: string): FieldSpec => ({
+	name,
+	displayName,
+	type: 'string',
+	default: '',
+	description,
+});
 const tone: FieldSpec = {
 	name: 'tone',
 	displayName: 'Tone',
@@ -33,39 +42,83 @@ const tone: FieldSpec = {
 	default: '',
 	options: choice(['casual', 'professional', 'humorous', 'educational', 'persuasive', 'emotional']),
 };
-const length: FieldSpec = { name: 'length', displayName: 'Length', type: 'options', default: '', options: choice(['short', 'medium', 'long']) };
+const length: FieldSpec = {
+	name: 'length',
+	displayName: 'Length',
+	type: 'options',
+	default: '',
+	options: choice(['short', 'medium', 'long']),
+};
 const audience = text('audience', 'Audience', 'Who the ad speaks to');
-const additionalRequirements: FieldSpec = { name: 'additional_requirements', displayName: 'Additional Requirements', type: 'text', default: '' };
+const additionalRequirements: FieldSpec = {
+	name: 'additional_requirements',
+	displayName: 'Additional Requirements',
+	type: 'text',
+	default: '',
+};
 const productName = text('product_name', 'Product Name');
-const productDescription: FieldSpec = { name: 'product_description', displayName: 'Product Description', type: 'text', default: '' };
+const productDescription: FieldSpec = {
+	name: 'product_description',
+	displayName: 'Product Description',
+	type: 'text',
+	default: '',
+};
 
 /** Input fields of each workflow, as the API document's Workflow table lists them. */
 export const WORKFLOW_INPUT_FIELDS: Record<WorkflowKey, FieldSpec[]> = {
 	storyboard: [
 		prompt(true),
 		text('title', 'Title'),
-		{ name: 'aspect_ratio', displayName: 'Aspect Ratio', type: 'options', default: '', options: choice(['16:9', '9:16', '1:1']) },
+		{
+			name: 'aspect_ratio',
+			displayName: 'Aspect Ratio',
+			type: 'options',
+			default: '',
+			options: choice(['16:9', '9:16', '1:1']),
+		},
 	],
 	hook_pack: [
 		prompt(true),
 		audience,
 		tone,
 		length,
-		{ name: 'target_duration', displayName: 'Target Duration (Seconds)', type: 'number', default: 0, min: 0, description: 'Length of the spoken script; 0 leaves it to the service' },
-		{ name: 'keywords', displayName: 'Keywords', type: 'stringList', default: [], description: 'Words the script should use' },
+		{
+			name: 'target_duration',
+			displayName: 'Target Duration (Seconds)',
+			type: 'number',
+			default: 0,
+			min: 0,
+			description: 'Length of the spoken script; 0 leaves it to the service',
+		},
+		{
+			name: 'keywords',
+			displayName: 'Keywords',
+			type: 'stringList',
+			default: [],
+			description: 'Words the script should use',
+		},
 		additionalRequirements,
 	],
 	ugc_ad: [],
 	creative_pack: [
 		prompt(false),
-		{ ...text('product_url', 'Product URL', 'Page of the product; the workflow reads it'), format: 'url' },
+		{
+			...text('product_url', 'Product URL', 'Page of the product; the workflow reads it'),
+			format: 'url',
+		},
 		productName,
 		productDescription,
 		text('category', 'Category'),
 		audience,
 		tone,
 		length,
-		{ name: 'image_urls', displayName: 'Product Images', type: 'mediaList', default: [], description: 'Images of the product (URLs or binary fields)' },
+		{
+			name: 'image_urls',
+			displayName: 'Product Images',
+			type: 'mediaList',
+			default: [],
+			description: 'Images of the product (URLs or binary fields)',
+		},
 		additionalRequirements,
 	],
 	product_ad_variants: [
@@ -75,7 +128,11 @@ export const WORKFLOW_INPUT_FIELDS: Record<WorkflowKey, FieldSpec[]> = {
 			placeholder: 'e.g. Summer sale: 20% off our trail runner, for Instagram and TikTok',
 		},
 		{ ...productName, primary: true, placeholder: 'e.g. AirStride Runner' },
-		{ ...productDescription, primary: true, description: 'What the product is and why people buy it' },
+		{
+			...productDescription,
+			primary: true,
+			description: 'What the product is and why people buy it',
+		},
 		{ ...tone, primary: true },
 		audience,
 		length,
@@ -104,11 +161,34 @@ export const WORKFLOW_INPUT_FIELDS: Record<WorkflowKey, FieldSpec[]> = {
 };
 WORKFLOW_INPUT_FIELDS.ugc_ad = WORKFLOW_INPUT_FIELDS.hook_pack;
 
-const SHORTCUT_ACTIONS: Record<WorkflowKey, { operation: string; name: string; action: string; description: string }> = {
-	storyboard: { operation: 'createStoryboard', name: 'Create Storyboard', action: 'Create a storyboard', description: 'Plan a video as a storyboard project' },
-	hook_pack: { operation: 'generateHookPack', name: 'Generate Hook Pack', action: 'Generate a hook pack', description: 'Hooks, body, call to action and full script' },
-	ugc_ad: { operation: 'generateUgcAd', name: 'Generate UGC Ad', action: 'Generate a UGC ad script', description: 'A user-generated-content style ad script' },
-	creative_pack: { operation: 'generateCreativePack', name: 'Generate Creative Pack', action: 'Generate a creative pack', description: 'Product analysis with hooks and a script' },
+const SHORTCUT_ACTIONS: Record<
+	WorkflowKey,
+	{ operation: string; name: string; action: string; description: string }
+> = {
+	storyboard: {
+		operation: 'createStoryboard',
+		name: 'Create Storyboard',
+		action: 'Create a storyboard',
+		description: 'Plan a video as a storyboard project',
+	},
+	hook_pack: {
+		operation: 'generateHookPack',
+		name: 'Generate Hook Pack',
+		action: 'Generate a hook pack',
+		description: 'Hooks, body, call to action and full script',
+	},
+	ugc_ad: {
+		operation: 'generateUgcAd',
+		name: 'Generate UGC Ad',
+		action: 'Generate a UGC ad script',
+		description: 'A user-generated-content style ad script',
+	},
+	creative_pack: {
+		operation: 'generateCreativePack',
+		name: 'Generate Creative Pack',
+		action: 'Generate a creative pack',
+		description: 'Product analysis with hooks and a script',
+	},
 	product_ad_variants: {
 		operation: 'generateProductAdVariants',
 		name: 'Generate Product Ad Variants',
@@ -143,9 +223,21 @@ const inputs = (description: string): FieldSpec => ({
 	description,
 });
 
-const id = (name: string, displayName: string): FieldSpec => ({ name, displayName, type: 'string', required: true, default: '' });
+const id = (name: string, displayName: string): FieldSpec => ({
+	name,
+	displayName,
+	type: 'string',
+	required: true,
+	default: '',
+});
 
-const categoryFilter: FieldSpec = { name: 'category', displayName: 'Category', type: 'string', default: '', description: 'Only entries of this category' };
+const categoryFilter: FieldSpec = {
+	name: 'category',
+	displayName: 'Category',
+	type: 'string',
+	default: '',
+	description: 'Only entries of this category',
+};
 
 export const workflowEndpoints: Endpoint[] = [
 	{
@@ -174,7 +266,16 @@ export const workflowEndpoints: Endpoint[] = [
 		action: 'Get a workflow',
 		description: 'A workflow with its input and output schemas',
 		output: 'object',
-		fields: [{ name: 'workflowKey', displayName: 'Workflow', type: 'options', required: true, default: 'storyboard', options: WORKFLOW_KEYS.map((k) => ({ name: WORKFLOW_NAMES[k], value: k })) }],
+		fields: [
+			{
+				name: 'workflowKey',
+				displayName: 'Workflow',
+				type: 'options',
+				required: true,
+				default: 'storyboard',
+				options: WORKFLOW_KEYS.map((k) => ({ name: WORKFLOW_NAMES[k], value: k })),
+			},
+		],
 	},
 	{
 		...workflowNode,
@@ -186,7 +287,8 @@ export const workflowEndpoints: Endpoint[] = [
 		operation: 'run',
 		name: 'Run Any Workflow',
 		action: 'Run a workflow',
-		description: 'Run a workflow by key with its inputs as JSON; waits and outputs its output fields',
+		description:
+			'Run a workflow by key with its inputs as JSON; waits and outputs its output fields',
 		output: 'run',
 		custom: 'workflowOutput',
 		fields: [
@@ -198,7 +300,12 @@ export const workflowEndpoints: Endpoint[] = [
 				default: 'storyboard',
 				options: WORKFLOW_KEYS.map((k) => ({ name: WORKFLOW_NAMES[k], value: k })),
 			},
-			{ ...inputs('The workflow\'s inputs, as its input schema names them, e.g. {"prompt": "…", "tone": "casual"}'), primary: true },
+			{
+				...inputs(
+					'The workflow\'s inputs, as its input schema names them, e.g. {"prompt": "…", "tone": "casual"}',
+				),
+				primary: true,
+			},
 		],
 	},
 
@@ -242,7 +349,11 @@ export const workflowEndpoints: Endpoint[] = [
 		action: 'Estimate the cost of a preset run',
 		description: 'Credits and a quote token for running a preset',
 		output: 'object',
-		fields: [id('presetId', 'Preset ID'), { name: 'prompt', displayName: 'Prompt', type: 'text', default: '' }, inputs('Further inputs of the preset')],
+		fields: [
+			id('presetId', 'Preset ID'),
+			{ name: 'prompt', displayName: 'Prompt', type: 'text', default: '' },
+			inputs('Further inputs of the preset'),
+		],
 	},
 	{
 		...workflowNode,
@@ -261,7 +372,13 @@ export const workflowEndpoints: Endpoint[] = [
 		fields: [
 			id('presetId', 'Preset ID'),
 			{ name: 'prompt', displayName: 'Prompt', type: 'text', primary: true, default: '' },
-			{ name: 'image_url', displayName: 'Image', type: 'media', default: '', description: 'Source image, for presets that take one' },
+			{
+				name: 'image_url',
+				displayName: 'Image',
+				type: 'media',
+				default: '',
+				description: 'Source image, for presets that take one',
+			},
 			inputs('Further inputs of the preset'),
 		],
 	},
@@ -294,7 +411,10 @@ export const workflowEndpoints: Endpoint[] = [
 		output: 'run',
 		pausedWaitTimeout: PAUSED_WAIT_TIMEOUTS.video,
 		// their outputs are not known to be an image, video or audio a project can hold (document, Errors: project_filing_unsupported)
-		fields: [id('workflowId', 'User Workflow ID'), { ...inputs('Inputs the workflow declares, e.g. {"prompt": "…"}'), primary: true }],
+		fields: [
+			id('workflowId', 'User Workflow ID'),
+			{ ...inputs('Inputs the workflow declares, e.g. {"prompt": "…"}'), primary: true },
+		],
 	},
 	{
 		...workflowNode,
@@ -308,7 +428,10 @@ export const workflowEndpoints: Endpoint[] = [
 		action: 'Estimate the cost of a user workflow run',
 		description: 'Credits and a quote token for running an editor workflow',
 		output: 'object',
-		fields: [id('workflowId', 'User Workflow ID'), { ...inputs('Inputs the workflow declares'), primary: true }],
+		fields: [
+			id('workflowId', 'User Workflow ID'),
+			{ ...inputs('Inputs the workflow declares'), primary: true },
+		],
 	},
 	{
 		...workflowNode,
@@ -335,13 +458,33 @@ export const workflowEndpoints: Endpoint[] = [
 		operation: 'analyze',
 		name: 'Analyze',
 		action: 'Analyze an ad',
-		description: 'Scores an ad (video, image or copy) and suggests improvements; waits and outputs the analysis',
+		description:
+			'Scores an ad (video, image or copy) and suggests improvements; waits and outputs the analysis',
 		output: 'run',
 		custom: 'workflowOutput',
 		fields: [
-			{ name: 'video_url', displayName: 'Ad Video', type: 'media', default: '', description: 'The ad as a video (one of video, image or copy is needed)' },
-			{ name: 'image_url', displayName: 'Ad Image', type: 'media', default: '', description: 'The ad as an image' },
-			{ name: 'ad_copy', displayName: 'Ad Copy', type: 'text', primary: true, default: '', description: 'The ad text' },
+			{
+				name: 'video_url',
+				displayName: 'Ad Video',
+				type: 'media',
+				default: '',
+				description: 'The ad as a video (one of video, image or copy is needed)',
+			},
+			{
+				name: 'image_url',
+				displayName: 'Ad Image',
+				type: 'media',
+				default: '',
+				description: 'The ad as an image',
+			},
+			{
+				name: 'ad_copy',
+				displayName: 'Ad Copy',
+				type: 'text',
+				primary: true,
+				default: '',
+				description: 'The ad text',
+			},
 			{
 				name: 'platform',
 				displayName: 'Platform',
@@ -368,7 +511,13 @@ export const workflowEndpoints: Endpoint[] = [
 			{ name: 'name', displayName: 'Name', type: 'string', required: true, default: '' },
 			text('product_url', 'Product URL'),
 			{ name: 'description', displayName: 'Description', type: 'text', default: '' },
-			{ name: 'image_urls', displayName: 'Images', type: 'stringList', default: [], description: 'Image URLs of the product' },
+			{
+				name: 'image_urls',
+				displayName: 'Images',
+				type: 'stringList',
+				default: [],
+				description: 'Image URLs of the product',
+			},
 		],
 	},
 	{

@@ -42,7 +42,12 @@ const NON_PUBLIC_IPV4: Array<[number, number?, number?, number?, number?]> = [
 function isInternalIpv4([a, b, c]: number[]): boolean {
 	// multicast 224/4, reserved 240/4 and the broadcast address
 	if (a >= 224) return true;
-	return NON_PUBLIC_IPV4.some(([first, bFrom, bTo = bFrom, cFrom, cTo = cFrom]) => a === first && (bFrom === undefined || (b >= bFrom && b <= bTo!)) && (cFrom === undefined || (c >= cFrom && c <= cTo!)));
+	return NON_PUBLIC_IPV4.some(
+		([first, bFrom, bTo = bFrom, cFrom, cTo = cFrom]) =>
+			a === first &&
+			(bFrom === undefined || (b >= bFrom && b <= bTo!)) &&
+			(cFrom === undefined || (c >= cFrom && c <= cTo!)),
+	);
 }
 
 /** The eight 16-bit groups of an IPv6 literal (`::` expanded, a dotted IPv4 tail read as two groups), or undefined. */
@@ -56,7 +61,10 @@ function ipv6Groups(literal: string): number[] | undefined {
 	}
 	const halves = text.split('::');
 	if (halves.length > 2) return undefined;
-	const groups = (part: string) => (part === '' ? [] : part.split(':').map((g) => (/^[0-9a-f]{1,4}$/.test(g) ? parseInt(g, 16) : NaN)));
+	const groups = (part: string) =>
+		part === ''
+			? []
+			: part.split(':').map((g) => (/^[0-9a-f]{1,4}$/.test(g) ? parseInt(g, 16) : NaN));
 	const head = groups(halves[0]);
 	const rest = halves.length === 2 ? groups(halves[1]) : [];
 	if ([...head, ...rest].some(Number.isNaN)) return undefined;
@@ -81,7 +89,8 @@ function isInternalIpv6(groups: number[]): boolean {
 	const zerosBefore = (n: number) => groups.slice(0, n).every((g) => g === 0);
 	if (zerosBefore(5) && g5 === 0xffff) return isInternalIpv4(ipv4Of(g6, g7));
 	if (zerosBefore(4) && g4 === 0xffff && g5 === 0) return isInternalIpv4(ipv4Of(g6, g7));
-	if (g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0) return isInternalIpv4(ipv4Of(g6, g7));
+	if (g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0)
+		return isInternalIpv4(ipv4Of(g6, g7));
 	if (g0 === 0x2002) return isInternalIpv4(ipv4Of(g1, g2));
 	if (g0 < 0x2000 || g0 >= 0x4000) return true;
 	if (g0 === 0x2001 && g1 < 0x200) return true;
@@ -95,7 +104,10 @@ function isInternalIpv6(groups: number[]): boolean {
  * download.ts: n8n's egress filter resolves them).
  */
 export function isInternalHost(hostname: string): boolean {
-	const host = hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+	const host = hostname
+		.replace(/^\[|\]$/g, '')
+		.replace(/\.$/, '')
+		.toLowerCase();
 	if (host === 'localhost' || host.endsWith('.localhost')) return true;
 	const v4 = ipv4Parts(host);
 	if (v4) return isInternalIpv4(v4);
@@ -119,7 +131,8 @@ export function downloadRefusal(url: string, baseUrl: string): string | undefine
 	const sameHost = target.hostname.toLowerCase() === base.hostname.toLowerCase();
 	if (target.protocol !== 'https:') {
 		const localHttp = target.protocol === 'http:' && base.protocol === 'http:' && sameHost;
-		if (!localHttp) return `it uses ${target.protocol.replace(':', '')}, and only https is allowed (http only on the host of an http Base URL)`;
+		if (!localHttp)
+			return `it uses ${target.protocol.replace(':', '')}, and only https is allowed (http only on the host of an http Base URL)`;
 	}
 	if (isInternalHost(target.hostname) && !isInternalHost(base.hostname)) {
 		return 'it points at a loopback, private, link-local or other non-public address, and the Base URL is not on one';

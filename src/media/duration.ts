@@ -9,13 +9,21 @@ const MAX_MOVIE_BOX = 64 * 1024 * 1024;
  * check a duration limit (the service still does). Reads the file in order and keeps only headers:
  * a WAV stops after its `data` chunk header, an MP4 after its `moov` box (sample data is passed over).
  */
-export async function mediaDurationSeconds(file: Buffer | AsyncIterable<Buffer>): Promise<number | undefined> {
+export async function mediaDurationSeconds(
+	file: Buffer | AsyncIterable<Buffer>,
+): Promise<number | undefined> {
 	const reader = Buffer.isBuffer(file) ? SequentialReader.of(file) : new SequentialReader(file);
 	try {
 		const first = await reader.read(8);
-		if (first.length === 8 && first.toString('latin1', 4, 8) === 'ftyp') return await mp4Seconds(reader, first);
+		if (first.length === 8 && first.toString('latin1', 4, 8) === 'ftyp')
+			return await mp4Seconds(reader, first);
 		const wave = Buffer.concat([first, await reader.read(4)]);
-		if (wave.length === 12 && wave.toString('latin1', 0, 4) === 'RIFF' && wave.toString('latin1', 8, 12) === 'WAVE') return await wavSeconds(reader);
+		if (
+			wave.length === 12 &&
+			wave.toString('latin1', 0, 4) === 'RIFF' &&
+			wave.toString('latin1', 8, 12) === 'WAVE'
+		)
+			return await wavSeconds(reader);
 		return undefined;
 	} finally {
 		await reader.close();
@@ -86,7 +94,8 @@ function movieSeconds(movie: Buffer): number | undefined {
 		const version = movie[body];
 		if (end - body < (version === 1 ? 32 : 20)) return undefined;
 		const timescale = version === 1 ? movie.readUInt32BE(body + 20) : movie.readUInt32BE(body + 12);
-		const duration = version === 1 ? Number(movie.readBigUInt64BE(body + 24)) : movie.readUInt32BE(body + 16);
+		const duration =
+			version === 1 ? Number(movie.readBigUInt64BE(body + 24)) : movie.readUInt32BE(body + 16);
 		return timescale ? duration / timescale : undefined;
 	}
 	return undefined;

@@ -53,7 +53,8 @@ export function fileNameFromUrl(url: string): string | undefined {
 
 /** The media type the first bytes of a file show, where they show one. */
 export function sniffMimeType(head: Uint8Array): string | undefined {
-	const at = (offset: number, ascii: string) => ascii.split('').every((c, i) => head[offset + i] === c.charCodeAt(0));
+	const at = (offset: number, ascii: string) =>
+		ascii.split('').every((c, i) => head[offset + i] === c.charCodeAt(0));
 	if (head[0] === 0x89 && at(1, 'PNG')) return 'image/png';
 	if (head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'image/jpeg';
 	if (at(0, 'GIF8')) return 'image/gif';
@@ -63,6 +64,7 @@ export function sniffMimeType(head: Uint8Array): string | undefined {
 	if (at(0, 'ID3') || (head[0] === 0xff && (head[1] & 0xe0) === 0xe0)) return 'audio/mpeg';
 	if (at(0, 'OggS')) return 'audio/ogg';
 	if (at(0, 'glTF')) return 'model/gltf-binary';
-	if (head[0] === 0x1a && head[1] === 0x45 && head[2] === 0xdf && head[3] === 0xa3) return 'video/webm';
+	if (head[0] === 0x1a && head[1] === 0x45 && head[2] === 0xdf && head[3] === 0xa3)
+		return 'video/webm';
 	return undefined;
 }

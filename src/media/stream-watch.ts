@@ -17,7 +17,10 @@ export type ByteStream = Awaited<ReturnType<IExecuteFunctions['helpers']['getBin
  * 'readable' listener is gone the stream is back where it started: the next reader's first
  * listener or pipe starts it.
  */
-export async function peekHead(stream: ByteStream, bytes: number): Promise<{ head: Buffer; ended: boolean }> {
+export async function peekHead(
+	stream: ByteStream,
+	bytes: number,
+): Promise<{ head: Buffer; ended: boolean }> {
 	return await new Promise((resolve, reject) => {
 		const chunks: Buffer[] = [];
 		let length = 0;
@@ -70,7 +73,11 @@ export function watchBytes(stream: ByteStream, maxBytes: number, onTooMany: () =
 	let seen = stream.readableLength;
 	const push = stream.push.bind(stream);
 	stream.push = (chunk: unknown, encoding?: BufferEncoding) => {
-		if (chunk !== null && chunk !== undefined) seen += typeof chunk === 'string' ? Buffer.byteLength(chunk, encoding) : (chunk as Uint8Array).length;
+		if (chunk !== null && chunk !== undefined)
+			seen +=
+				typeof chunk === 'string'
+					? Buffer.byteLength(chunk, encoding)
+					: (chunk as Uint8Array).length;
 		if (seen <= maxBytes) return push(chunk, encoding);
 		onTooMany();
 		stream.destroy(new Error(`more than ${maxBytes} bytes`));

@@ -1,5 +1,6 @@
-import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError, type IBinaryData, type IExecuteFunctions } from 'n8n-workflow';
 
+import { NOTHING_SPENT } from '../options/nothing-spent';
 import { apiRequest, unexpectedResponse, type ApiClient } from '../transport/request';
 import { mediaDurationSeconds } from './duration';
 import type { ByteStream } from './stream-watch';
@@ -22,7 +23,12 @@ const READ_CHUNK_BYTES = 1024 * 1024;
  * The bytes of an input binary: a stream from n8n's binary storage (on disk by default, S3 or the
  * database in queue mode) when it keeps the file there; the buffer when the binary travels inline.
  */
-async function openBinary(ctx: IExecuteFunctions, itemIndex: number, property: string, binary: IBinaryData): Promise<{ body: ByteStream | Buffer; size: number }> {
+async function openBinary(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	property: string,
+	binary: IBinaryData,
+): Promise<{ body: ByteStream | Buffer; size: number }> {
 	if (binary.id) {
 		const { fileSize } = await ctx.helpers.getBinaryMetadata(binary.id);
 		return { body: await ctx.helpers.getBinaryStream(binary.id, READ_CHUNK_BYTES), size: fileSize };
@@ -31,13 +37,43 @@ async function openBinary(ctx: IExecuteFunctions, itemIndex: number, property: s
 	return { body: buffer, size: buffer.length };
 }
 
+/** Whether a binary property is a file n8n can read: inline base64 `data` or the `id` of a stored file. */
+function holdsFile(binary: unknown): binary is IBinaryData {
+	if (typeof binary !== 'object' || binary === null) return false;
+	const { id, data } = binary as { id?: unknown; data?: unknown };
+	return (typeof id === 'string' && id !== '') || typeof data === 'string';
+}
+
 /**
  * What the limit checks need of an input binary, without loading it: its size from n8n's metadata
  * and, for MP4 and WAV, its length from the header (duration.ts reads only up to the header it needs).
  */
-export async function describeBinary(ctx: IExecuteFunctions, itemIndex: number, property: string): Promise<BinaryInput> {
-	const binary = ctx.helpers.assertBinaryData(itemIndex, property);
+export async function describeBinary(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	property: string,
+	fieldLabel = 'Input Binary Field',
+): Promise<BinaryInput> {
+	const binary = ctx.helpers.assertBinaryData(itemIndex, property) as unknown;
+	if (!holdsFile(binary)) {
+		// n8n's helpers assume a file here and fail with a TypeError about their own arguments
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`${fieldLabel}: the input binary field "${property}" holds no file; allowed: a file in the item's binary data (data or a stored file id), e.g. from Read/Write Files from Disk or HTTP Request`,
+			{
+				itemIndex,
+				description: NOTHING_SPENT,
+			},
+		);
+	}
 	const { body, size } = await openBinary(ctx, itemIndex, property, binary);
+	// an empty file would be uploaded and a run made (and charged) from nothing
+	if (size === 0)
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`${fieldLabel}: the input binary "${property}" is empty (0 bytes); allowed: a file of 1 byte or more`,
+			{ itemIndex, description: NOTHING_SPENT },
+		);
 	return {
 		itemIndex,
 		property,
@@ -63,14 +99,24 @@ export interface UploadedAsset {
  * signed) and streams the file from n8n's binary storage with its `Content-Length` (pre-signed
  * storage URLs refuse chunked bodies); cancelling the execution stops it.
  */
-export async function uploadBinaryAsset(client: ApiClient, ctx: IExecuteFunctions, input: BinaryInput): Promise<UploadedAsset> {
+export async function uploadBinaryAsset(
+	client: ApiClient,
+	ctx: IExecuteFunctions,
+	input: BinaryInput,
+): Promise<UploadedAsset> {
 	const { body } = await apiRequest<{ upload_url?: string; asset_url?: string }>(client, {
 		method: 'POST',
 		path: '/uploads',
 		body: { content_type: input.mimeType, ...(input.fileName ? { filename: input.fileName } : {}) },
 		itemIndex: input.itemIndex,
 	});
-	if (!body.upload_url || !body.asset_url) throw unexpectedResponse(client, 'The upload response has no upload_url or asset_url', body, input.itemIndex);
+	if (!body.upload_url || !body.asset_url)
+		throw unexpectedResponse(
+			client,
+			'The upload response has no upload_url or asset_url',
+			body,
+			input.itemIndex,
+		);
 	const binary = ctx.helpers.assertBinaryData(input.itemIndex, input.property);
 	const file = await openBinary(ctx, input.itemIndex, input.property, binary);
 	try {
@@ -98,6 +144,10 @@ export async function uploadBinaryAsset(client: ApiClient, ctx: IExecuteFunction
 }
 
 /** Uploads an input binary and returns the `asset_url` to pass in a generation field. */
-export async function uploadBinary(client: ApiClient, ctx: IExecuteFunctions, input: BinaryInput): Promise<string> {
+export async function uploadBinary(
+	client: ApiClient,
+	ctx: IExecuteFunctions,
+	input: BinaryInput,
+): Promise<string> {
 	return (await uploadBinaryAsset(client, ctx, input)).asset_url;
 }

@@ -17,7 +17,8 @@ function aspectRatioLabel(value: string): string {
 	const match = /^(\d+(?:\.\d+)?):(\d+(?:\.\d+)?)$/.exec(value);
 	if (!match) return value;
 	const [width, height] = [Number(match[1]), Number(match[2])];
-	const use = RATIO_USES[value] ?? (width > height ? 'landscape' : width < height ? 'portrait' : 'square');
+	const use =
+		RATIO_USES[value] ?? (width > height ? 'landscape' : width < height ? 'portrait' : 'square');
 	return `${value} (${use})`;
 }
 
@@ -41,7 +42,9 @@ const FORMATS: Record<string, string> = {
 };
 
 function titleCase(value: string): string {
-	return value.replace(/[_-]+/g, ' ').replace(/(^|\s)([a-z])/g, (_, space: string, c: string) => space + c.toUpperCase());
+	return value
+		.replace(/[_-]+/g, ' ')
+		.replace(/(^|\s)([a-z])/g, (_, space: string, c: string) => space + c.toUpperCase());
 }
 
 /** The label of one value of a model limit (`key` is the limits key it came from). */

@@ -33,7 +33,10 @@ const cache = new Map<string, { at: number; value: Promise<unknown> }>();
 
 function cacheKey(client: ApiClient, what: string): string {
 	const node = client.ctx.getNode();
-	const credentialId = node.credentials?.[client.credentialType]?.id ?? node.credentials?.[client.credentialType]?.name ?? '';
+	const credentialId =
+		node.credentials?.[client.credentialType]?.id ??
+		node.credentials?.[client.credentialType]?.name ??
+		'';
 	return `${what}|${client.credentialType}|${credentialId}|${client.baseUrl}`;
 }
 
@@ -90,8 +93,11 @@ export function modelAlias(parameter: unknown): string {
 
 /** Models of one capability: the default first, then available, then preview; superseded last. */
 export function modelsForCapability(models: Model[], capability: Capability): Model[] {
-	const rank = (m: Model) => (m.is_default ? 0 : 1) + (m.status === 'preview' ? 2 : 0) + (m.superseded_by ? 4 : 0);
-	return models.filter((m) => m.capability === capability).sort((a, b) => rank(a) - rank(b) || a.id.localeCompare(b.id));
+	const rank = (m: Model) =>
+		(m.is_default ? 0 : 1) + (m.status === 'preview' ? 2 : 0) + (m.superseded_by ? 4 : 0);
+	return models
+		.filter((m) => m.capability === capability)
+		.sort((a, b) => rank(a) - rank(b) || a.id.localeCompare(b.id));
 }
 
 export function defaultModel(models: Model[], capability: Capability): Model | undefined {
@@ -113,7 +119,9 @@ const UNITS: Record<string, [string, string]> = {
 export function priceLabel(price: ModelPrice): string | undefined {
 	if (typeof price.credits !== 'number' || !Number.isFinite(price.credits)) return undefined;
 	const credits = `${Number(price.credits.toPrecision(4))} credit${price.credits === 1 ? '' : 's'}`;
-	const unit = price.unit ? UNITS[price.unit]?.[0] ?? price.unit.replace(/^per_/, '').replace(/_/g, ' ') : undefined;
+	const unit = price.unit
+		? (UNITS[price.unit]?.[0] ?? price.unit.replace(/^per_/, '').replace(/_/g, ' '))
+		: undefined;
 	return unit ? `${credits} per ${unit}` : credits;
 }
 
@@ -123,7 +131,13 @@ function abilities(model: Model): string[] {
 	const text = flags.text_to_output === true;
 	const image = flags.image_to_output === true;
 	return [
-		text && image ? 'from text or an image' : image ? 'from an image' : text && flags.image_to_output === false ? 'from text only' : '',
+		text && image
+			? 'from text or an image'
+			: image
+				? 'from an image'
+				: text && flags.image_to_output === false
+					? 'from text only'
+					: '',
 		flags.reference_images === true ? 'reference images' : '',
 		flags.first_last_frame === true ? 'first and last frame' : '',
 		flags.motion_control === true ? 'camera control' : '',

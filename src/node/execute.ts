@@ -1,44 +1,69 @@
-import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+} from 'n8n-workflow';
 
 import { estimateOperation, findOperation, type NodeName } from '../catalog';
 import { listModels, type Model } from '../models/model-catalog';
 import { sendRunsAsBatch } from '../runs/batches';
-import { DEFAULT_SUBMIT_CONCURRENCY, type PreparedCall, type WaitHolder } from '../runs/call';
+import type { PreparedCall, WaitList } from '../runs/call';
+import { maxParallelSubmits } from '../runs/submit-options';
+import { RUN_OPTIONS } from './description/run-options';
 import { validateCall } from '../runs/check-call';
-import { planCost } from '../runs/cost';
+import { planCost } from '../spend/cost';
 import { checkMentionsReady, listInfluencers, mentionsOf } from '../runs/mentions';
 import { forEachLimited } from '../runs/pool';
 import { isRun, type Run } from '../runs/run';
 import { submitRun, uploadPending } from '../runs/submit';
 import { SubmitMemory } from '../runs/submit-memory';
-import { BEARER_CREDENTIAL_TYPE, isCredentialType } from '../transport/credentials';
 import { listAll } from '../transport/paginate';
-import { apiRequest, createClient, learnCredentialSecrets, unexpectedResponse, type ApiClient } from '../transport/request';
-import { customOperationFor } from './custom-operations';
-import { errorItem } from './error-item';
-import { settleSharedJobs } from './jobs';
-import { HeldWaits } from './held-waits';
+import {
+	apiRequest,
+	createClient,
+	learnCredentialSecrets,
+	unexpectedResponse,
+	type ApiClient,
+} from '../transport/request';
+import { customOperationFor } from '../runs/custom-operations';
+import { errorItem } from '../outputs/error-item';
+import { settleSharedJobs } from '../spend/jobs';
+import { RunWaits } from '../waits/run-waits';
 import { NodeParameters } from './node-parameters';
 import { callScopeOf, prepareCall } from './parameters';
-import { runJson } from './run-outputs';
-import { admitWithinBudgets, sendsInOneRequest } from './spend';
-import { reportSpend } from './spend-report';
-import { estimateOnlyAsked, toolDeadlineOf } from './tool-call';
-import { outputFor, toolAnswersFailures } from './tool-output';
+import { runJson } from '../waits/run-outputs';
+import { admitWithinBudgets, sendsInOneRequest } from '../spend/admit';
+import { reportSpend } from '../spend/spend-report';
+import { estimateOnlyAsked, toolDeadlineOf } from '../agents/tool-call';
+import { outputFor, toolAnswersFailures } from '../agents/tool-output';
+import { credentialTypeOf } from '../credentials/authentication';
 
 /** Sends one prepared call and returns its items, or a run to wait for. */
-async function send(ctx: IExecuteFunctions, client: ApiClient, call: PreparedCall, memory: SubmitMemory, waits: WaitHolder): Promise<INodeExecutionData[] | Run> {
+async function send(
+	ctx: IExecuteFunctions,
+	client: ApiClient,
+	call: PreparedCall,
+	memory: SubmitMemory,
+	waits: WaitList,
+): Promise<INodeExecutionData[] | Run> {
 	const custom = customOperationFor(call.endpoint);
 	if (!custom?.send && call.endpoint.output === 'run') {
 		const run = await submitRun(ctx, client, call, memory);
-		return call.run!.wait ? run : [{ json: runJson(call, run), pairedItem: { item: call.itemIndex } }];
+		return call.run!.wait
+			? run
+			: [{ json: runJson(call, run), pairedItem: { item: call.itemIndex } }];
 	}
 	await uploadPending(ctx, client, call);
 	if (custom?.send) return await custom.send(ctx, client, call, waits);
 	const { endpoint, itemIndex } = call;
 	const pairedItem = { item: itemIndex };
 	if (call.list) {
-		const rows = await listAll(client, { path: call.path, qs: call.qs, itemIndex, auth: endpoint.auth }, call.list);
+		const rows = await listAll(
+			client,
+			{ path: call.path, qs: call.qs, itemIndex, auth: endpoint.auth },
+			call.list,
+		);
 		return rows.map((json) => ({ json, pairedItem }));
 	}
 	const { body } = await apiRequest<unknown>(client, {
@@ -52,7 +77,13 @@ async function send(ctx: IExecuteFunctions, client: ApiClient, call: PreparedCal
 		auth: endpoint.auth,
 	});
 	if (endpoint.output === 'run') {
-		if (!isRun(body)) throw unexpectedResponse(client, `${endpoint.method} ${endpoint.path} did not return a run`, body, itemIndex);
+		if (!isRun(body))
+			throw unexpectedResponse(
+				client,
+				`${endpoint.method} ${endpoint.path} did not return a run`,
+				body,
+				itemIndex,
+			);
 		return call.run!.wait ? body : [{ json: runJson(call, body), pairedItem }];
 	}
 	if (endpoint.output === 'empty' || body === undefined || body === null || body === '') {
@@ -69,37 +100,55 @@ async function send(ctx: IExecuteFunctions, client: ApiClient, call: PreparedCal
  * What fails leaves through the one redaction step (SecretValues): no error, error item or output of
  * a failure shows a secret of the credential in use.
  */
-export async function executeCatalogNode(ctx: IExecuteFunctions, node: NodeName): Promise<INodeExecutionData[][]> {
+export async function executeCatalogNode(
+	ctx: IExecuteFunctions,
+	node: NodeName,
+): Promise<INodeExecutionData[][]> {
 	const startedAt = Date.now();
-	const auth = ctx.getNodeParameter('authentication', 0, BEARER_CREDENTIAL_TYPE);
-	const client = await createClient(ctx, isCredentialType(auth) ? auth : BEARER_CREDENTIAL_TYPE);
+	const client = await createClient(
+		ctx,
+		credentialTypeOf((name, fallback) => ctx.getNodeParameter(name, 0, fallback)),
+	);
 	try {
 		const { outputs, failed } = await executeItems(ctx, node, client, startedAt);
-		if (failed === 0) return outputs;
-		// the last look at what to redact: an OAuth2 token n8n fetched during the run (json only: binary data is the files)
-		await learnCredentialSecrets(client);
-		for (const item of outputs.flat()) item.json = client.secrets.value(item.json);
+		if (failed.size === 0) return outputs;
+		// The last look at what to redact (an OAuth2 token fetched by another process), applied to
+		// what a failure made: its error item, or the tool answer made of it. A successful item is
+		// the user's data and is never rewritten (its prompt may hold words a secret also holds).
+		await learnCredentialSecrets(client, undefined, true);
+		for (const item of outputs.flat())
+			if (failed.has(pairedIndexOf(item))) item.json = client.secrets.value(item.json);
 		return outputs;
 	} catch (error) {
-		await learnCredentialSecrets(client);
+		await learnCredentialSecrets(client, undefined, true);
 		throw client.secrets.value(error);
 	}
 }
 
-async function executeItems(ctx: IExecuteFunctions, node: NodeName, client: ApiClient, startedAt: number): Promise<{ outputs: INodeExecutionData[][]; failed: number }> {
+/** The input item an output item answers (-1 when it names none: a tool's summary line). */
+function pairedIndexOf(item: INodeExecutionData): number {
+	const paired = Array.isArray(item.pairedItem) ? item.pairedItem[0] : item.pairedItem;
+	if (typeof paired === 'number') return paired;
+	return paired?.item ?? -1;
+}
+
+async function executeItems(
+	ctx: IExecuteFunctions,
+	node: NodeName,
+	client: ApiClient,
+	startedAt: number,
+): Promise<{ outputs: INodeExecutionData[][]; failed: Set<number> }> {
 	const items = ctx.getInputData();
 	const results: INodeExecutionData[][] = items.map(() => []);
 	const failures = new Map<number, unknown>();
 	const fail = (itemIndex: number, error: unknown) => {
 		if (!ctx.continueOnFail() && !toolAnswersFailures(ctx)) throw error;
-		failedItems++;
 		failures.set(itemIndex, error);
 		results[itemIndex] = [errorItem(error, itemIndex, client.secrets)];
 	};
 	const scope = callScopeOf(ctx);
 	const memory = new SubmitMemory(ctx, scope.runIndex, scope.edition);
-	const waits = new HeldWaits();
-	let failedItems = 0;
+	const waits = new RunWaits();
 
 	const prepared: PreparedCall[] = [];
 	const parameters = new NodeParameters(ctx);
@@ -110,14 +159,28 @@ async function executeItems(ctx: IExecuteFunctions, node: NodeName, client: ApiC
 			const resource = parameters.get('resource', itemIndex) as string;
 			const operation = parameters.get('operation', itemIndex) as string;
 			const chosen = findOperation(node, resource, operation);
-			if (!chosen) throw new NodeOperationError(ctx.getNode(), `Unknown operation "${resource}/${operation}"`, { itemIndex });
-			const endpoint = estimateOnlyAsked(ctx, chosen, itemIndex, parameters.asTool) ? estimateOperation(chosen) : chosen;
+			if (!chosen)
+				throw new NodeOperationError(
+					ctx.getNode(),
+					`Unknown operation "${resource}/${operation}"`,
+					{ itemIndex },
+				);
+			const endpoint = estimateOnlyAsked(ctx, chosen, itemIndex, parameters.asTool)
+				? estimateOperation(chosen)
+				: chosen;
 			const call = await prepareCall(ctx, endpoint, itemIndex, scope, parameters);
 			if (endpoint.capability) models ??= listModels(client);
 			const model = validateCall(ctx, call, endpoint.capability ? await models : undefined);
 			const mentioned = mentionsOf(ctx, call);
-			if (mentioned.length) checkMentionsReady(ctx, call, mentioned, await (influencers ??= listInfluencers(client)));
-			planCost(ctx, call, model, endpoint.estimates !== undefined);
+			if (mentioned.length)
+				checkMentionsReady(ctx, call, mentioned, await (influencers ??= listInfluencers(client)));
+			planCost(
+				ctx,
+				call,
+				model,
+				endpoint.estimates !== undefined,
+				parameters.get(RUN_OPTIONS, itemIndex, {}) as IDataObject,
+			);
 			prepared.push(call);
 		} catch (error) {
 			fail(itemIndex, error);
@@ -138,7 +201,8 @@ async function executeItems(ctx: IExecuteFunctions, node: NodeName, client: ApiC
 	// Operations that turn all items into one request (a batch) run once, then the rest item by item.
 	const perItem: PreparedCall[] = [];
 	const grouped = new Map<string, PreparedCall[]>();
-	const sendAllOf = (call: PreparedCall) => (call.endpoint.output === 'run' ? sendRunsAsBatch : customOperationFor(call.endpoint)?.sendAll);
+	const sendAllOf = (call: PreparedCall) =>
+		call.endpoint.output === 'run' ? sendRunsAsBatch : customOperationFor(call.endpoint)?.sendAll;
 	for (const call of calls) {
 		if (!sendsInOneRequest(call)) perItem.push(call);
 		else {
@@ -163,23 +227,31 @@ async function executeItems(ctx: IExecuteFunctions, node: NodeName, client: ApiC
 		const settings = calls.find((c) => c.run)?.run;
 		if (settings) client.requestTimeoutMs = settings.requestTimeoutMs;
 		const sent = new Map<number, { run?: Run; items?: INodeExecutionData[]; error?: unknown }>();
-		await forEachLimited(perItem, settings?.concurrency ?? DEFAULT_SUBMIT_CONCURRENCY, async (call) => {
-			try {
-				const outcome = await send(ctx, client, call, memory, waits);
-				if (Array.isArray(outcome)) results[call.itemIndex] = outcome;
-				else waits.holdRun(call, outcome);
-				sent.set(call.itemIndex, Array.isArray(outcome) ? { items: outcome } : { run: outcome });
-			} catch (error) {
-				sent.set(call.itemIndex, { error });
-				fail(call.itemIndex, error);
-			}
-		});
+		await forEachLimited(
+			perItem,
+			settings?.concurrency ?? maxParallelSubmits.spec.default,
+			async (call) => {
+				try {
+					const outcome = await send(ctx, client, call, memory, waits);
+					if (Array.isArray(outcome)) results[call.itemIndex] = outcome;
+					else waits.addRun(call, outcome);
+					sent.set(call.itemIndex, Array.isArray(outcome) ? { items: outcome } : { run: outcome });
+				} catch (error) {
+					sent.set(call.itemIndex, { error });
+					fail(call.itemIndex, error);
+				}
+			},
+		);
 		for (const call of sharing) {
 			// the item whose run this one shares: sent, or refused before sending (a budget)
 			const leader = sent.get(call.sharesRunOf!) ?? { error: failures.get(call.sharesRunOf!) };
 			if (leader.error !== undefined) fail(call.itemIndex, leader.error);
-			else if (leader.run) waits.holdRun(call, leader.run);
-			else results[call.itemIndex] = (leader.items ?? []).map((item) => ({ ...item, pairedItem: { item: call.itemIndex } }));
+			else if (leader.run) waits.addRun(call, leader.run);
+			else
+				results[call.itemIndex] = (leader.items ?? []).map((item) => ({
+					...item,
+					pairedItem: { item: call.itemIndex },
+				}));
 		}
 		allSent = true;
 	} finally {
@@ -189,7 +261,16 @@ async function executeItems(ctx: IExecuteFunctions, node: NodeName, client: ApiC
 
 	const paused = await waits.settle(ctx, client, results, fail, toolDeadlineOf(ctx, startedAt));
 	// Every item done: a later try of this node run (n8n retries when the first item is an error) has nothing to replay.
-	if (failedItems === 0) memory.clearRun();
-	reportSpend(ctx, [...calls, ...sharing], paused ? undefined : results, budgets, memory.editedItems);
-	return { outputs: [paused ?? (await outputFor(ctx, client, calls, results.flat()))], failed: failedItems };
+	if (failures.size === 0) memory.clearRun();
+	reportSpend(
+		ctx,
+		[...calls, ...sharing],
+		paused ? undefined : results,
+		budgets,
+		memory.editedItems,
+	);
+	return {
+		outputs: [paused ?? (await outputFor(ctx, client, calls, results.flat()))],
+		failed: new Set(failures.keys()),
+	};
 }

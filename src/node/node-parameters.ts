@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INode } from 'n8n-workflow';
 
-import { runsAsTool } from './tool-output';
+import { runsAsTool } from '../agents/tool-output';
 
 /** Whether a raw parameter value (as saved in the workflow) holds an expression anywhere. */
 function holdsExpression(raw: unknown): boolean {
@@ -12,8 +12,8 @@ function holdsExpression(raw: unknown): boolean {
 
 /**
  * A node's parameters as read for each item. A parameter without an expression has the same value
- * for every item, so it is read from n8n once: n8n resolves each read on its own (about 0.2 s for
- * the ten parameters of 1,000 items on a busy machine, in a CPU profile of n8n running the node).
+ * for every item, so it is read from n8n once: n8n resolves each read on its own, which a CPU profile of n8n
+ * running the node shows as a visible cost at many items (bench/README.md).
  * Values are shared between items: read them, never change them.
  */
 export class NodeParameters {

@@ -1,39 +1,92 @@
-import { isResourceLocatorValue, NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
+import {
+	isResourceLocatorValue,
+	NodeOperationError,
+	type IDataObject,
+	type IExecuteFunctions,
+} from 'n8n-workflow';
 
-import { endpointKey, fieldLocation, IN_EXECUTION_WAIT_TIMEOUT, pausedWaitTimeoutOf, type Endpoint, type FieldSpec, type WaitMode } from '../catalog';
-import { BYTES_PER_MB, DEFAULT_MAX_OUTPUT_MB, MAX_OUTPUT_MB } from '../media/download';
+import { keyFromToolInputs } from '../agents/tool-call-key';
+import { endpointKey, fieldLocation, type Endpoint, type FieldSpec } from '../catalog';
 import { describeBinary } from '../media/upload';
 import { modelAlias } from '../models/model-catalog';
-import { DEFAULT_SUBMIT_CONCURRENCY, MAX_SUBMIT_CONCURRENCY, type PendingUpload, type PreparedCall, type RunSettings } from '../runs/call';
-import { NOTHING_SPENT } from '../runs/nothing-spent';
+import {
+	binaryField,
+	DEFAULT_BINARY_FIELD,
+	maxOutputBytesOf,
+	returnUrlsOnly,
+} from '../outputs/output-options';
+import { simplifyOf } from '../outputs/simplify-option';
+import type { PendingUpload, PreparedCall } from '../runs/call';
+import { listSettingsOf } from '../runs/list-options';
+import {
+	jobNameOf,
+	maxParallelSubmits,
+	projectId,
+	quoteToken,
+	requestTimeout,
+	teamId,
+	useBatchApi,
+} from '../runs/submit-options';
+import { editionOf } from '../spend/job-edition';
 import { deriveIdempotencyKey, keyFromUserValue } from '../transport/idempotency';
-import { keyFromToolInputs } from '../transport/tool-call-key';
-import { binaryParam, paramName, sourceParam } from './names';
-import { editionOf } from './node-edition';
+import { waitSettingsOf } from '../waits/wait-options';
+import { ADDITIONAL_FIELDS } from './description/fields';
+import { MODEL_PARAM } from './description/model';
+import { binaryParam, paramName, sourceParam } from './description/param-names';
+import { EDITS_THAT_KEEP_THE_JOB, RUN_OPTIONS } from './description/run-options';
 import { NodeParameters } from './node-parameters';
 
 function isEmpty(value: unknown): boolean {
-	return value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
+	return (
+		value === undefined ||
+		value === null ||
+		value === '' ||
+		(Array.isArray(value) && value.length === 0)
+	);
 }
 
-function invalid(ctx: IExecuteFunctions, itemIndex: number, field: FieldSpec, message: string, description?: string): NodeOperationError {
+function invalid(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: FieldSpec,
+	message: string,
+	description?: string,
+): NodeOperationError {
 	const notSent = `Nothing was sent to the service, so no credits were spent (API field ${field.name}).`;
-	return new NodeOperationError(ctx.getNode(), `${field.displayName}: ${message}`, { itemIndex, description: description ? `${description} ${notSent}` : notSent });
+	return new NodeOperationError(ctx.getNode(), `${field.displayName}: ${message}`, {
+		itemIndex,
+		description: description ? `${description} ${notSent}` : notSent,
+	});
 }
 
-function parseJsonField(ctx: IExecuteFunctions, itemIndex: number, field: FieldSpec, value: unknown): unknown {
+function parseJsonField(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: FieldSpec,
+	value: unknown,
+): unknown {
 	if (typeof value !== 'string') return value;
 	if (value.trim() === '') return undefined;
 	try {
 		return JSON.parse(value);
 	} catch {
-		throw invalid(ctx, itemIndex, field, 'is not valid JSON', `Example: ${String(field.default ?? '{}')}`);
+		throw invalid(
+			ctx,
+			itemIndex,
+			field,
+			'is not valid JSON',
+			`Example: ${String(field.default ?? '{}')}`,
+		);
 	}
 }
 
 function splitList(value: unknown): string[] {
 	if (Array.isArray(value)) return value.map((v) => String(v).trim()).filter(Boolean);
-	if (typeof value === 'string') return value.split(',').map((v) => v.trim()).filter(Boolean);
+	if (typeof value === 'string')
+		return value
+			.split(',')
+			.map((v) => v.trim())
+			.filter(Boolean);
 	return [];
 }
 
@@ -41,7 +94,12 @@ function splitList(value: unknown): string[] {
  * A fixed collection of entries as the API's array of objects (each entry's parameters under their
  * API names). An array from an expression is taken as it is (and checked like the entries).
  */
-function readObjectList(ctx: IExecuteFunctions, itemIndex: number, field: FieldSpec, value: unknown): unknown {
+function readObjectList(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: FieldSpec,
+	value: unknown,
+): unknown {
 	if (typeof value === 'string') return parseJsonField(ctx, itemIndex, field, value);
 	if (Array.isArray(value)) return value;
 	const entries = (value as { values?: IDataObject[] } | undefined)?.values ?? [];
@@ -49,7 +107,8 @@ function readObjectList(ctx: IExecuteFunctions, itemIndex: number, field: FieldS
 		const object: IDataObject = {};
 		for (const item of field.items ?? []) {
 			const inner = entry[paramName(item)];
-			if (inner !== undefined && inner !== '') object[item.name] = typeof inner === 'string' ? inner.trim() : inner;
+			if (inner !== undefined && inner !== '')
+				object[item.name] = typeof inner === 'string' ? inner.trim() : inner;
 		}
 		return object;
 	});
@@ -68,19 +127,26 @@ async function readField(
 	const get = (name: string, fallback: unknown) =>
 		source ? source[name] : parameters.get(name, itemIndex, fallback);
 	if (field.type === 'media' || field.type === 'mediaList') {
-		const useBinary = source ? !isEmpty(source[binaryParam(field)]) : get(sourceParam(field), 'url') === 'binary';
+		const useBinary = source
+			? !isEmpty(source[binaryParam(field)])
+			: get(sourceParam(field), 'url') === 'binary';
 		if (!useBinary) {
 			const urls = get(paramName(field), field.type === 'media' ? '' : []);
-			return field.type === 'media' ? (typeof urls === 'string' ? urls.trim() : urls) : splitList(urls);
+			return field.type === 'media'
+				? typeof urls === 'string'
+					? urls.trim()
+					: urls
+				: splitList(urls);
 		}
 		if (source && !isEmpty(source[paramName(field)])) {
 			throw invalid(ctx, itemIndex, field, 'set either the URL or the binary field, not both');
 		}
 		const properties = splitList(get(binaryParam(field), ''));
-		if (properties.length === 0) throw invalid(ctx, itemIndex, field, 'name the input binary field to upload');
+		if (properties.length === 0)
+			throw invalid(ctx, itemIndex, field, 'name the input binary field to upload');
 		const placeholders: string[] = [];
 		for (const [index, property] of properties.entries()) {
-			const input = await describeBinary(ctx, itemIndex, property);
+			const input = await describeBinary(ctx, itemIndex, property, field.displayName);
 			const placeholder = `binary:${property}`;
 			placeholders.push(placeholder);
 			uploads.push({
@@ -100,7 +166,12 @@ async function readField(
 	if (field.type === 'json') return parseJsonField(ctx, itemIndex, field, value);
 	if (field.type === 'objectList') return readObjectList(ctx, itemIndex, field, value);
 	// an expression gives a number field a string: read it as the number it spells (checked later)
-	if ((field.type === 'number' || field.type === 'integer') && typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) {
+	if (
+		(field.type === 'number' || field.type === 'integer') &&
+		typeof value === 'string' &&
+		value.trim() !== '' &&
+		Number.isFinite(Number(value))
+	) {
 		return Number(value);
 	}
 	if (field.type === 'stringList') return splitList(value);
@@ -129,72 +200,29 @@ export function callScopeOf(ctx: IExecuteFunctions): CallScope {
 		nodeId: node.id || node.name,
 		// n8n's Retry On Fail re-runs the node with the same run index; a loop gives each pass its own
 		runIndex: Number(ctx.getWorkflowDataProxy(0).$runIndex ?? 0),
-		edition: editionOf(node),
+		edition: editionOf(node, EDITS_THAT_KEEP_THE_JOB),
 	};
 }
 
-/** A number option: finite and within bounds, else an error naming the field and the range. */
-export function numberOption(ctx: IExecuteFunctions, itemIndex: number, options: IDataObject, name: string, label: string, fallback: number, min: number, max: number): number {
-	const raw = options[name];
-	if (raw === undefined || raw === null || raw === '') return fallback;
-	const value = typeof raw === 'number' ? raw : typeof raw === 'string' ? Number(raw.trim()) : NaN;
-	if (!Number.isFinite(value) || value < min || value > max) {
-		const shown = typeof raw === 'number' ? String(raw) : JSON.stringify(raw);
-		throw new NodeOperationError(ctx.getNode(), `${label}: ${shown} is not allowed; allowed: a number from ${min} to ${max}`, {
-			itemIndex,
-			description: NOTHING_SPENT,
-		});
-	}
-	return value;
-}
-
-/**
- * The job an item names through Options → Idempotency Key: a number from an expression counts as
- * its text; a blank value means none (the node derives a key); anything else is refused.
- */
-function jobNameOf(ctx: IExecuteFunctions, itemIndex: number, raw: unknown): string | undefined {
-	if (raw === undefined || raw === null) return undefined;
-	if (typeof raw === 'number' && Number.isFinite(raw)) return String(raw);
-	if (typeof raw !== 'string') {
-		throw new NodeOperationError(ctx.getNode(), `Idempotency Key: ${JSON.stringify(raw) ?? String(raw)} is not allowed; allowed: text that names the job, e.g. {{ $json.sku }}`, {
-			itemIndex,
-			description: NOTHING_SPENT,
-		});
-	}
-	return raw.trim() || undefined;
-}
-
 /** Path ids the service could read as another path (`.`, `..`) or as none at all. */
-function checkPathId(ctx: IExecuteFunctions, itemIndex: number, field: FieldSpec, value: unknown): string {
+function checkPathId(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: FieldSpec,
+	value: unknown,
+): string {
 	const id = String(value).trim();
 	if (id === '' || id === '.' || id === '..') {
-		throw invalid(ctx, itemIndex, field, `${JSON.stringify(id)} is not an ID; allowed: the ID of an existing ${field.displayName.replace(/ ID$/, '').toLowerCase()}`, 'Nothing was sent to the service.');
+		throw invalid(
+			ctx,
+			itemIndex,
+			field,
+			`${JSON.stringify(id)} is not an ID; allowed: the ID of an existing ${field.displayName.replace(/ ID$/, '').toLowerCase()}`,
+			'Nothing was sent to the service.',
+		);
 	}
 	return id;
 }
-
-/** Wait Mode as set, else the operation's default (catalog `defaultWait`). */
-function waitModeOf(ctx: IExecuteFunctions, parameters: NodeParameters, endpoint: Endpoint, itemIndex: number): WaitMode {
-	const value = parameters.get('waitMode', itemIndex, endpoint.defaultWait ?? 'inExecution');
-	if (value === 'parked' || value === 'inExecution') return value;
-	throw new NodeOperationError(ctx.getNode(), `Wait Mode (waitMode): ${JSON.stringify(value)} is not allowed; allowed: parked, inExecution`, {
-		itemIndex,
-		description: 'Nothing was sent to the service.',
-	});
-}
-
-/**
- * Wait Timeout as set (the same in either Wait Mode), else each mode's default: a paused wait's
- * comes from the catalog (src/catalog/wait-timeouts.ts). Both are kept: a node set to pause may
- * have to wait in the execution instead (src/node/pause.ts, whyNotPause).
- */
-function waitTimeoutsOf(ctx: IExecuteFunctions, endpoint: Endpoint, itemIndex: number, options: IDataObject): Pick<RunSettings, 'waitTimeoutMs' | 'pausedWaitTimeoutMs'> {
-	const read = (fallback: number) => numberOption(ctx, itemIndex, options, 'waitTimeout', 'Wait Timeout (Seconds)', fallback, 1, MAX_WAIT_SECONDS) * 1000;
-	return { waitTimeoutMs: read(IN_EXECUTION_WAIT_TIMEOUT), pausedWaitTimeoutMs: read(pausedWaitTimeoutOf(endpoint) ?? IN_EXECUTION_WAIT_TIMEOUT) };
-}
-
-/** Longest wait the node accepts, in seconds (7 days, the service's draft and asset windows). */
-export const MAX_WAIT_SECONDS = 7 * 24 * 3600;
 
 /**
  * Whether an optional field sits at the top of the panel. A node version may have shown it under
@@ -202,7 +230,9 @@ export const MAX_WAIT_SECONDS = 7 * 24 * 3600;
  * the node's version shows, so a saved older workflow has it there.
  */
 function shownUpFront(parameters: NodeParameters, field: FieldSpec): boolean {
-	return parameters.saved(field.type === 'media' || field.type === 'mediaList' ? sourceParam(field) : paramName(field));
+	return parameters.saved(
+		field.type === 'media' || field.type === 'mediaList' ? sourceParam(field) : paramName(field),
+	);
 }
 
 /**
@@ -213,7 +243,10 @@ function shownUpFront(parameters: NodeParameters, field: FieldSpec): boolean {
 function derivedKey(parameters: NodeParameters, call: PreparedCall, scope: CallScope): string {
 	const { itemIndex, route } = call;
 	if (parameters.asTool && call.uploads.length === 0) {
-		return keyFromToolInputs({ workflowId: scope.workflowId, nodeName: scope.nodeName, itemIndex, route }, call);
+		return keyFromToolInputs(
+			{ workflowId: scope.workflowId, nodeName: scope.nodeName, itemIndex, route },
+			call,
+		);
 	}
 	return deriveIdempotencyKey({ ...scope, itemIndex, route });
 }
@@ -224,22 +257,43 @@ function derivedKey(parameters: NodeParameters, call: PreparedCall, scope: CallS
  * run, item, route), never on the body, so every retry of this item carries the same key — except
  * a tool call's, which is named by what it asks (derivedKey).
  */
-export async function prepareCall(ctx: IExecuteFunctions, endpoint: Endpoint, itemIndex: number, scope: CallScope, parameters = new NodeParameters(ctx)): Promise<PreparedCall> {
+export async function prepareCall(
+	ctx: IExecuteFunctions,
+	endpoint: Endpoint,
+	itemIndex: number,
+	scope: CallScope,
+	parameters = new NodeParameters(ctx),
+): Promise<PreparedCall> {
 	const qs: IDataObject = {};
 	const body: IDataObject = {};
 	const pathValues: IDataObject = {};
 	const settings: IDataObject = {};
 	const uploads: PendingUpload[] = [];
-	const additional = parameters.get('additionalFields', itemIndex, {}) as IDataObject;
+	const additional = parameters.get(ADDITIONAL_FIELDS, itemIndex, {}) as IDataObject;
 	if (endpoint.capability) {
-		const model = modelAlias(parameters.get('model', itemIndex, ''));
+		const model = modelAlias(parameters.get(MODEL_PARAM, itemIndex, ''));
 		if (model) body.model = model;
 	}
 	for (const field of endpoint.fields) {
 		const topLevel = field.required || (field.primary && shownUpFront(parameters, field));
 		const location = fieldLocation(endpoint, field);
-		const target = location === 'body' ? body : location === 'query' ? qs : location === 'node' ? settings : pathValues;
-		const value = await readField(ctx, parameters, itemIndex, field, topLevel ? undefined : additional, uploads, target);
+		const target =
+			location === 'body'
+				? body
+				: location === 'query'
+					? qs
+					: location === 'node'
+						? settings
+						: pathValues;
+		const value = await readField(
+			ctx,
+			parameters,
+			itemIndex,
+			field,
+			topLevel ? undefined : additional,
+			uploads,
+			target,
+		);
 		if (location === 'path') {
 			pathValues[field.name] = checkPathId(ctx, itemIndex, field, value ?? '');
 			continue;
@@ -249,47 +303,55 @@ export async function prepareCall(ctx: IExecuteFunctions, endpoint: Endpoint, it
 			continue;
 		}
 		if (field.spread) {
-			if (typeof value !== 'object' || Array.isArray(value)) throw invalid(ctx, itemIndex, field, 'must be a JSON object');
+			if (typeof value !== 'object' || Array.isArray(value))
+				throw invalid(ctx, itemIndex, field, 'must be a JSON object');
 			Object.assign(target, value);
 		} else target[field.name] = value as IDataObject[keyof IDataObject];
 	}
 	let path = endpoint.path;
-	for (const [name, value] of Object.entries(pathValues)) path = path.replace(`{${name}}`, encodeURIComponent(String(value)));
+	for (const [name, value] of Object.entries(pathValues))
+		path = path.replace(`{${name}}`, encodeURIComponent(String(value)));
 
 	const route = endpointKey(endpoint);
 	const call: PreparedCall = { itemIndex, endpoint, path, qs, body, settings, uploads, route };
 	let ownKey: string | undefined;
 	if (endpoint.output === 'run' || endpoint.output === 'batch') {
-		const options = parameters.get('options', itemIndex, {}) as IDataObject;
-		if (options.teamId) body.team_id = String(options.teamId);
-		if (options.projectId) body.project_id = String(options.projectId);
-		if (options.quoteToken) body.quote_token = String(options.quoteToken);
+		const get = (name: string, fallback: unknown) => parameters.get(name, itemIndex, fallback);
+		const options = get(RUN_OPTIONS, {}) as IDataObject;
+		const team = teamId.read(options);
+		if (team) body.team_id = team;
+		const project = projectId.read(options);
+		if (project) body.project_id = project;
+		const quote = quoteToken.read(options);
+		if (quote) body.quote_token = quote;
 		call.run = {
-			wait: endpoint.alwaysWaits === true || (parameters.get('waitForCompletion', itemIndex, true) as boolean),
-			waitMode: waitModeOf(ctx, parameters, endpoint, itemIndex),
-			concurrency: Math.round(numberOption(ctx, itemIndex, options, 'concurrency', 'Max Parallel Submits', DEFAULT_SUBMIT_CONCURRENCY, 1, MAX_SUBMIT_CONCURRENCY)),
-			requestTimeoutMs: numberOption(ctx, itemIndex, options, 'requestTimeout', 'Request Timeout (Seconds)', 30, 1, 600) * 1000,
-			useBatchApi: options.useBatchApi === true,
-			...waitTimeoutsOf(ctx, endpoint, itemIndex, options),
+			...waitSettingsOf(ctx, itemIndex, endpoint, get, options),
+			concurrency: Math.round(maxParallelSubmits.read(ctx, itemIndex, options)),
+			requestTimeoutMs: requestTimeout.read(ctx, itemIndex, options) * 1000,
+			useBatchApi: useBatchApi.read(options),
 			// an agent's tool answers with URLs: n8n drops binaries before the model (README)
-			returnUrlsOnly: Boolean(options.returnUrlsOnly) || parameters.asTool,
-			binaryPropertyName: String(options.binaryPropertyName || 'data'),
-			maxOutputBytes: numberOption(ctx, itemIndex, options, 'maxOutputSize', 'Max Output Size (MB)', DEFAULT_MAX_OUTPUT_MB, 1, MAX_OUTPUT_MB) * BYTES_PER_MB,
+			returnUrlsOnly: returnUrlsOnly.read(options) || parameters.asTool,
+			binaryPropertyName: binaryField.read(options) ?? DEFAULT_BINARY_FIELD,
+			maxOutputBytes: maxOutputBytesOf(ctx, itemIndex, options),
 			// absent below node version 2 (the full objects); an agent's tool answers are compact already
-			simplify: !parameters.asTool && parameters.get('simplify', itemIndex, false) === true,
+			simplify: !parameters.asTool && simplifyOf(get),
 		};
-		ownKey = jobNameOf(ctx, itemIndex, options.idempotencyKey);
+		ownKey = jobNameOf(ctx, itemIndex, options);
 	}
-	if (endpoint.output === 'list') {
-		const limits: IDataObject = { limit: parameters.get('limit', itemIndex, 50) as IDataObject[string] };
-		call.list = {
-			returnAll: parameters.get('returnAll', itemIndex, false) as boolean,
-			limit: Math.round(numberOption(ctx, itemIndex, limits, 'limit', 'Limit', 50, 1, 1_000_000)),
-		};
-	}
+	if (endpoint.output === 'list')
+		call.list = listSettingsOf(ctx, itemIndex, (name, fallback) =>
+			parameters.get(name, itemIndex, fallback),
+		);
 	if (endpoint.idempotency !== 'none') {
 		if (ownKey) call.job = ownKey;
-		call.idempotencyKey = ownKey ? keyFromUserValue(ownKey, { workflowId: scope.workflowId, nodeId: scope.nodeId, route, edition: scope.edition }) : derivedKey(parameters, call, scope);
+		call.idempotencyKey = ownKey
+			? keyFromUserValue(ownKey, {
+					workflowId: scope.workflowId,
+					nodeId: scope.nodeId,
+					route,
+					edition: scope.edition,
+				})
+			: derivedKey(parameters, call, scope);
 	}
 	return call;
 }

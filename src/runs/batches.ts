@@ -4,102 +4,82 @@ import {
 	type IExecuteFunctions,
 	type INodeExecutionData,
 	type IWebhookFunctions,
-	type JsonObject,
 } from 'n8n-workflow';
 
 import { catalog, endpointKey } from '../catalog';
 import { WORKFLOW_KEYS } from '../catalog/workflows';
 import { downloadOutputs } from '../media/download';
-import { simplifiedBatchItem } from '../media/simplify';
+import { simplifiedBatchItem } from '../outputs/simplify';
 import { listAll } from '../transport/paginate';
-import { pause } from '../transport/pause';
-import { isOutage } from '../transport/problem';
 import { apiRequest, unexpectedResponse, type ApiClient } from '../transport/request';
-import type { BatchPairing, PreparedCall, WaitHolder } from './call';
+import type { BatchPairing, PreparedCall, WaitList } from './call';
 import { readRunsOnce } from './read-runs';
 import type { Batch, BatchItem, Run } from './run';
-import { outputFiles } from '../media/output-files';
+import { outputFiles } from '../outputs/output-files';
 import { refusedOutright, uploadPending } from './submit';
 import type { SubmitMemory } from './submit-memory';
-import { NOTHING_SPENT } from './nothing-spent';
+import { NOTHING_SPENT } from '../options/nothing-spent';
 import { checkWorkflowInputs } from './workflow-inputs';
-import { OUTAGE_FIRST_PAUSE_MS, POLL_RETRY_LIMITS } from './wait';
 
 const FINISHED = new Set(['completed', 'failed', 'partial']);
-const MAX_POLL_MS = 10_000;
 
 export function isBatchFinished(batch: Batch): boolean {
 	return FINISHED.has(batch.status);
 }
 
-function isBatch(value: unknown): value is Batch {
-	return typeof value === 'object' && value !== null && typeof (value as Batch).id === 'string' && typeof (value as Batch).status === 'string';
+export function isBatch(value: unknown): value is Batch {
+	return (
+		typeof value === 'object' &&
+		value !== null &&
+		typeof (value as Batch).id === 'string' &&
+		typeof (value as Batch).status === 'string'
+	);
 }
 
 /** The error of a batch still running when the wait ended (at its deadline, or cancelled). */
-export function batchWaitError(ctx: Pick<IExecuteFunctions, 'getNode'>, batch: Batch, itemIndex: number, cancelled: boolean): NodeOperationError {
-	const error = new NodeOperationError(
-		ctx.getNode(),
-		cancelled ? `Waiting for batch ${batch.id} stopped: the execution was cancelled` : `Batch ${batch.id} did not finish before the wait timed out`,
-		{ itemIndex, description: 'The batch goes on at the service. Raise "Wait Timeout" or use MediaGen Batch → Wait for Completion later.' },
-	);
-	error.context.problem = { code: cancelled ? 'cancelled' : 'wait_timeout', batch_id: batch.id } as JsonObject;
-	return error;
-}
-
-/**
- * Polls GET /batches/{id} until the batch is completed, failed or partial (back-off from 1 s to
- * 10 s, honouring Retry-After), stopping at the deadline or when the execution is cancelled.
- */
-export async function waitForBatch(ctx: IExecuteFunctions, client: ApiClient, batch: Batch, deadline: number, itemIndex: number): Promise<Batch> {
-	let current = batch;
-	let interval = 1000;
-	let outagePause = 0;
-	while (!isBatchFinished(current)) {
-		const wake = Math.min(Date.now() + interval, deadline);
-		if (!(await pause(Math.max(0, wake - Date.now()), client.signal)) || Date.now() >= deadline) {
-			throw batchWaitError(ctx, current, itemIndex, client.signal?.aborted === true);
-		}
-		const read = await apiRequest<unknown>(client, { method: 'GET', path: `/batches/${encodeURIComponent(current.id)}`, itemIndex, retryLimits: POLL_RETRY_LIMITS }).catch(
-			(error: unknown) => {
-				// an outage: the batch goes on at the service, so keep waiting, more slowly each time
-				if (isOutage(error)) return undefined;
-				throw error;
-			},
+export async function readBatch(
+	client: ApiClient,
+	batchId: string,
+	itemIndex?: number,
+): Promise<Batch> {
+	const { body } = await apiRequest<unknown>(client, {
+		method: 'GET',
+		path: `/batches/${encodeURIComponent(batchId)}`,
+		itemIndex,
+	});
+	if (!isBatch(body))
+		throw unexpectedResponse(
+			client,
+			`GET /batches/${batchId} did not return a batch`,
+			body,
+			itemIndex,
 		);
-		if (!read) {
-			outagePause = Math.min(MAX_POLL_MS, Math.max(OUTAGE_FIRST_PAUSE_MS, outagePause * 2));
-			interval = outagePause;
-			continue;
-		}
-		outagePause = 0;
-		if (!isBatch(read.body)) throw unexpectedResponse(client, `GET /batches/${current.id} did not return a batch`, read.body, itemIndex);
-		current = read.body;
-		const retryAfter = Number(read.headers['retry-after']);
-		interval = Number.isFinite(retryAfter) && retryAfter > 0 ? Math.min(MAX_POLL_MS, retryAfter * 1000) : Math.min(MAX_POLL_MS, interval * 1.5);
-	}
-	return current;
-}
-
-export async function readBatch(client: ApiClient, batchId: string, itemIndex?: number): Promise<Batch> {
-	const { body } = await apiRequest<unknown>(client, { method: 'GET', path: `/batches/${encodeURIComponent(batchId)}`, itemIndex });
-	if (!isBatch(body)) throw unexpectedResponse(client, `GET /batches/${batchId} did not return a batch`, body, itemIndex);
 	return body;
 }
 
-export async function listBatchItems(client: ApiClient, batchId: string, itemIndex: number): Promise<BatchItem[]> {
-	const rows = await listAll(client, { path: `/batches/${encodeURIComponent(batchId)}/items`, itemIndex }, { returnAll: true, limit: 0 });
+export async function listBatchItems(
+	client: ApiClient,
+	batchId: string,
+	itemIndex: number,
+): Promise<BatchItem[]> {
+	const rows = await listAll(
+		client,
+		{ path: `/batches/${encodeURIComponent(batchId)}/items`, itemIndex },
+		{ returnAll: true, limit: 0 },
+	);
 	return (rows as BatchItem[]).sort((a, b) => a.index - b.index);
 }
 
 /** What the node sent for a batch item: its Item Body (Create From Items), or the item's own request (Use Batch API). */
 function sentOf(call: PreparedCall | undefined): IDataObject | undefined {
 	const item = call?.body.item;
-	return typeof item === 'object' && item !== null && !Array.isArray(item) ? (item as IDataObject) : call?.body;
+	return typeof item === 'object' && item !== null && !Array.isArray(item)
+		? (item as IDataObject)
+		: call?.body;
 }
 
 /**
- * One output item per batch item: simplified as the run of its target (src/media/simplify.ts), or
+ * One output item per batch item: simplified as the run of its target (src/outputs/simplify.ts), or
  * the item as JSON (with output_urls); its files as binary when asked. `sent` is the call it came from, where known.
  */
 async function batchItemOutput(
@@ -115,9 +95,19 @@ async function batchItemOutput(
 	const files = item.status === 'completed' ? outputFiles(item.output) : [];
 	const json: IDataObject = settings.simplify
 		? simplifiedBatchItem(item, batch, { sent: sentOf(sent) })
-		: { ...item, batch_id: item.batch_id ?? batch.id, batch_status: batch.status, output_urls: files.map((f) => f.url) };
-	if (settings.returnUrlsOnly || !settings.wait || files.length === 0) return { json, pairedItem: { item: pairedTo } };
-	const binary = await downloadOutputs(ctx, files, settings.binaryPropertyName, client.baseUrl, { runId: item.id, maxBytes: settings.maxOutputBytes, signal: client.signal });
+		: {
+				...item,
+				batch_id: item.batch_id ?? batch.id,
+				batch_status: batch.status,
+				output_urls: files.map((f) => f.url),
+			};
+	if (settings.returnUrlsOnly || !settings.wait || files.length === 0)
+		return { json, pairedItem: { item: pairedTo } };
+	const binary = await downloadOutputs(ctx, files, settings.binaryPropertyName, client.baseUrl, {
+		runId: item.id,
+		maxBytes: settings.maxOutputBytes,
+		signal: client.signal,
+	});
 	return { json, binary, pairedItem: { item: pairedTo } };
 }
 
@@ -144,7 +134,12 @@ export async function batchOutputs(
  * each output item shows its charge as a single run's does. A read that fails leaves them as they are.
  */
 async function addCharges(client: ApiClient, items: BatchItem[]): Promise<void> {
-	const runIds = items.filter((item) => item.status === 'completed' && typeof item.run_id === 'string' && item.usage === undefined).map((item) => item.run_id as string);
+	const runIds = items
+		.filter(
+			(item) =>
+				item.status === 'completed' && typeof item.run_id === 'string' && item.usage === undefined,
+		)
+		.map((item) => item.run_id as string);
 	if (runIds.length === 0) return;
 	const runs = await readRunsOnce(client, runIds).catch(() => new Map<string, Run>());
 	for (const item of items) {
@@ -169,7 +164,10 @@ async function outputsOf(
 		if (onlyFailed && item.status !== 'failed') continue;
 		const from = pairing === 'byIndex' ? calls[item.index] : undefined;
 		const pairedTo = from?.itemIndex ?? first.itemIndex;
-		outputs.set(pairedTo, [...(outputs.get(pairedTo) ?? []), await batchItemOutput(ctx, client, first, batch, item, pairedTo, from)]);
+		outputs.set(pairedTo, [
+			...(outputs.get(pairedTo) ?? []),
+			await batchItemOutput(ctx, client, first, batch, item, pairedTo, from),
+		]);
 	}
 	return outputs;
 }
@@ -179,10 +177,14 @@ function sameSetting(ctx: IExecuteFunctions, calls: PreparedCall[], name: string
 	const other = calls.find((c) => c.body[name] !== first);
 	if (other) {
 		const label = calls[0].endpoint.fields.find((f) => f.name === name)?.displayName ?? name;
-		throw new NodeOperationError(ctx.getNode(), `${label}: every item of one batch needs the same ${label} ("${String(first)}" on item 0, "${String(other.body[name])}" on item ${other.itemIndex}); allowed: one value for all items`, {
-			itemIndex: other.itemIndex,
-			description: `${NOTHING_SPENT} (API field ${name}.)`,
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`${label}: every item of one batch needs the same ${label} ("${String(first)}" on item 0, "${String(other.body[name])}" on item ${other.itemIndex}); allowed: one value for all items`,
+			{
+				itemIndex: other.itemIndex,
+				description: `${NOTHING_SPENT} (API field ${name}.)`,
+			},
+		);
 	}
 	return first;
 }
@@ -198,7 +200,7 @@ async function submitBatch(
 	client: ApiClient,
 	calls: PreparedCall[],
 	memory: SubmitMemory,
-	waits: WaitHolder,
+	waits: WaitList,
 	makeBody: () => IDataObject,
 ): Promise<Map<number, INodeExecutionData[]>> {
 	const first = calls[0];
@@ -215,46 +217,82 @@ async function submitBatch(
 			for (const call of calls) await uploadPending(ctx, client, call);
 			body = makeBody();
 		}
-		memory.remember(route, first.itemIndex, { key: idempotencyKey, path: '/batches', qs: {}, body });
-		const answer = await apiRequest<unknown>(client, { method: 'POST', path: '/batches', body, idempotencyKey, itemIndex: first.itemIndex }).catch((error: unknown) => {
+		memory.remember(route, first.itemIndex, {
+			key: idempotencyKey,
+			path: '/batches',
+			qs: {},
+			body,
+		});
+		const answer = await apiRequest<unknown>(client, {
+			method: 'POST',
+			path: '/batches',
+			body,
+			idempotencyKey,
+			itemIndex: first.itemIndex,
+		}).catch((error: unknown) => {
 			if (refusedOutright(error)) memory.forget(route, first.itemIndex);
 			throw error;
 		});
-		if (!isBatch(answer.body)) throw unexpectedResponse(client, 'POST /batches did not return a batch', answer.body, first.itemIndex);
+		if (!isBatch(answer.body))
+			throw unexpectedResponse(
+				client,
+				'POST /batches did not return a batch',
+				answer.body,
+				first.itemIndex,
+			);
 		created = answer.body;
 		memory.created(route, first.itemIndex, created.id);
 	}
 	if (!first.run!.wait) {
-		const items = Array.isArray(created.items) ? (created.items as BatchItem[]) : await listBatchItems(client, created.id, first.itemIndex);
+		const items = Array.isArray(created.items)
+			? (created.items as BatchItem[])
+			: await listBatchItems(client, created.id, first.itemIndex);
 		return await outputsOf(ctx, client, calls, created, items, 'byIndex');
 	}
-	waits.holdBatch(calls, created, 'byIndex');
+	waits.addBatch(calls, created, 'byIndex');
 	return new Map();
 }
 
 /** Operation names a batch can target: the generating submits, as the document's tables write them. */
-export const BATCH_OPERATIONS: readonly string[] = catalog.filter((e) => e.output === 'run' && e.method === 'POST').map(endpointKey);
+export const BATCH_OPERATIONS: readonly string[] = catalog
+	.filter((e) => e.output === 'run' && e.method === 'POST')
+	.map(endpointKey);
 
 /**
  * The target as the service takes it (README: Assumptions): in mode operation an operation name
  * ("POST /images/generations"; a path alone, as earlier versions wrote it, is read as that POST);
  * in mode workflow a workflow key. Anything else is refused before sending, naming the choices.
  */
-function batchTarget(ctx: IExecuteFunctions, call: PreparedCall, mode: string, raw: string): string {
+function batchTarget(
+	ctx: IExecuteFunctions,
+	call: PreparedCall,
+	mode: string,
+	raw: string,
+): string {
 	const value = raw.trim();
 	if (mode === 'workflow') {
 		if ((WORKFLOW_KEYS as readonly string[]).includes(value)) return value;
-		throw new NodeOperationError(ctx.getNode(), `Target: "${value}" is not a workflow; allowed: ${WORKFLOW_KEYS.join(', ')}`, {
-			itemIndex: call.itemIndex,
-			description: `${NOTHING_SPENT} (API field target.)`,
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Target: "${value}" is not a workflow; allowed: ${WORKFLOW_KEYS.join(', ')}`,
+			{
+				itemIndex: call.itemIndex,
+				description: `${NOTHING_SPENT} (API field target.)`,
+			},
+		);
 	}
-	const name = /^[A-Z]+\s/.test(value) ? value.replace(/\s+/, ' ') : `POST /${value.replace(/^\/+/, '')}`;
+	const name = /^[A-Z]+\s/.test(value)
+		? value.replace(/\s+/, ' ')
+		: `POST /${value.replace(/^\/+/, '')}`;
 	if (BATCH_OPERATIONS.includes(name)) return name;
-	throw new NodeOperationError(ctx.getNode(), `Target: "${value}" is not a generating operation; allowed: an operation name such as POST /images/generations or POST /videos/generations`, {
-		itemIndex: call.itemIndex,
-		description: `${NOTHING_SPENT} All operation names: ${BATCH_OPERATIONS.join(', ')}. (API field target.)`,
-	});
+	throw new NodeOperationError(
+		ctx.getNode(),
+		`Target: "${value}" is not a generating operation; allowed: an operation name such as POST /images/generations or POST /videos/generations`,
+		{
+			itemIndex: call.itemIndex,
+			description: `${NOTHING_SPENT} All operation names: ${BATCH_OPERATIONS.join(', ')}. (API field target.)`,
+		},
+	);
 }
 
 /** MediaGen Batch → Create From Items: each input item's "Item Body" becomes one batch item. */
@@ -263,20 +301,26 @@ export async function createBatchFromItems(
 	client: ApiClient,
 	calls: PreparedCall[],
 	memory: SubmitMemory,
-	waits: WaitHolder,
+	waits: WaitList,
 ): Promise<Map<number, INodeExecutionData[]>> {
 	for (const call of calls) {
 		const item = call.body.item;
 		if (typeof item !== 'object' || item === null || Array.isArray(item)) {
-			throw new NodeOperationError(ctx.getNode(), 'Item Body: must be a JSON object; allowed: an object such as {"prompt": "…"}, the body the Target takes', {
-				itemIndex: call.itemIndex,
-				description: `${NOTHING_SPENT} (API field item.)`,
-			});
+			throw new NodeOperationError(
+				ctx.getNode(),
+				'Item Body: must be a JSON object; allowed: an object such as {"prompt": "…"}, the body the Target takes',
+				{
+					itemIndex: call.itemIndex,
+					description: `${NOTHING_SPENT} (API field item.)`,
+				},
+			);
 		}
 	}
 	const mode = sameSetting(ctx, calls, 'mode') as string;
 	const target = batchTarget(ctx, calls[0], mode, String(sameSetting(ctx, calls, 'target') ?? ''));
-	if (mode === 'workflow') for (const call of calls) checkWorkflowInputs(ctx, call.itemIndex, target, call.body.item as IDataObject, 'Item Body');
+	if (mode === 'workflow')
+		for (const call of calls)
+			checkWorkflowInputs(ctx, call.itemIndex, target, call.body.item as IDataObject, 'Item Body');
 	const concurrency = sameSetting(ctx, calls, 'concurrency');
 	return await submitBatch(ctx, client, calls, memory, waits, () => ({
 		mode,
@@ -295,22 +339,40 @@ export async function sendRunsAsBatch(
 	client: ApiClient,
 	calls: PreparedCall[],
 	memory: SubmitMemory,
-	waits: WaitHolder,
+	waits: WaitList,
 ): Promise<Map<number, INodeExecutionData[]>> {
 	const { endpoint } = calls[0];
 	return await submitBatch(ctx, client, calls, memory, waits, () => ({
 		mode: 'operation',
 		// an operation name as the document's endpoint tables write it (README: Assumptions)
 		target: endpointKey(endpoint),
-		items: calls.map((c) => c.body),
+		// each item names the model its quote priced: a queued item then echoes it, so budgets can price it
+		items: calls.map((c) =>
+			c.cost?.model && c.body.model === undefined ? { ...c.body, model: c.cost.model } : c.body,
+		),
 		concurrency: calls[0].run!.concurrency,
 	}));
 }
 
 /** MediaGen Batch → Wait for Completion: reads the batch and holds it; its outputs are one item per batch item. */
-export async function waitForBatchItems(_ctx: IExecuteFunctions, client: ApiClient, call: PreparedCall, waits: WaitHolder): Promise<INodeExecutionData[]> {
-	const { body } = await apiRequest<unknown>(client, { method: 'GET', path: call.path, itemIndex: call.itemIndex });
-	if (!isBatch(body)) throw unexpectedResponse(client, `GET ${call.path} did not return a batch`, body, call.itemIndex);
-	waits.holdBatch([call], body, 'one');
+export async function waitForBatchItems(
+	_ctx: IExecuteFunctions,
+	client: ApiClient,
+	call: PreparedCall,
+	waits: WaitList,
+): Promise<INodeExecutionData[]> {
+	const { body } = await apiRequest<unknown>(client, {
+		method: 'GET',
+		path: call.path,
+		itemIndex: call.itemIndex,
+	});
+	if (!isBatch(body))
+		throw unexpectedResponse(
+			client,
+			`GET ${call.path} did not return a batch`,
+			body,
+			call.itemIndex,
+		);
+	waits.addBatch([call], body, 'one');
 	return [];
 }

@@ -12,10 +12,6 @@ export interface PendingUpload {
 	assign: (assetUrl: string) => void;
 }
 
-/** Max Parallel Submits: the default, and the most the field takes (one place for the field and the executor) */
-export const DEFAULT_SUBMIT_CONCURRENCY = 20;
-export const MAX_SUBMIT_CONCURRENCY = 50;
-
 export interface RunSettings {
 	wait: boolean;
 	/** where the wait happens when `wait` is on (Wait Mode) */
@@ -32,7 +28,7 @@ export interface RunSettings {
 	binaryPropertyName: string;
 	/** largest output file downloaded (Max Output Size) */
 	maxOutputBytes: number;
-	/** Simplify: flat items of what a user chains on (src/media/simplify.ts) instead of the service's objects */
+	/** Simplify: flat items of what a user chains on (src/outputs/simplify.ts) instead of the service's objects */
 	simplify: boolean;
 }
 
@@ -41,6 +37,10 @@ export interface CostLimit {
 	maxCredits?: number;
 	/** the model the estimate prices (the one the checks resolved) */
 	model?: string;
+	/** Max Credits per Execution as the item set it (the first priced item's counts for all) */
+	executionBudget?: number;
+	/** the price a budget admitted the call at: the submit is bound to it, and a fresh quote is accepted up to it */
+	admittedCredits?: number;
 }
 
 /** The price the node read for a call before sending it (POST /models/estimate-cost). */
@@ -75,6 +75,8 @@ export interface PreparedCall {
 	job?: string;
 	/** what the node quoted before sending (Max Credits, budgets) */
 	quote?: QuotedPrice;
+	/** Credits per Unpriced Item as the item set it: what budgets count it at when it cannot be quoted */
+	unpricedCredits?: number;
 	/** another item of this execution names the same job with the same request: this item shares its run */
 	sharesRunOf?: number;
 }
@@ -84,9 +86,9 @@ export type BatchPairing = 'byIndex' | 'one';
 
 /**
  * Takes the runs and batches a node execution sent and is to wait for. They are waited for once
- * everything is sent: in the execution, or with the execution paused (src/node/held-waits.ts).
+ * everything is sent: in the execution, or with the execution paused (src/waits/run-waits.ts).
  */
-export interface WaitHolder {
-	holdRun(call: PreparedCall, run: Run): void;
-	holdBatch(calls: PreparedCall[], batch: Batch, pairing: BatchPairing): void;
+export interface WaitList {
+	addRun(call: PreparedCall, run: Run): void;
+	addBatch(calls: PreparedCall[], batch: Batch, pairing: BatchPairing): void;
 }

@@ -2,7 +2,11 @@
  * Runs `task` over `items` with at most `limit` in flight. When a task throws, no new task starts;
  * the first error is rethrown once the tasks already running have settled.
  */
-export async function forEachLimited<T>(items: T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
+export async function forEachLimited<T>(
+	items: T[],
+	limit: number,
+	task: (item: T) => Promise<void>,
+): Promise<void> {
 	let next = 0;
 	let failure: { error: unknown } | undefined;
 	const worker = async () => {
@@ -37,7 +41,8 @@ export class TaskPool {
 	}
 
 	async drained(): Promise<void> {
-		if (this.running > 0 || (this.queue.length > 0 && !this.failure)) await new Promise<void>((resolve) => (this.idle = resolve));
+		if (this.running > 0 || (this.queue.length > 0 && !this.failure))
+			await new Promise<void>((resolve) => (this.idle = resolve));
 		if (this.failure) throw this.failure.error;
 	}
 

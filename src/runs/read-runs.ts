@@ -32,7 +32,10 @@ export async function readRunsOnce(client: ApiClient, ids: string[]): Promise<Ma
 	}
 	const unseen = [...wanted].filter((id) => !found.has(id)).slice(0, MAX_OWN_READS);
 	for (const id of unseen) {
-		const { body } = await apiRequest<unknown>(client, { method: 'GET', path: `/runs/${encodeURIComponent(id)}` });
+		const { body } = await apiRequest<unknown>(client, {
+			method: 'GET',
+			path: `/runs/${encodeURIComponent(id)}`,
+		});
 		if (isRun(body)) found.set(id, body);
 	}
 	return found;

@@ -33,7 +33,12 @@ export interface BatchItem extends IDataObject {
 }
 
 export function isRun(value: unknown): value is Run {
-	return typeof value === 'object' && value !== null && typeof (value as Run).id === 'string' && typeof (value as Run).status === 'string';
+	return (
+		typeof value === 'object' &&
+		value !== null &&
+		typeof (value as Run).id === 'string' &&
+		typeof (value as Run).status === 'string'
+	);
 }
 
 const KNOWN_STATUSES = new Set(['queued', 'processing', 'completed', 'failed']);

@@ -42,7 +42,8 @@ export class SubmitMemory {
 	) {
 		const context = ctx.getContext('node');
 		// assigned once and then mutated: the context object is what n8n keeps between tries
-		if (typeof context[CONTEXT_KEY] !== 'object' || context[CONTEXT_KEY] === null) context[CONTEXT_KEY] = {};
+		if (typeof context[CONTEXT_KEY] !== 'object' || context[CONTEXT_KEY] === null)
+			context[CONTEXT_KEY] = {};
 		this.store = context[CONTEXT_KEY] as Record<string, SentRequest>;
 	}
 
@@ -55,7 +56,11 @@ export class SubmitMemory {
 		const slot = this.slot(route, itemIndex);
 		const earlier = this.store[slot];
 		// requests remembered by a version of the package that kept no edition count as unedited
-		if (earlier?.edition !== undefined && this.edition !== undefined && earlier.edition !== this.edition) {
+		if (
+			earlier?.edition !== undefined &&
+			this.edition !== undefined &&
+			earlier.edition !== this.edition
+		) {
 			delete this.store[slot];
 			this.editedItems.add(itemIndex);
 			return undefined;
@@ -64,8 +69,14 @@ export class SubmitMemory {
 	}
 
 	/** Called just before the request leaves, so that a reply lost on the way still finds it. */
-	remember(route: string, itemIndex: number, request: Omit<SentRequest, 'createdId' | 'edition'>): void {
-		this.store[this.slot(route, itemIndex)] = JSON.parse(JSON.stringify({ ...request, edition: this.edition })) as SentRequest;
+	remember(
+		route: string,
+		itemIndex: number,
+		request: Omit<SentRequest, 'createdId' | 'edition'>,
+	): void {
+		this.store[this.slot(route, itemIndex)] = JSON.parse(
+			JSON.stringify({ ...request, edition: this.edition }),
+		) as SentRequest;
 	}
 
 	created(route: string, itemIndex: number, id: string): void {
@@ -81,6 +92,7 @@ export class SubmitMemory {
 	/** After a run of the node whose every item succeeded: nothing left to replay. */
 	clearRun(): void {
 		const prefix = `${this.runIndex}|`;
-		for (const slot of Object.keys(this.store)) if (slot.startsWith(prefix)) delete this.store[slot];
+		for (const slot of Object.keys(this.store))
+			if (slot.startsWith(prefix)) delete this.store[slot];
 	}
 }

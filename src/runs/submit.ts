@@ -5,12 +5,16 @@ import { successorKey } from '../transport/idempotency';
 import { problemOf } from '../transport/problem';
 import { apiRequest, unexpectedResponse, type ApiClient } from '../transport/request';
 import type { PreparedCall } from './call';
-import { acceptableFreshQuote, bindQuote } from './cost';
+import { acceptableFreshQuote, bindQuote } from './quote';
 import { isRun, type Run } from './run';
 import type { SubmitMemory } from './submit-memory';
 
 /** Uploads a call's pending binaries and puts their asset URLs into its body: the one place uploads happen. */
-export async function uploadPending(ctx: IExecuteFunctions, client: ApiClient, call: PreparedCall): Promise<void> {
+export async function uploadPending(
+	ctx: IExecuteFunctions,
+	client: ApiClient,
+	call: PreparedCall,
+): Promise<void> {
 	for (const upload of call.uploads) upload.assign(await uploadBinary(client, ctx, upload.input));
 	call.uploads = [];
 }
@@ -19,7 +23,14 @@ export async function uploadPending(ctx: IExecuteFunctions, client: ApiClient, c
 export function refusedOutright(error: unknown): boolean {
 	const problem = problemOf(error);
 	const status = Number(problem?.status);
-	return Number.isInteger(status) && status >= 400 && status < 500 && status !== 408 && status !== 429 && problem?.code !== 'idempotency_key_reused';
+	return (
+		Number.isInteger(status) &&
+		status >= 400 &&
+		status < 500 &&
+		status !== 408 &&
+		status !== 429 &&
+		problem?.code !== 'idempotency_key_reused'
+	);
 }
 
 function withReuseHint(error: unknown, call: PreparedCall): unknown {
@@ -34,18 +45,27 @@ function withReuseHint(error: unknown, call: PreparedCall): unknown {
 }
 
 function outcomeUnknown(ctx: IExecuteFunctions, call: PreparedCall): NodeOperationError {
-	const error = new NodeOperationError(ctx.getNode(), `${call.endpoint.name}: an earlier try of this item was sent but its answer was lost; the node does not send it again`, {
-		itemIndex: call.itemIndex,
-		description:
-			'The API document does not promise that this route replays a repeated request, so sending it again could pay twice. Check MediaGen Run → List for a run it may have created.',
-	});
+	const error = new NodeOperationError(
+		ctx.getNode(),
+		`${call.endpoint.name}: an earlier try of this item was sent but its answer was lost; the node does not send it again`,
+		{
+			itemIndex: call.itemIndex,
+			description:
+				'The API document does not promise that this route replays a repeated request, so sending it again could pay twice. Check MediaGen Run → List for a run it may have created.',
+		},
+	);
 	error.context.problem = { code: 'submit_outcome_unknown' } as JsonObject;
 	return error;
 }
 
 async function readRun(client: ApiClient, id: string, itemIndex: number): Promise<Run> {
-	const { body } = await apiRequest<unknown>(client, { method: 'GET', path: `/runs/${encodeURIComponent(id)}`, itemIndex });
-	if (!isRun(body)) throw unexpectedResponse(client, `GET /runs/${id} did not return a run`, body, itemIndex);
+	const { body } = await apiRequest<unknown>(client, {
+		method: 'GET',
+		path: `/runs/${encodeURIComponent(id)}`,
+		itemIndex,
+	});
+	if (!isRun(body))
+		throw unexpectedResponse(client, `GET /runs/${id} did not return a run`, body, itemIndex);
 	return body;
 }
 
@@ -56,9 +76,15 @@ async function readRun(client: ApiClient, id: string, itemIndex: number): Promis
  * original run); a first try uploads its binaries, binds a quote under Max Credits and is recorded
  * before it leaves. A stale quote is replaced once when the fresh one fits Max Credits.
  */
-export async function submitRun(ctx: IExecuteFunctions, client: ApiClient, call: PreparedCall, memory: SubmitMemory): Promise<Run> {
+export async function submitRun(
+	ctx: IExecuteFunctions,
+	client: ApiClient,
+	call: PreparedCall,
+	memory: SubmitMemory,
+): Promise<Run> {
 	const { route, itemIndex } = call;
-	const resendable = call.endpoint.idempotency === 'required' || call.endpoint.idempotency === 'sent';
+	const resendable =
+		call.endpoint.idempotency === 'required' || call.endpoint.idempotency === 'sent';
 	const earlier = memory.recall(route, itemIndex);
 	if (earlier?.createdId) {
 		call.quote = earlier.quote;
@@ -66,13 +92,26 @@ export async function submitRun(ctx: IExecuteFunctions, client: ApiClient, call:
 	}
 	if (earlier) {
 		if (!resendable) throw outcomeUnknown(ctx, call);
-		Object.assign(call, { path: earlier.path, qs: earlier.qs, body: earlier.body, idempotencyKey: earlier.key, uploads: [], quote: earlier.quote });
+		Object.assign(call, {
+			path: earlier.path,
+			qs: earlier.qs,
+			body: earlier.body,
+			idempotencyKey: earlier.key,
+			uploads: [],
+			quote: earlier.quote,
+		});
 	} else {
 		await uploadPending(ctx, client, call);
 		await bindQuote(ctx, client, call);
 	}
 	for (let attempt = 1; ; attempt++) {
-		memory.remember(route, itemIndex, { key: call.idempotencyKey ?? '', path: call.path, qs: call.qs, body: call.body, ...(call.quote ? { quote: call.quote } : {}) });
+		memory.remember(route, itemIndex, {
+			key: call.idempotencyKey ?? '',
+			path: call.path,
+			qs: call.qs,
+			body: call.body,
+			...(call.quote ? { quote: call.quote } : {}),
+		});
 		try {
 			const { body } = await apiRequest<unknown>(client, {
 				method: call.endpoint.method,
@@ -83,7 +122,8 @@ export async function submitRun(ctx: IExecuteFunctions, client: ApiClient, call:
 				resendable,
 				itemIndex,
 			});
-			if (!isRun(body)) throw unexpectedResponse(client, `${call.route} did not return a run`, body, itemIndex);
+			if (!isRun(body))
+				throw unexpectedResponse(client, `${call.route} did not return a run`, body, itemIndex);
 			memory.created(route, itemIndex, body.id);
 			return body;
 		} catch (error) {

@@ -3,7 +3,7 @@ import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8
 import type { FieldSpec } from '../catalog';
 import { WORKFLOW_INPUT_FIELDS, WORKFLOW_KEYS, type WorkflowKey } from '../catalog/workflows';
 import { checkStaticBounds } from '../models/limits';
-import { NOTHING_SPENT } from './nothing-spent';
+import { NOTHING_SPENT } from '../options/nothing-spent';
 
 function isWorkflowKey(value: string): value is WorkflowKey {
 	return (WORKFLOW_KEYS as readonly string[]).includes(value);
@@ -19,9 +19,13 @@ function misfit(field: FieldSpec, value: unknown): string | undefined {
 			return allowed.includes(value as string) ? undefined : `one of ${allowed.join(', ')}`;
 		}
 		case 'stringList':
-			return Array.isArray(value) && value.every((v) => typeof v === 'string') ? undefined : 'a list of strings';
+			return Array.isArray(value) && value.every((v) => typeof v === 'string')
+				? undefined
+				: 'a list of strings';
 		case 'mediaList':
-			return Array.isArray(value) && value.every(isUrl) ? undefined : 'a list of http:// or https:// URLs';
+			return Array.isArray(value) && value.every(isUrl)
+				? undefined
+				: 'a list of http:// or https:// URLs';
 		case 'number':
 		case 'integer':
 			return checkStaticBounds(field, value)?.allowed;
@@ -37,13 +41,25 @@ function misfit(field: FieldSpec, value: unknown): string | undefined {
  * required fields, enumerations (tone, length, aspect ratio), number ranges (variant_count 1 to 5),
  * URLs; a field the workflow does not take is refused too. Nothing is sent when one does not fit.
  */
-export function checkWorkflowInputs(ctx: IExecuteFunctions, itemIndex: number, key: string, inputs: IDataObject, where = 'Inputs'): void {
+export function checkWorkflowInputs(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	key: string,
+	inputs: IDataObject,
+	where = 'Inputs',
+): void {
 	if (!isWorkflowKey(key)) return;
 	const fields = WORKFLOW_INPUT_FIELDS[key].filter((f) => f.in !== 'node');
 	const refuse = (message: string) =>
-		new NodeOperationError(ctx.getNode(), `${where}: ${message}`, { itemIndex, description: `Workflow ${key} takes: ${fields.map((f) => f.name).join(', ')}. ${NOTHING_SPENT}` });
+		new NodeOperationError(ctx.getNode(), `${where}: ${message}`, {
+			itemIndex,
+			description: `Workflow ${key} takes: ${fields.map((f) => f.name).join(', ')}. ${NOTHING_SPENT}`,
+		});
 	for (const name of Object.keys(inputs)) {
-		if (!fields.some((f) => f.name === name)) throw refuse(`"${name}" is not an input of ${key}; allowed: ${fields.map((f) => f.name).join(', ')}`);
+		if (!fields.some((f) => f.name === name))
+			throw refuse(
+				`"${name}" is not an input of ${key}; allowed: ${fields.map((f) => f.name).join(', ')}`,
+			);
 	}
 	for (const field of fields) {
 		const value = inputs[field.name];
@@ -52,6 +68,7 @@ export function checkWorkflowInputs(ctx: IExecuteFunctions, itemIndex: number, k
 			continue;
 		}
 		const allowed = misfit(field, value);
-		if (allowed) throw refuse(`${field.name}: ${JSON.stringify(value)} is not allowed; allowed: ${allowed}`);
+		if (allowed)
+			throw refuse(`${field.name}: ${JSON.stringify(value)} is not allowed; allowed: ${allowed}`);
 	}
 }

@@ -2,7 +2,9 @@
 export function canonicalJson(value: unknown): string {
 	if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
 	if (value !== null && typeof value === 'object') {
-		const keys = Object.keys(value).filter((k) => (value as Record<string, unknown>)[k] !== undefined).sort();
+		const keys = Object.keys(value)
+			.filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+			.sort();
 		return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
 	}
 	return JSON.stringify(value) ?? 'null';

@@ -13,10 +13,19 @@ const REFUSAL_NAMES = new Set(['SsrfBlockedIpError', 'SsrfBlockedHostnameError']
  * retried, never taken for an outage.
  */
 export function egressRefusalOf(error: unknown): EgressRefusal | undefined {
-	let current = error as { name?: unknown; message?: unknown; description?: unknown; cause?: unknown } | undefined;
+	let current = error as
+		| { name?: unknown; message?: unknown; description?: unknown; cause?: unknown }
+		| undefined;
 	for (let depth = 0; current && typeof current === 'object' && depth < 6; depth++) {
-		if (typeof current.name === 'string' && REFUSAL_NAMES.has(current.name) && typeof current.message === 'string') {
-			return { message: current.message, description: typeof current.description === 'string' ? current.description : undefined };
+		if (
+			typeof current.name === 'string' &&
+			REFUSAL_NAMES.has(current.name) &&
+			typeof current.message === 'string'
+		) {
+			return {
+				message: current.message,
+				description: typeof current.description === 'string' ? current.description : undefined,
+			};
 		}
 		current = current.cause as typeof current;
 	}

@@ -12,7 +12,8 @@ export interface IdempotencyScope {
 	route: string;
 }
 
-const hashed = (parts: Array<string | number>) => `n8n-${createHash('sha256').update(parts.join('\n')).digest('hex').slice(0, 48)}`;
+const hashed = (parts: Array<string | number>) =>
+	`n8n-${createHash('sha256').update(parts.join('\n')).digest('hex').slice(0, 48)}`;
 
 /**
  * Derived, never remembered, and independent of the request body: parameters resolved from
@@ -22,7 +23,15 @@ const hashed = (parts: Array<string | number>) => `n8n-${createHash('sha256').up
  * execution gets a new key.
  */
 export function deriveIdempotencyKey(scope: IdempotencyScope): string {
-	return hashed(['scope', scope.workflowId, scope.executionId, scope.nodeName, scope.runIndex, scope.itemIndex, scope.route]);
+	return hashed([
+		'scope',
+		scope.workflowId,
+		scope.executionId,
+		scope.nodeName,
+		scope.runIndex,
+		scope.itemIndex,
+		scope.route,
+	]);
 }
 
 /** Where a job named by the "Idempotency Key" option lives: one operation of one node of one workflow. */
@@ -45,7 +54,16 @@ export interface JobScope {
  * the same value never share a key; an edit of the node's parameters starts new jobs.
  */
 export function keyFromUserValue(value: string, job: JobScope): string {
-	return hashed(['job', job.workflowId, job.nodeId, job.route, job.edition, value]);
+	// one text, one job: the same letters typed on another keyboard or pasted from elsewhere may
+	// arrive composed (NFC) or decomposed (NFD), and a key must not tell them apart
+	return hashed([
+		'job',
+		job.workflowId,
+		job.nodeId,
+		job.route,
+		job.edition,
+		value.normalize('NFC'),
+	]);
 }
 
 /**

@@ -16,15 +16,25 @@ export async function listAll(
 	const results: IDataObject[] = [];
 	let startingAfter: string | undefined;
 	for (;;) {
-		const wanted = options.returnAll ? PAGE_SIZE : Math.min(PAGE_SIZE, options.limit - results.length);
-		const { body } = await apiRequest<{ data?: IDataObject[]; has_more?: boolean } | IDataObject[]>(client, {
-			...request,
-			method: 'GET',
-			qs: { ...request.qs, limit: wanted, ...(startingAfter ? { starting_after: startingAfter } : {}) },
-		});
+		const wanted = options.returnAll
+			? PAGE_SIZE
+			: Math.min(PAGE_SIZE, options.limit - results.length);
+		const { body } = await apiRequest<{ data?: IDataObject[]; has_more?: boolean } | IDataObject[]>(
+			client,
+			{
+				...request,
+				method: 'GET',
+				qs: {
+					...request.qs,
+					limit: wanted,
+					...(startingAfter ? { starting_after: startingAfter } : {}),
+				},
+			},
+		);
 		const data = Array.isArray(body) ? body : Array.isArray(body.data) ? body.data : [];
 		results.push(...data);
-		if (!options.returnAll && results.length >= options.limit) return results.slice(0, options.limit);
+		if (!options.returnAll && results.length >= options.limit)
+			return results.slice(0, options.limit);
 		const hasMore = !Array.isArray(body) && body.has_more === true;
 		const lastId = data[data.length - 1]?.id;
 		if (!hasMore || data.length === 0 || typeof lastId !== 'string') return results;

@@ -37,15 +37,23 @@ export function problemError(
 	const detail = problem.detail ? `: ${problem.detail}` : '';
 	const fresh = problem.quote as { credits?: unknown } | undefined;
 	const extras = [
-		...SHOWN_EXTRAS.filter((k) => problem[k] !== undefined && typeof problem[k] !== 'object').map((k) => `${k}: ${String(problem[k])}`),
-		typeof fresh?.credits === 'number' ? `fresh quote: ${fresh.credits} credits (in the error item's quote field)` : '',
+		...SHOWN_EXTRAS.filter((k) => problem[k] !== undefined && typeof problem[k] !== 'object').map(
+			(k) => `${k}: ${String(problem[k])}`,
+		),
+		typeof fresh?.credits === 'number'
+			? `fresh quote: ${fresh.credits} credits (in the error item's quote field)`
+			: '',
 	]
 		.filter(Boolean)
 		.join(' · ');
 	const message = `${code} — ${title}${detail}`;
 	const error = new NodeApiError(node, { ...problem } as JsonObject, {
 		message,
-		description: [hintFor(code), extras, problem.request_id ? `request_id: ${problem.request_id}` : '']
+		description: [
+			hintFor(code),
+			extras,
+			problem.request_id ? `request_id: ${problem.request_id}` : '',
+		]
 			.filter(Boolean)
 			.join(' · '),
 		httpCode: status === undefined ? undefined : String(status),

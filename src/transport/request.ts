@@ -8,18 +8,33 @@ import {
 	type IHttpRequestMethods,
 	type IHttpRequestOptions,
 	type ILoadOptionsFunctions,
+	type IPollFunctions,
 	type IWebhookFunctions,
 	type JsonObject,
 } from 'n8n-workflow';
 
-import { BEARER_CREDENTIAL_TYPE, normalizeBaseUrl, type CredentialType } from './credentials';
+import {
+	BEARER_CREDENTIAL_TYPE,
+	normalizeBaseUrl,
+	type CredentialType,
+} from '../credentials/credential-types';
 import { egressRefusalOf, type EgressRefusal } from './egress-refusal';
-import { pause } from './pause';
+import { sleep } from './sleep';
 import { isProblem, problemError, type Problem } from './problem';
 import { redactForDisplay, redactUrl, SecretValues } from './redact';
-import { decideRetry, DEFAULT_RETRY_LIMITS, parseRetryAfter, type RetryLimits } from './retry-policy';
+import {
+	decideRetry,
+	DEFAULT_RETRY_LIMITS,
+	parseRetryAfter,
+	type RetryLimits,
+} from './retry-policy';
 
-export type RequestContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions;
+export type RequestContext =
+	| IExecuteFunctions
+	| ILoadOptionsFunctions
+	| IHookFunctions
+	| IWebhookFunctions
+	| IPollFunctions;
 
 /** What every request of one node execution shares. */
 export interface ApiClient {
@@ -42,23 +57,29 @@ export interface ApiClient {
 	secrets: SecretValues;
 	/** when the current OAuth2 access token was last read from the credential (it changes when n8n fetches another) */
 	tokenReadAt?: number;
-	/** the credential's Credit Limit per Day / per Month, as the user wrote them (read by src/runs/budget.ts) */
+	/** the credential's Credit Limit per Day / per Month, as the user wrote them (read by src/spend/budget.ts) */
 	creditLimits?: { per_day?: unknown; per_month?: unknown };
 }
 
 /**
  * The client of one node execution. The credential is read (and decrypted by n8n) here, once: n8n's
- * `httpRequestWithAuthentication` would read it again for every request, which a CPU profile of
- * 100 submits put at about 270 ms. The API key credential's header is therefore built here, exactly
+ * `httpRequestWithAuthentication` would read it again for every request, which shows in a CPU
+ * profile of many submits. The API key credential's header is therefore built here, exactly
  * as its `authenticate` block does (`Bearer <key>`). `known`: the credential when the caller has read
  * it already (a burst of resume deliveries shares one read).
  */
-export async function createClient(ctx: RequestContext, credentialType: CredentialType, known?: ICredentialDataDecryptedObject): Promise<ApiClient> {
-	const credentials = known ?? (await ctx.getCredentials<ICredentialDataDecryptedObject>(credentialType));
+export async function createClient(
+	ctx: RequestContext,
+	credentialType: CredentialType,
+	known?: ICredentialDataDecryptedObject,
+): Promise<ApiClient> {
+	const credentials =
+		known ?? (await ctx.getCredentials<ICredentialDataDecryptedObject>(credentialType));
 	const baseUrl = normalizeBaseUrl(credentials.baseUrl);
 	if (!baseUrl) {
 		throw new NodeOperationError(ctx.getNode(), 'The MediaGen credential has no Base URL', {
-			description: 'Open the credential and set Base URL to the service address, ending in /v1. Nothing was sent.',
+			description:
+				'Open the credential and set Base URL to the service address, ending in /v1. Nothing was sent.',
 		});
 	}
 	const signal = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
@@ -69,23 +90,42 @@ export async function createClient(ctx: RequestContext, credentialType: Credenti
 		retryLimits: DEFAULT_RETRY_LIMITS,
 		requestTimeoutMs: 30_000,
 		signal,
-		authorization: credentialType === BEARER_CREDENTIAL_TYPE ? `Bearer ${String(credentials.apiKey ?? '')}` : undefined,
+		authorization:
+			credentialType === BEARER_CREDENTIAL_TYPE
+				? `Bearer ${String(credentials.apiKey ?? '')}`
+				: undefined,
 		secrets: new SecretValues().addCredential(credentials),
-		creditLimits: { per_day: credentials.creditLimitPerDay, per_month: credentials.creditLimitPerMonth },
+		creditLimits: {
+			per_day: credentials.creditLimitPerDay,
+			per_month: credentials.creditLimitPerMonth,
+		},
 	};
 }
 
 /**
- * Learns the access token n8n fetched for an OAuth2 credential (n8n keeps it with the credential and
- * adds it to requests itself, so the node never sees it): read again after a 401 (n8n fetched
- * another) and at most once a minute otherwise, so that an error echoing it can be redacted.
+ * Reads the OAuth2 credential again for the access token it holds now. A token fetched in this
+ * process is known as it is fetched (transport/issued-tokens.ts); this read finds one another
+ * process fetched and stored (queue mode). Read after a 401, when `force`d (the node's last look
+ * before it emits what failed) and at most once a minute otherwise: a read costs a decryption.
  */
-export async function learnCredentialSecrets(client: ApiClient, status?: number): Promise<void> {
+export async function learnCredentialSecrets(
+	client: ApiClient,
+	status?: number,
+	force = false,
+): Promise<void> {
 	if (client.credentialType === BEARER_CREDENTIAL_TYPE) return;
-	if (status !== 401 && client.tokenReadAt !== undefined && Date.now() - client.tokenReadAt < 60_000) return;
+	if (
+		!force &&
+		status !== 401 &&
+		client.tokenReadAt !== undefined &&
+		Date.now() - client.tokenReadAt < 60_000
+	)
+		return;
 	client.tokenReadAt = Date.now();
 	try {
-		client.secrets.addCredential(await client.ctx.getCredentials<ICredentialDataDecryptedObject>(client.credentialType));
+		client.secrets.addCredential(
+			await client.ctx.getCredentials<ICredentialDataDecryptedObject>(client.credentialType),
+		);
 	} catch {
 		// the error being reported matters more; what is known is redacted all the same
 	}
@@ -124,7 +164,8 @@ interface HttpFailure {
 }
 
 /** A problem document that names its HTTP status (how the OAuth2 credential reports a failed token request). */
-const statusOfProblem = (data: unknown) => (isProblem(data) && typeof data.status === 'number' ? data.status : undefined);
+const statusOfProblem = (data: unknown) =>
+	isProblem(data) && typeof data.status === 'number' ? data.status : undefined;
 
 /**
  * n8n wraps request errors (NodeApiError → cause → axios error); find the HTTP response inside.
@@ -134,7 +175,12 @@ function failureOf(error: unknown): HttpFailure {
 	let networkCode: string | undefined;
 	let statusOnly: HttpFailure | undefined;
 	type Layer = {
-		response?: { status?: number; headers?: Record<string, unknown>; data?: unknown; body?: unknown };
+		response?: {
+			status?: number;
+			headers?: Record<string, unknown>;
+			data?: unknown;
+			body?: unknown;
+		};
 		status?: unknown;
 		body?: unknown;
 		code?: unknown;
@@ -146,14 +192,23 @@ function failureOf(error: unknown): HttpFailure {
 	for (let depth = 0; current && depth < 6; depth++) {
 		// n8n 2.8's NodeApiError loses its cause (a class field re-declared after super() resets it) and
 		// keeps only httpCode and, for a JSON object body, context.data; used when no response is found.
-		if (statusOnly === undefined && typeof current.httpCode === 'string' && /^\d{3}$/.test(current.httpCode)) {
+		if (
+			statusOnly === undefined &&
+			typeof current.httpCode === 'string' &&
+			/^\d{3}$/.test(current.httpCode)
+		) {
 			statusOnly = { status: Number(current.httpCode), headers: {}, data: current.context?.data };
 		}
 		const problemStatus = statusOfProblem(current.context?.data);
-		if (statusOnly === undefined && problemStatus !== undefined) statusOnly = { status: problemStatus, headers: {}, data: current.context?.data };
+		if (statusOnly === undefined && problemStatus !== undefined)
+			statusOnly = { status: problemStatus, headers: {}, data: current.context?.data };
 		const response = current.response;
 		if (response && typeof response.status === 'number') {
-			return { status: response.status, headers: response.headers ?? {}, data: response.data ?? response.body };
+			return {
+				status: response.status,
+				headers: response.headers ?? {},
+				data: response.data ?? response.body,
+			};
 		}
 		if (networkCode === undefined && typeof current.code === 'string') networkCode = current.code;
 		current = current.cause as Layer | undefined;
@@ -173,11 +228,43 @@ function parseBody(data: unknown): unknown {
 	return data;
 }
 
-async function toError(client: ApiClient, request: ApiRequest, failure: HttpFailure): Promise<NodeApiError> {
+/** How much of a text the service sent an error shows: a problem's fields and a plain-text body alike. */
+const SHOWN_CHARACTERS = 300;
+/**
+ * What is kept of a text before redaction (more than is shown, so a secret that the final cut
+ * crosses is still whole when it is redacted): a service or proxy can send megabytes, and redaction
+ * reads every character.
+ */
+const READ_CHARACTERS = 4_096;
+
+/**
+ * A body with every text in it cut to `max` characters (and lists to 20 entries): the error keeps a
+ * problem in its message, its response and its context, and Continue On Fail copies it into the
+ * item, so an uncut detail would be stored several times in the execution data.
+ */
+function cutTexts(value: unknown, max: number, depth = 0): unknown {
+	if (typeof value === 'string') return value.length > max ? `${value.slice(0, max)}…` : value;
+	if (depth > 6 || typeof value !== 'object' || value === null) return value;
+	if (Array.isArray(value)) return value.slice(0, 20).map((v) => cutTexts(v, max, depth + 1));
+	const out: Record<string, unknown> = {};
+	// a fresh quote is used, not only shown: its token must arrive whole (it was cut at READ_CHARACTERS)
+	for (const [key, inner] of Object.entries(value))
+		out[key] = depth === 0 && key === 'quote' ? inner : cutTexts(inner, max, depth + 1);
+	return out;
+}
+
+async function toError(
+	client: ApiClient,
+	request: ApiRequest,
+	failure: HttpFailure,
+): Promise<NodeApiError> {
 	await learnCredentialSecrets(client, failure.status);
 	const node = client.ctx.getNode();
-	// redacted before anything is cut short: half a secret must not survive a truncation
-	const body = client.secrets.value(parseBody(failure.data));
+	// redacted before it is cut to what is shown: half a secret must not survive a truncation
+	const body = cutTexts(
+		client.secrets.value(cutTexts(parseBody(failure.data), READ_CHARACTERS)),
+		SHOWN_CHARACTERS,
+	);
 	if (failure.status !== undefined && failure.status >= 300 && failure.status < 400) {
 		const location = failure.headers.location ?? failure.headers.Location;
 		return problemError(
@@ -197,7 +284,7 @@ async function toError(client: ApiClient, request: ApiRequest, failure: HttpFail
 			: {
 					code: `http_${failure.status}`,
 					title: `HTTP ${failure.status} from ${request.method} ${request.path}`,
-					detail: typeof body === 'string' ? String(redactForDisplay(body.slice(0, 300))) : undefined,
+					detail: typeof body === 'string' ? String(redactForDisplay(body)) : undefined,
 				};
 		return problemError(node, problem, failure.status, request.itemIndex);
 	}
@@ -213,13 +300,18 @@ async function toError(client: ApiClient, request: ApiRequest, failure: HttpFail
 }
 
 /** n8n's SSRF protection refused the request: its words, not an outage (no retry). */
-function blockedByN8n(client: ApiClient, request: ApiRequest, refused: EgressRefusal): NodeApiError {
+function blockedByN8n(
+	client: ApiClient,
+	request: ApiRequest,
+	refused: EgressRefusal,
+): NodeApiError {
 	return problemError(
 		client.ctx.getNode(),
 		{
 			code: 'blocked_by_n8n',
 			title: `n8n's SSRF protection refused ${request.method} ${request.path}: ${refused.message}`,
-			detail: `${refused.description ?? ''} The service's address is the credential's Base URL (${redactUrl(client.baseUrl)}): an n8n administrator allows it with N8N_SSRF_ALLOWED_HOSTNAMES or N8N_SSRF_ALLOWED_IP_RANGES.`.trim(),
+			detail:
+				`${refused.description ?? ''} The service's address is the credential's Base URL (${redactUrl(client.baseUrl)}): an n8n administrator allows it with N8N_SSRF_ALLOWED_HOSTNAMES or N8N_SSRF_ALLOWED_IP_RANGES.`.trim(),
 		},
 		undefined,
 		request.itemIndex,
@@ -228,7 +320,8 @@ function blockedByN8n(client: ApiClient, request: ApiRequest, refused: EgressRef
 
 function lowerCaseHeaders(headers: unknown): Record<string, string> {
 	const out: Record<string, string> = {};
-	for (const [k, v] of Object.entries((headers as Record<string, unknown>) ?? {})) out[k.toLowerCase()] = String(v);
+	for (const [k, v] of Object.entries((headers as Record<string, unknown>) ?? {}))
+		out[k.toLowerCase()] = String(v);
 	return out;
 }
 
@@ -255,9 +348,17 @@ async function sendOnce(client: ApiClient, request: ApiRequest): Promise<ApiResp
 		// what httpRequestWithAuthentication adds besides the credential: the execution's cancel signal
 		response = await client.ctx.helpers.httpRequest({ ...options, abortSignal: client.signal });
 	} else {
-		response = await client.ctx.helpers.httpRequestWithAuthentication.call(client.ctx, client.credentialType, options);
+		response = await client.ctx.helpers.httpRequestWithAuthentication.call(
+			client.ctx,
+			client.credentialType,
+			options,
+		);
 	}
-	return { status: response.statusCode, body: parseBody(response.body), headers: lowerCaseHeaders(response.headers) };
+	return {
+		status: response.statusCode,
+		body: parseBody(response.body),
+		headers: lowerCaseHeaders(response.headers),
+	};
 }
 
 /**
@@ -265,7 +366,10 @@ async function sendOnce(client: ApiClient, request: ApiRequest): Promise<ApiResp
  * has the OAuth2 credential fetch its token, and fetch it again after a 401), problem documents
  * turned into errors that keep their `code`, and the retry rules of `retry-policy.ts`.
  */
-export async function apiRequest<T = IDataObject>(client: ApiClient, request: ApiRequest): Promise<ApiResponse<T>> {
+export async function apiRequest<T = IDataObject>(
+	client: ApiClient,
+	request: ApiRequest,
+): Promise<ApiResponse<T>> {
 	for (let attempt = 1; ; attempt++) {
 		try {
 			return (await sendOnce(client, request)) as ApiResponse<T>;
@@ -279,13 +383,18 @@ export async function apiRequest<T = IDataObject>(client: ApiClient, request: Ap
 					hasIdempotencyKey: Boolean(request.idempotencyKey) && request.resendable !== false,
 					status: failure.status,
 					networkCode: failure.code,
-					retryAfterSeconds: parseRetryAfter(failure.headers['retry-after'] ?? failure.headers['Retry-After']),
+					retryAfterSeconds: parseRetryAfter(
+						failure.headers['retry-after'] ?? failure.headers['Retry-After'],
+					),
 					attempt,
 				},
-				request.retryLimits ? { ...client.retryLimits, ...request.retryLimits } : client.retryLimits,
+				request.retryLimits
+					? { ...client.retryLimits, ...request.retryLimits }
+					: client.retryLimits,
 			);
 			if (!decision.retry || client.signal?.aborted) throw await toError(client, request, failure);
-			if (!(await pause(decision.delayMs, client.signal))) throw await toError(client, request, failure);
+			if (!(await sleep(decision.delayMs, client.signal)))
+				throw await toError(client, request, failure);
 		}
 	}
 }
@@ -300,7 +409,19 @@ function structuredCloneOf(body: unknown): unknown {
 }
 
 /** Error for a value the service returned that the node cannot use. */
-export function unexpectedResponse(client: ApiClient, what: string, body: unknown, itemIndex?: number): NodeApiError {
-	const shown = JSON.stringify(redactForDisplay(client.secrets.value(structuredCloneOf(body))) as JsonObject)?.slice(0, 300);
-	return problemError(client.ctx.getNode(), { code: 'unexpected_response', title: what, detail: shown }, undefined, itemIndex);
+export function unexpectedResponse(
+	client: ApiClient,
+	what: string,
+	body: unknown,
+	itemIndex?: number,
+): NodeApiError {
+	const shown = JSON.stringify(
+		redactForDisplay(client.secrets.value(structuredCloneOf(body))) as JsonObject,
+	)?.slice(0, 300);
+	return problemError(
+		client.ctx.getNode(),
+		{ code: 'unexpected_response', title: what, detail: shown },
+		undefined,
+		itemIndex,
+	);
 }

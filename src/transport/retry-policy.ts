@@ -55,8 +55,16 @@ export function isSafeToResend(method: string, hasIdempotencyKey: boolean): bool
  * time, otherwise exponential back-off (a `Retry-After: 0` storm must not become a busy loop);
  * never more than `maxDelayMs`, whatever the header says.
  */
-export function retryDelayMs(retryAfterSeconds: number | undefined, attempt: number, limits: RetryLimits, random: () => number = Math.random): number {
-	const hinted = retryAfterSeconds !== undefined && retryAfterSeconds > 0 ? retryAfterSeconds * 1000 : limits.baseDelayMs * 2 ** (attempt - 1);
+export function retryDelayMs(
+	retryAfterSeconds: number | undefined,
+	attempt: number,
+	limits: RetryLimits,
+	random: () => number = Math.random,
+): number {
+	const hinted =
+		retryAfterSeconds !== undefined && retryAfterSeconds > 0
+			? retryAfterSeconds * 1000
+			: limits.baseDelayMs * 2 ** (attempt - 1);
 	return Math.min(limits.maxDelayMs, withJitter(Math.max(hinted, MIN_DELAY_MS), random));
 }
 
@@ -72,14 +80,24 @@ export function decideRetry(
 ): RetryDecision {
 	if (failure.status === 429) {
 		if (failure.attempt > limits.maxRateLimitRetries) return { retry: false };
-		return { retry: true, delayMs: retryDelayMs(failure.retryAfterSeconds, failure.attempt, limits, random) };
+		return {
+			retry: true,
+			delayMs: retryDelayMs(failure.retryAfterSeconds, failure.attempt, limits, random),
+		};
 	}
 	const transient = failure.status === undefined || TRANSIENT_STATUSES.has(failure.status);
-	if (!transient || !isSafeToResend(failure.method, failure.hasIdempotencyKey)) return { retry: false };
+	if (!transient || !isSafeToResend(failure.method, failure.hasIdempotencyKey))
+		return { retry: false };
 	// Nothing listening is rarely over in seconds: two more tries, not the full budget.
-	const budget = failure.networkCode === 'ECONNREFUSED' ? Math.min(2, limits.maxTransientRetries) : limits.maxTransientRetries;
+	const budget =
+		failure.networkCode === 'ECONNREFUSED'
+			? Math.min(2, limits.maxTransientRetries)
+			: limits.maxTransientRetries;
 	if (failure.attempt > budget) return { retry: false };
-	return { retry: true, delayMs: retryDelayMs(failure.retryAfterSeconds, failure.attempt, limits, random) };
+	return {
+		retry: true,
+		delayMs: retryDelayMs(failure.retryAfterSeconds, failure.attempt, limits, random),
+	};
 }
 
 export function parseRetryAfter(value: unknown): number | undefined {

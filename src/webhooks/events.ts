@@ -21,12 +21,6 @@ export interface WebhookEvent extends IDataObject {
 	data: { object: IDataObject };
 }
 
-/** The trigger's canvas subtitle: the chosen events by name ("Run Completed, Run Failed"). */
-export function eventsSubtitle(): string {
-	const names = Object.fromEntries(EVENT_OPTIONS.map((o) => [o.value, o.name]));
-	return `={{ ($parameter["events"] || []).map(e => (${JSON.stringify(names)})[e] || e).join(", ") }}`;
-}
-
 export function isEventType(value: unknown): value is EventType {
 	return typeof value === 'string' && (EVENT_TYPES as readonly string[]).includes(value);
 }

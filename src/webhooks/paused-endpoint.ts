@@ -7,7 +7,8 @@ import { deleteEndpoint } from './registration';
 
 /** Ends the description of every endpoint a paused execution registers: what makes it recognisable. */
 const MARKER = '[mediagen paused wait]';
-const DEADLINE = /resumes by (\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z) \[mediagen paused wait\]$/;
+const DEADLINE =
+	/resumes by (\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z) \[mediagen paused wait\]$/;
 /**
  * How long after its deadline a paused execution's endpoint is left alone: n8n resumes executions
  * whose deadline passed within a minute, and a delivery in that time still resumes with the outputs.
@@ -32,7 +33,8 @@ export interface PausedEndpoint {
 	signingSecret: string;
 }
 
-const short = (value: string) => (value.length > NAME_LENGTH ? `${value.slice(0, NAME_LENGTH - 1)}…` : value);
+const short = (value: string) =>
+	value.length > NAME_LENGTH ? `${value.slice(0, NAME_LENGTH - 1)}…` : value;
 
 export function pausedEndpointDescription(paused: PausedExecution): string {
 	return `n8n execution ${paused.executionId} of workflow "${short(paused.workflowName)}" (${paused.workflowId}), node "${short(paused.nodeName)}", paused until its runs finish; resumes by ${paused.deadline.toISOString()} ${MARKER}`;
@@ -40,7 +42,8 @@ export function pausedEndpointDescription(paused: PausedExecution): string {
 
 /** The deadline a paused execution's endpoint names, or undefined for any other endpoint. */
 export function pausedEndpointDeadline(endpoint: IDataObject): Date | undefined {
-	const match = typeof endpoint.description === 'string' ? DEADLINE.exec(endpoint.description) : null;
+	const match =
+		typeof endpoint.description === 'string' ? DEADLINE.exec(endpoint.description) : null;
 	const at = match ? Date.parse(match[1]) : NaN;
 	return Number.isFinite(at) ? new Date(at) : undefined;
 }
@@ -55,14 +58,26 @@ function waitingBaseOf(resumeUrl: string): string {
  * Registers the endpoint that resumes a paused execution: the service sends `events` to its resume
  * URL. The signing secret comes back only here.
  */
-export async function registerPausedEndpoint(client: ApiClient, paused: PausedExecution, events: EventType[]): Promise<PausedEndpoint> {
+export async function registerPausedEndpoint(
+	client: ApiClient,
+	paused: PausedExecution,
+	events: EventType[],
+): Promise<PausedEndpoint> {
 	const { body } = await apiRequest<IDataObject>(client, {
 		method: 'POST',
 		path: '/webhooks',
 		body: { url: paused.resumeUrl, events, description: pausedEndpointDescription(paused) },
 	});
-	if (typeof body?.id !== 'string' || typeof body.signing_secret !== 'string' || !body.signing_secret) {
-		throw unexpectedResponse(client, 'POST /webhooks did not return an endpoint with its signing_secret', body);
+	if (
+		typeof body?.id !== 'string' ||
+		typeof body.signing_secret !== 'string' ||
+		!body.signing_secret
+	) {
+		throw unexpectedResponse(
+			client,
+			'POST /webhooks did not return an endpoint with its signing_secret',
+			body,
+		);
 	}
 	return { id: body.id, signingSecret: body.signing_secret };
 }
@@ -98,9 +113,13 @@ const keptAt = new Map<string, number>();
  * 409 "… is running already.": all kept.
  */
 export function answersNotWaiting(status: number, body: unknown): boolean {
-	const message = typeof body === 'object' && body !== null ? (body as IDataObject).message : undefined;
+	const message =
+		typeof body === 'object' && body !== null ? (body as IDataObject).message : undefined;
 	if (typeof message !== 'string' || !message.startsWith('The execution "')) return false;
-	return (status === 404 && message.endsWith(' does not exist.')) || (status === 409 && / has finished (with error|already)\.$/.test(message));
+	return (
+		(status === 404 && message.endsWith(' does not exist.')) ||
+		(status === 409 && / has finished (with error|already)\.$/.test(message))
+	);
 }
 
 /** The address the probe asks: the resume URL's execution, a path no node's webhook has, the same token. */
@@ -133,18 +152,42 @@ async function executionIsOver(client: ApiClient, url: string): Promise<boolean>
  * endpoint whose execution may still be waiting — or n8n's answer is anything else, or none — is
  * never touched. Returns the ids it deleted.
  */
-export async function removeLeftoverPausedEndpoints(client: ApiClient, resumeUrl: string, now = Date.now()): Promise<string[]> {
+export async function removeLeftoverPausedEndpoints(
+	client: ApiClient,
+	resumeUrl: string,
+	now = Date.now(),
+): Promise<string[]> {
 	const base = waitingBaseOf(resumeUrl);
 	const endpoints = await listAll(client, { path: '/webhooks' }, { returnAll: true, limit: 0 });
 	const leftovers = endpoints
-		.map((endpoint) => ({ id: endpoint.id, url: endpoint.url, deadline: pausedEndpointDeadline(endpoint) }))
-		.filter((e): e is { id: string; url: string; deadline: Date } => typeof e.id === 'string' && typeof e.url === 'string' && e.url.startsWith(base) && e.deadline !== undefined)
-		.sort((a, b) => (keptAt.get(a.url) ?? 0) - (keptAt.get(b.url) ?? 0) || a.deadline.getTime() - b.deadline.getTime());
+		.map((endpoint) => ({
+			id: endpoint.id,
+			url: endpoint.url,
+			deadline: pausedEndpointDeadline(endpoint),
+		}))
+		.filter(
+			(e): e is { id: string; url: string; deadline: Date } =>
+				typeof e.id === 'string' &&
+				typeof e.url === 'string' &&
+				e.url.startsWith(base) &&
+				e.deadline !== undefined,
+		)
+		.sort(
+			(a, b) =>
+				(keptAt.get(a.url) ?? 0) - (keptAt.get(b.url) ?? 0) ||
+				a.deadline.getTime() - b.deadline.getTime(),
+		);
 	for (const url of keptAt.keys()) if (!leftovers.some((e) => e.url === url)) keptAt.delete(url);
 	const expired = leftovers.filter((e) => e.deadline.getTime() + EXPIRED_AFTER_MS < now);
 	// several endpoints can name one execution: ask about each URL once
-	const urls = [...new Set(leftovers.filter((e) => !expired.includes(e) && e.url !== resumeUrl).map((e) => e.url))].slice(0, PROBES_PER_CLEANUP);
-	const answers = await Promise.all(urls.map(async (url) => [url, await executionIsOver(client, url).catch(() => false)] as const));
+	const urls = [
+		...new Set(
+			leftovers.filter((e) => !expired.includes(e) && e.url !== resumeUrl).map((e) => e.url),
+		),
+	].slice(0, PROBES_PER_CLEANUP);
+	const answers = await Promise.all(
+		urls.map(async (url) => [url, await executionIsOver(client, url).catch(() => false)] as const),
+	);
 	const overUrls = new Set(answers.filter(([, over]) => over).map(([url]) => url));
 	for (const [url, over] of answers) if (!over) keptAt.set(url, now);
 	const gone = leftovers.filter((e) => expired.includes(e) || overUrls.has(e.url));

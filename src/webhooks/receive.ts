@@ -1,43 +1,68 @@
-import type { ICredentialDataDecryptedObject, IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	INodeExecutionData,
+	IPollFunctions,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
 
 import { BYTES_PER_MB, DEFAULT_MAX_OUTPUT_MB, downloadOutputs } from '../media/download';
-import { outputFiles } from '../media/output-files';
-import { simplifiedBatch, simplifiedRun } from '../media/simplify';
-import { normalizeBaseUrl } from '../transport/credentials';
+import { outputFiles } from '../outputs/output-files';
+import { binaryField, DEFAULT_BINARY_FIELD } from '../outputs/output-options';
+import { simplifyOf } from '../outputs/simplify-option';
+import { simplifiedBatch, simplifiedRun } from '../outputs/simplify';
+import { normalizeBaseUrl } from '../credentials/credential-types';
 import { problemOf } from '../transport/problem';
 import { SecretValues } from '../transport/redact';
 import { DELIVERY_HEADER, SIGNATURE_HEADER, subjectKind, type WebhookEvent } from './events';
 import { claimEvent, saveSeenEvents, type SeenWindow } from './seen-events';
 import { verifyDelivery } from './signature';
-import { deliverySigningSecret, triggerCredentialType, triggerPlace, triggerStaticData } from './trigger-secret';
+import {
+	deliverySigningSecret,
+	triggerCredentialType,
+	triggerPlace,
+	triggerStaticData,
+} from './trigger-secret';
+import {
+	downloadOutputsOption,
+	events,
+	ignoreRepeatedEvents,
+	maxEventAge,
+	onlyCapabilities,
+	onlyModels,
+	TRIGGER_OPTIONS_COLLECTION,
+} from './trigger-options';
 
-/** Replay protection that applies when the node stores no value (a node added before the fields existed). */
-export const DEFAULT_MAX_EVENT_AGE_MINUTES = 5;
-export const DEFAULT_IGNORE_REPEATED_EVENTS = true;
-
-export interface TriggerOptions {
-	/** kept for workflows saved when these two lived in Options; top-level parameters win */
-	maxEventAgeMinutes?: number;
-	ignoreRepeatedEvents?: boolean;
-	capabilities?: string;
-	models?: string;
-	downloadOutputs?: boolean;
-	binaryPropertyName?: string;
-}
+/**
+ * The trigger's Options as saved. Workflows saved when the replay protection lived there still hold
+ * Reject Events Older Than and Ignore Repeated Events in it; top-level parameters win.
+ */
+export type TriggerOptions = IDataObject;
 
 function list(value: unknown): string[] {
-	return typeof value === 'string' ? value.split(',').map((v) => v.trim()).filter(Boolean) : [];
+	return typeof value === 'string'
+		? value
+				.split(',')
+				.map((v) => v.trim())
+				.filter(Boolean)
+		: [];
 }
 
 /** Why an event that verified is not passed on, or undefined when it is. */
-function ignoredBecause(ctx: IWebhookFunctions, event: WebhookEvent, options: TriggerOptions): string | undefined {
-	const selected = ctx.getNodeParameter('events', []) as unknown;
-	if (Array.isArray(selected) && !selected.includes(event.type)) return 'event_not_selected';
+export function ignoredBecause(
+	ctx: IWebhookFunctions | IPollFunctions,
+	event: WebhookEvent,
+	options: TriggerOptions,
+): string | undefined {
+	const selected = events.read((name, fallback) => ctx.getNodeParameter(name, fallback));
+	if (!selected.includes(event.type)) return 'event_not_selected';
 	if (subjectKind(event.type) === 'run') {
 		const run = event.data.object;
-		const capabilities = list(options.capabilities);
-		if (capabilities.length && !capabilities.includes(String(run.capability ?? ''))) return 'capability_filtered';
-		const models = list(options.models);
+		const capabilities = list(onlyCapabilities.read(options));
+		if (capabilities.length && !capabilities.includes(String(run.capability ?? '')))
+			return 'capability_filtered';
+		const models = list(onlyModels.read(options));
 		if (models.length && !models.includes(String(run.model ?? ''))) return 'model_filtered';
 	}
 	return undefined;
@@ -47,13 +72,23 @@ function ignoredBecause(ctx: IWebhookFunctions, event: WebhookEvent, options: Tr
  * The replay protection that applies: a value saved in Options by an older version of the node,
  * else the top-level parameter (whose default n8n fills in when the node stores none).
  */
-export function replayProtection(ctx: IWebhookFunctions, options: TriggerOptions): { maxAgeMinutes: number; ignoreRepeated: boolean } {
-	const age = options.maxEventAgeMinutes ?? (ctx.getNodeParameter('maxEventAgeMinutes', DEFAULT_MAX_EVENT_AGE_MINUTES) as unknown);
-	const repeated = options.ignoreRepeatedEvents ?? (ctx.getNodeParameter('ignoreRepeatedEvents', DEFAULT_IGNORE_REPEATED_EVENTS) as unknown);
+export function replayProtection(
+	ctx: IWebhookFunctions,
+	options: TriggerOptions,
+): { maxAgeMinutes: number; ignoreRepeated: boolean } {
+	const age =
+		options[maxEventAge.name] ??
+		(ctx.getNodeParameter(maxEventAge.name, maxEventAge.spec.default) as unknown);
+	const repeated =
+		options[ignoreRepeatedEvents.name] ??
+		(ctx.getNodeParameter(ignoreRepeatedEvents.name, ignoreRepeatedEvents.spec.default) as unknown);
 	const minutes = Number(age);
 	return {
 		// an unreadable age (an expression gone wrong) falls back to the default, never to "any age"
-		maxAgeMinutes: typeof age !== 'boolean' && age !== '' && Number.isFinite(minutes) && minutes >= 0 ? minutes : DEFAULT_MAX_EVENT_AGE_MINUTES,
+		maxAgeMinutes:
+			typeof age !== 'boolean' && age !== '' && Number.isFinite(minutes) && minutes >= 0
+				? minutes
+				: maxEventAge.spec.default,
 		ignoreRepeated: repeated !== false,
 	};
 }
@@ -69,31 +104,55 @@ function fullEventJson(event: WebhookEvent, deliveryId: string | undefined): IDa
 	};
 }
 
-/** Simplify: the run or batch flat (src/media/simplify.ts), then which event it was. */
+/** Simplify: the run or batch flat (src/outputs/simplify.ts), then which event it was. */
 function simplifiedEventJson(event: WebhookEvent): IDataObject {
 	const subject = event.data.object;
-	const json = subjectKind(event.type) === 'batch' ? simplifiedBatch(subject) : simplifiedRun(subject);
+	const json =
+		subjectKind(event.type) === 'batch' ? simplifiedBatch(subject) : simplifiedRun(subject);
 	return { ...json, event: event.type, event_id: event.id };
 }
 
-async function eventItem(ctx: IWebhookFunctions, event: WebhookEvent, deliveryId: string | undefined, options: TriggerOptions, signingSecret: string): Promise<INodeExecutionData> {
+/** The item an event starts the workflow with (also the polling trigger's, with no delivery and no signing secret). */
+export async function eventItem(
+	ctx: IWebhookFunctions | IPollFunctions,
+	event: WebhookEvent,
+	deliveryId: string | undefined,
+	options: TriggerOptions,
+	signingSecret: string,
+): Promise<INodeExecutionData> {
 	const subject = event.data.object;
-	const simplify = ctx.getNodeParameter('simplify', false) === true;
+	const simplify = simplifyOf((name, fallback) => ctx.getNodeParameter(name, fallback));
 	const json = simplify ? simplifiedEventJson(event) : fullEventJson(event, deliveryId);
-	if (!options.downloadOutputs || event.type !== 'run.completed' || typeof subject.id !== 'string') return { json };
+	if (
+		!downloadOutputsOption.read(options) ||
+		event.type !== 'run.completed' ||
+		typeof subject.id !== 'string'
+	)
+		return { json };
 	const files = outputFiles(subject.output as IDataObject | null | undefined);
 	if (!simplify) json.output_urls = files.map((f) => f.url);
 	if (files.length === 0) return { json };
 	const secrets = new SecretValues().add(signingSecret);
 	try {
-		const credentials = await ctx.getCredentials<ICredentialDataDecryptedObject>(triggerCredentialType(ctx));
+		const credentials = await ctx.getCredentials<ICredentialDataDecryptedObject>(
+			triggerCredentialType(ctx),
+		);
 		secrets.addCredential(credentials);
 		const baseUrl = normalizeBaseUrl(credentials.baseUrl);
-		const binary = await downloadOutputs(ctx, files, options.binaryPropertyName || 'data', baseUrl, { runId: subject.id, maxBytes: DEFAULT_MAX_OUTPUT_MB * BYTES_PER_MB });
+		const binary = await downloadOutputs(
+			ctx,
+			files,
+			binaryField.read(options) ?? DEFAULT_BINARY_FIELD,
+			baseUrl,
+			{ runId: subject.id, maxBytes: DEFAULT_MAX_OUTPUT_MB * BYTES_PER_MB },
+		);
 		return { json, binary };
 	} catch (error) {
 		// The delivery is already answered: the workflow still starts, with the URLs and the reason.
-		json.download_error = secrets.value({ code: problemOf(error)?.code ?? 'download_failed', message: error instanceof Error ? error.message : String(error) });
+		json.download_error = secrets.value({
+			code: problemOf(error)?.code ?? 'download_failed',
+			message: error instanceof Error ? error.message : String(error),
+		});
 		return { json };
 	}
 }
@@ -111,7 +170,7 @@ function header(ctx: IWebhookFunctions, name: string): string | undefined {
  */
 export async function receiveEvent(ctx: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const req = ctx.getRequestObject();
-	const options = ctx.getNodeParameter('options', {}) as TriggerOptions;
+	const options = ctx.getNodeParameter(TRIGGER_OPTIONS_COLLECTION, {}) as TriggerOptions;
 	const reject = (reason: string): IWebhookResponseData => {
 		ctx.getResponseObject().status(401).json({ error: 'unauthorized', reason });
 		return { noWebhookResponse: true };

@@ -1,11 +1,25 @@
-import { NodeOperationError, type ICredentialDataDecryptedObject, type IDataObject, type IHookFunctions } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	type ICredentialDataDecryptedObject,
+	type IDataObject,
+	type IHookFunctions,
+} from 'n8n-workflow';
 
+import { assertTriggerReachable } from './reachability';
+import { events } from './trigger-options';
 import { listAll } from '../transport/paginate';
 import { problemOf } from '../transport/problem';
 import { apiRequest, createClient, unexpectedResponse, type ApiClient } from '../transport/request';
 import { EVENT_OPTIONS, EVENT_TYPES, isEventType, type EventType } from './events';
 import type { SealKey } from './sealed-secret';
-import { keepSigningSecret, signingSecretOf, triggerCredentialType, triggerSealKey, triggerStaticData, type TriggerStaticData } from './trigger-secret';
+import {
+	keepSigningSecret,
+	signingSecretOf,
+	triggerCredentialType,
+	triggerSealKey,
+	triggerStaticData,
+	type TriggerStaticData,
+} from './trigger-secret';
 
 /** Forgets the endpoint, not the events: an event id is the account's, whatever endpoint delivers it. */
 function forgetEndpoint(data: TriggerStaticData): void {
@@ -19,7 +33,10 @@ function forgetEndpoint(data: TriggerStaticData): void {
 async function clientOf(ctx: IHookFunctions): Promise<{ client: ApiClient; key?: SealKey }> {
 	const type = triggerCredentialType(ctx);
 	const credentials = await ctx.getCredentials<ICredentialDataDecryptedObject>(type);
-	return { client: await createClient(ctx, type, credentials), key: triggerSealKey(ctx, credentials) };
+	return {
+		client: await createClient(ctx, type, credentials),
+		key: triggerSealKey(ctx, credentials),
+	};
 }
 
 function webhookUrlOf(ctx: IHookFunctions): string {
@@ -29,17 +46,23 @@ function webhookUrlOf(ctx: IHookFunctions): string {
 }
 
 function selectedEvents(ctx: IHookFunctions): EventType[] {
-	const value = ctx.getNodeParameter('events', []) as unknown;
-	const events = (Array.isArray(value) ? value : []).filter(isEventType);
-	if (events.length === 0) {
-		throw new NodeOperationError(ctx.getNode(), `Start On: choose at least one event; allowed: ${EVENT_OPTIONS.map((o) => o.name).join(', ')}`, {
-			description: `API field events (${EVENT_TYPES.join(', ')}). No endpoint was registered or changed, and no credits were spent.`,
-		});
+	const chosen = events
+		.read((name, fallback) => ctx.getNodeParameter(name, fallback))
+		.filter(isEventType);
+	if (chosen.length === 0) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Start On: choose at least one event; allowed: ${EVENT_OPTIONS.map((o) => o.name).join(', ')}`,
+			{
+				description: `API field events (${EVENT_TYPES.join(', ')}). No endpoint was registered or changed, and no credits were spent.`,
+			},
+		);
 	}
-	return events;
+	return chosen;
 }
 
-const sameEvents = (a: unknown, b: EventType[]) => Array.isArray(a) && a.length === b.length && b.every((e) => a.includes(e));
+const sameEvents = (a: unknown, b: EventType[]) =>
+	Array.isArray(a) && a.length === b.length && b.every((e) => a.includes(e));
 
 /**
  * checkExists: whether the endpoint this node registered still exists at the service for the
@@ -54,6 +77,7 @@ export async function endpointExists(ctx: IHookFunctions): Promise<boolean> {
 	if (!data.endpointId || !(data.sealedSigningSecret || data.signingSecret)) return false;
 	const url = webhookUrlOf(ctx);
 	const { client, key } = await clientOf(ctx);
+	await assertTriggerReachable(ctx, client, url);
 	const opened = signingSecretOf(data, key);
 	const endpoints = await listAll(client, { path: '/webhooks' }, { returnAll: true, limit: 0 });
 	const endpoint = endpoints.find((e) => e.id === data.endpointId);
@@ -72,7 +96,11 @@ export async function endpointExists(ctx: IHookFunctions): Promise<boolean> {
 	if (!sameEvents(endpoint.events, events)) patch.events = events;
 	if (endpoint.status === 'disabled') patch.status = 'active';
 	if (Object.keys(patch).length === 0) return true;
-	const patched = await apiRequest<IDataObject>(client, { method: 'PATCH', path: `/webhooks/${encodeURIComponent(data.endpointId)}`, body: patch }).then(
+	const patched = await apiRequest<IDataObject>(client, {
+		method: 'PATCH',
+		path: `/webhooks/${encodeURIComponent(data.endpointId)}`,
+		body: patch,
+	}).then(
 		({ body }) => body,
 		(error: unknown) => {
 			if (patch.status && refusedByService(error)) return undefined;
@@ -95,13 +123,31 @@ export async function registerEndpoint(ctx: IHookFunctions): Promise<boolean> {
 	const description = `n8n workflow "${workflow.name ?? ''}" (${String(workflow.id ?? '')}), node "${ctx.getNode().name}"`;
 	const { client, key } = await clientOf(ctx);
 	if (!key) {
-		throw new NodeOperationError(ctx.getNode(), 'The MediaGen credential has no API key or client secret', {
-			description: 'The trigger seals the endpoint’s signing secret with it. Open the credential and fill it in. Nothing was registered.',
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			'The MediaGen credential has no API key or client secret',
+			{
+				description:
+					'The trigger seals the endpoint’s signing secret with it. Open the credential and fill it in. Nothing was registered.',
+			},
+		);
 	}
-	const { body } = await apiRequest<IDataObject>(client, { method: 'POST', path: '/webhooks', body: { url, events, description } });
-	if (typeof body?.id !== 'string' || typeof body.signing_secret !== 'string' || !body.signing_secret) {
-		throw unexpectedResponse(client, 'POST /webhooks did not return an endpoint with its signing_secret', body);
+	await assertTriggerReachable(ctx, client, url);
+	const { body } = await apiRequest<IDataObject>(client, {
+		method: 'POST',
+		path: '/webhooks',
+		body: { url, events, description },
+	});
+	if (
+		typeof body?.id !== 'string' ||
+		typeof body.signing_secret !== 'string' ||
+		!body.signing_secret
+	) {
+		throw unexpectedResponse(
+			client,
+			'POST /webhooks did not return an endpoint with its signing_secret',
+			body,
+		);
 	}
 	const data = triggerStaticData(ctx);
 	forgetEndpoint(data);
@@ -126,7 +172,10 @@ function refusedByService(error: unknown): boolean {
 
 /** Deletes an endpoint at the service; one that is already gone (code not_found) is fine. */
 export async function deleteEndpoint(client: ApiClient, endpointId: string): Promise<void> {
-	const failure = await apiRequest(client, { method: 'DELETE', path: `/webhooks/${encodeURIComponent(endpointId)}` }).then(
+	const failure = await apiRequest(client, {
+		method: 'DELETE',
+		path: `/webhooks/${encodeURIComponent(endpointId)}`,
+	}).then(
 		() => undefined,
 		(error: unknown) => error,
 	);

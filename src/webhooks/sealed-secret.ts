@@ -20,13 +20,17 @@ export interface SealKey {
 }
 
 /** The secret of a credential a seal key is made from (API key, else OAuth2 client secret), if it has one. */
-export function credentialSecretOf(credentials: ICredentialDataDecryptedObject): string | undefined {
+export function credentialSecretOf(
+	credentials: ICredentialDataDecryptedObject,
+): string | undefined {
 	const secret = credentials.apiKey ?? credentials.clientSecret;
 	return typeof secret === 'string' && secret ? secret : undefined;
 }
 
 function keyOf(key: SealKey): Buffer {
-	return Buffer.from(hkdfSync('sha256', key.credentialSecret, key.context, key.info ?? PAUSED_WAIT_INFO, 32));
+	return Buffer.from(
+		hkdfSync('sha256', key.credentialSecret, key.context, key.info ?? PAUSED_WAIT_INFO, 32),
+	);
 }
 
 /**
@@ -47,7 +51,10 @@ export function openSecret(sealed: string, key: SealKey): string | undefined {
 	try {
 		const decipher = createDecipheriv('aes-256-gcm', keyOf(key), bytes.subarray(0, IV_BYTES));
 		decipher.setAuthTag(bytes.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
-		return Buffer.concat([decipher.update(bytes.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
+		return Buffer.concat([
+			decipher.update(bytes.subarray(IV_BYTES + TAG_BYTES)),
+			decipher.final(),
+		]).toString('utf8');
 	} catch {
 		return undefined;
 	}
@@ -56,7 +63,7 @@ export function openSecret(sealed: string, key: SealKey): string | undefined {
 /**
  * Sealed secrets opened in this process, by place and sealed value (unique per seal), so that a
  * burst of deliveries reads the credential once: n8n resolves a credential in an expression isolate
- * each time, 0.1–1 s of CPU on a busy 2-core machine. An opening is kept while it is under way (the
+ * each time, which is slow on a busy machine. An opening is kept while it is under way (the
  * deliveries that arrive together wait for it); one that gave nothing (another credential, a failed
  * read) is tried again by the next delivery. At most `kept` places, the oldest dropped first.
  */
@@ -65,7 +72,11 @@ export class OpenedSecrets<T> {
 
 	constructor(private readonly kept = 100) {}
 
-	async open(place: string, sealed: string, opener: () => Promise<T | undefined>): Promise<T | undefined> {
+	async open(
+		place: string,
+		sealed: string,
+		opener: () => Promise<T | undefined>,
+	): Promise<T | undefined> {
 		const key = `${place}\u0000${sealed}`;
 		const known = this.openings.get(key);
 		if (known) return await known;

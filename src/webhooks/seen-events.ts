@@ -43,7 +43,8 @@ export interface SeenEventsData extends IDataObject {
 }
 
 function pruned(seen: Seen, window: SeenWindow): Seen {
-	const oldest = window.maxAgeMinutes > 0 ? window.now - window.maxAgeMinutes * 60_000 - MARGIN_MS : -Infinity;
+	const oldest =
+		window.maxAgeMinutes > 0 ? window.now - window.maxAgeMinutes * 60_000 - MARGIN_MS : -Infinity;
 	const kept = [...seen].filter(([, at]) => at >= oldest);
 	return new Map(kept.slice(-MAX_REMEMBERED_EVENTS));
 }
@@ -61,10 +62,12 @@ function placeMemory(place: string): Seen {
 /** The ids in the static data and in this process, in the order they came. Ids of the earlier layout count as seen now. */
 function remembered(data: SeenEventsData, place: string, window: SeenWindow): Seen {
 	const all: Seen = new Map();
-	if (Array.isArray(data.recentEventIds)) for (const id of data.recentEventIds) if (typeof id === 'string') all.set(id, window.now);
+	if (Array.isArray(data.recentEventIds))
+		for (const id of data.recentEventIds) if (typeof id === 'string') all.set(id, window.now);
 	const stored = data.seenEvents;
 	if (stored && typeof stored === 'object' && !Array.isArray(stored)) {
-		for (const [id, at] of Object.entries(stored)) if (typeof at === 'number' && Number.isFinite(at) && !all.has(id)) all.set(id, at);
+		for (const [id, at] of Object.entries(stored))
+			if (typeof at === 'number' && Number.isFinite(at) && !all.has(id)) all.set(id, at);
 	}
 	for (const [id, at] of seenHere.get(place) ?? []) if (!all.has(id)) all.set(id, at);
 	return pruned(all, window);
@@ -82,7 +85,13 @@ export function saveSeenEvents(data: SeenEventsData, place: string, window: Seen
  * Claims an event id for the delivery in hand: false when it was seen (in the static data or by
  * this process). Synchronous on purpose: nothing can run between the check and the claim.
  */
-export function claimEvent(data: SeenEventsData, place: string, eventId: string, createdAt: string, window: SeenWindow): boolean {
+export function claimEvent(
+	data: SeenEventsData,
+	place: string,
+	eventId: string,
+	createdAt: string,
+	window: SeenWindow,
+): boolean {
 	if (remembered(data, place, window).has(eventId)) return false;
 	const at = Date.parse(createdAt);
 	placeMemory(place).set(eventId, Number.isFinite(at) ? at : window.now);

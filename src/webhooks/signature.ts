@@ -31,17 +31,27 @@ export type Verification = { ok: true; event: WebhookEvent } | { ok: false; reas
  * Whether `header` is the signature of `rawBody` with `secret`. The comparison runs in constant
  * time over equal-length values; a header of another length or form never reaches it.
  */
-export function signatureMatches(secret: string, rawBody: Buffer | string, header: string | undefined): RejectReason | true {
+export function signatureMatches(
+	secret: string,
+	rawBody: Buffer | string,
+	header: string | undefined,
+): RejectReason | true {
 	if (!header || rawBody === undefined || rawBody === null) return 'missing_signature';
 	const value = header.trim();
 	if (!SIGNATURE_PATTERN.test(value)) return 'malformed_signature';
 	const expected = Buffer.from(signPayload(secret, rawBody), 'utf8');
 	const actual = Buffer.from(value, 'utf8');
-	return expected.length === actual.length && timingSafeEqual(expected, actual) ? true : 'signature_mismatch';
+	return expected.length === actual.length && timingSafeEqual(expected, actual)
+		? true
+		: 'signature_mismatch';
 }
 
 /** Whether an event created at `createdAt` is more than `maxAgeMinutes` old (unparsable counts as stale). */
-export function isStale(createdAt: string, maxAgeMinutes: number, now: number = Date.now()): boolean {
+export function isStale(
+	createdAt: string,
+	maxAgeMinutes: number,
+	now: number = Date.now(),
+): boolean {
 	const at = Date.parse(createdAt);
 	if (Number.isNaN(at)) return true;
 	return now - at > maxAgeMinutes * 60_000;
@@ -73,20 +83,27 @@ export interface VerifyOptions {
  * the age of the signed `created_at` (not older than the limit, not further ahead than clocks differ). Nothing in the body is trusted before the signature holds.
  */
 export function verifyDelivery(options: VerifyOptions): Verification {
-	const header = Array.isArray(options.signatureHeader) ? options.signatureHeader[0] : options.signatureHeader;
-	if (options.rawBody === undefined || options.rawBody.length === 0) return { ok: false, reason: 'missing_signature' };
+	const header = Array.isArray(options.signatureHeader)
+		? options.signatureHeader[0]
+		: options.signatureHeader;
+	if (options.rawBody === undefined || options.rawBody.length === 0)
+		return { ok: false, reason: 'missing_signature' };
 	const match = signatureMatches(options.secret, options.rawBody, header);
 	if (match !== true) return { ok: false, reason: match };
 	let event: unknown;
 	try {
-		event = JSON.parse(Buffer.isBuffer(options.rawBody) ? options.rawBody.toString('utf8') : options.rawBody);
+		event = JSON.parse(
+			Buffer.isBuffer(options.rawBody) ? options.rawBody.toString('utf8') : options.rawBody,
+		);
 	} catch {
 		return { ok: false, reason: 'invalid_event' };
 	}
 	if (!isWebhookEvent(event)) return { ok: false, reason: 'invalid_event' };
 	if (options.maxAgeMinutes && options.maxAgeMinutes > 0) {
-		if (isStale(event.created_at, options.maxAgeMinutes, options.now)) return { ok: false, reason: 'stale_event' };
-		if (isFromTheFuture(event.created_at, options.now)) return { ok: false, reason: 'future_event' };
+		if (isStale(event.created_at, options.maxAgeMinutes, options.now))
+			return { ok: false, reason: 'stale_event' };
+		if (isFromTheFuture(event.created_at, options.now))
+			return { ok: false, reason: 'future_event' };
 	}
 	return { ok: true, event };
 }

@@ -1,8 +1,21 @@
-import type { ICredentialDataDecryptedObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IHookFunctions,
+	IPollFunctions,
+	IWebhookFunctions,
+} from 'n8n-workflow';
 
-import { BEARER_CREDENTIAL_TYPE, isCredentialType, type CredentialType } from '../transport/credentials';
-import { credentialSecretOf, OpenedSecrets, openSecret, sealSecret, TRIGGER_SEAL_INFO, type SealKey } from './sealed-secret';
+import { type CredentialType } from '../credentials/credential-types';
+import {
+	credentialSecretOf,
+	OpenedSecrets,
+	openSecret,
+	sealSecret,
+	TRIGGER_SEAL_INFO,
+	type SealKey,
+} from './sealed-secret';
 import type { SeenEventsData } from './seen-events';
+import { credentialTypeOf } from '../credentials/authentication';
 
 type TriggerContext = IHookFunctions | IWebhookFunctions;
 
@@ -25,7 +38,9 @@ export interface TriggerStaticData extends SeenEventsData {
 	webhookUrl?: string;
 }
 
-export function triggerStaticData(ctx: Pick<IHookFunctions, 'getWorkflowStaticData'>): TriggerStaticData {
+export function triggerStaticData(
+	ctx: Pick<IHookFunctions, 'getWorkflowStaticData'>,
+): TriggerStaticData {
 	return ctx.getWorkflowStaticData('node') as TriggerStaticData;
 }
 
@@ -34,15 +49,19 @@ export function triggerPlace(ctx: TriggerContext): string {
 	return `${String(ctx.getWorkflow().id ?? '')}\u0000${ctx.getNode().name}`;
 }
 
-export function triggerCredentialType(ctx: TriggerContext): CredentialType {
-	const auth = ctx.getNodeParameter('authentication', BEARER_CREDENTIAL_TYPE);
-	return isCredentialType(auth) ? auth : BEARER_CREDENTIAL_TYPE;
+export function triggerCredentialType(ctx: TriggerContext | IPollFunctions): CredentialType {
+	return credentialTypeOf((name, fallback) => ctx.getNodeParameter(name, fallback));
 }
 
 /** The key the trigger's signing secret is sealed with, or undefined when the credential has no secret. */
-export function triggerSealKey(ctx: TriggerContext, credentials: ICredentialDataDecryptedObject): SealKey | undefined {
+export function triggerSealKey(
+	ctx: TriggerContext,
+	credentials: ICredentialDataDecryptedObject,
+): SealKey | undefined {
 	const secret = credentialSecretOf(credentials);
-	return secret ? { credentialSecret: secret, context: triggerPlace(ctx), info: TRIGGER_SEAL_INFO } : undefined;
+	return secret
+		? { credentialSecret: secret, context: triggerPlace(ctx), info: TRIGGER_SEAL_INFO }
+		: undefined;
 }
 
 /** Keeps a new endpoint's secret, sealed. */
@@ -57,7 +76,10 @@ export function keepSigningSecret(data: TriggerStaticData, secret: string, key: 
  * that n8n saves it sealed. `credential_changed`: sealed with a key this credential does not give
  * (its API key or client secret changed, or the data came from another workflow).
  */
-export function signingSecretOf(data: TriggerStaticData, key: SealKey | undefined): { secret: string } | { reason: 'no_signing_secret' | 'credential_changed' } {
+export function signingSecretOf(
+	data: TriggerStaticData,
+	key: SealKey | undefined,
+): { secret: string } | { reason: 'no_signing_secret' | 'credential_changed' } {
 	if (typeof data.sealedSigningSecret === 'string' && data.sealedSigningSecret) {
 		const secret = key && openSecret(data.sealedSigningSecret, key);
 		return secret ? { secret } : { reason: 'credential_changed' };
@@ -74,11 +96,18 @@ export function signingSecretOf(data: TriggerStaticData, key: SealKey | undefine
 const openedHere = new OpenedSecrets<string>();
 
 /** The signing secret a delivery is verified with (webhook): opened once per process and seal, migrated when still clear. */
-export async function deliverySigningSecret(ctx: IWebhookFunctions): Promise<{ secret: string } | { reason: 'no_signing_secret' | 'credential_changed' }> {
+export async function deliverySigningSecret(
+	ctx: IWebhookFunctions,
+): Promise<{ secret: string } | { reason: 'no_signing_secret' | 'credential_changed' }> {
 	const data = triggerStaticData(ctx);
-	const read = async () => triggerSealKey(ctx, await ctx.getCredentials<ICredentialDataDecryptedObject>(triggerCredentialType(ctx)));
+	const read = async () =>
+		triggerSealKey(
+			ctx,
+			await ctx.getCredentials<ICredentialDataDecryptedObject>(triggerCredentialType(ctx)),
+		);
 	const sealed = data.sealedSigningSecret;
-	if (typeof sealed !== 'string' || !sealed) return signingSecretOf(data, data.signingSecret ? await read() : undefined);
+	if (typeof sealed !== 'string' || !sealed)
+		return signingSecretOf(data, data.signingSecret ? await read() : undefined);
 	const secret = await openedHere.open(triggerPlace(ctx), sealed, async () => {
 		const opened = signingSecretOf(data, await read());
 		return 'secret' in opened ? opened.secret : undefined;

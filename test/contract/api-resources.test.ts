@@ -48,11 +48,14 @@ interface DocumentField {
 
 /** Fields of a section's table: first column (names joined by ", " split apart); "(optional)" in the type, or a table that marks the others "(required)". */
 function tableFields(heading: string): DocumentField[] {
-	const rows = (sections.get(heading) ?? []).filter((l) => l.startsWith('|') && !/^\|\s*(Field|---)/.test(l));
+	const rows = (sections.get(heading) ?? []).filter(
+		(l) => l.startsWith('|') && !/^\|\s*(Field|---)/.test(l),
+	);
 	const marksRequired = rows.some((r) => r.includes('(required)') || r.includes('required)'));
 	return rows.flatMap((row) => {
 		const [, names, type, notes = ''] = row.split('|').map((c) => c.trim());
-		const optional = type.includes('(optional)') || (marksRequired && !/required/.test(`${type} ${notes}`));
+		const optional =
+			type.includes('(optional)') || (marksRequired && !/required/.test(`${type} ${notes}`));
 		return names.split(',').map((name) => ({ name: name.trim(), optional }));
 	});
 }
@@ -63,7 +66,8 @@ function listedFields(line: string): DocumentField[] {
 	return topLevelItems(list).map((item) => ({ name: item.split(/[\s(]/)[0], optional: false }));
 }
 
-const line = (heading: string, start: string) => (sections.get(heading) ?? []).find((l) => l.startsWith(start)) ?? '';
+const line = (heading: string, start: string) =>
+	(sections.get(heading) ?? []).find((l) => l.startsWith(start)) ?? '';
 
 const DOCUMENT: Record<string, DocumentField[]> = {
 	Error: tableFields('Error (problem document)'),
@@ -89,20 +93,37 @@ const DOCUMENT: Record<string, DocumentField[]> = {
 
 describe('the resource schemas are the API document transcribed', () => {
 	it('reads a field list for every resource of the document', () => {
-		for (const [name, fields] of Object.entries(DOCUMENT)) expect({ name, fields: fields.length > 2 }).toEqual({ name, fields: true });
-		expect(DOCUMENT.Run.map((f) => f.name)).toEqual(expect.arrayContaining(['created_at', 'updated_at', 'completed_at', 'endpoint']));
+		for (const [name, fields] of Object.entries(DOCUMENT))
+			expect({ name, fields: fields.length > 2 }).toEqual({ name, fields: true });
+		expect(DOCUMENT.Run.map((f) => f.name)).toEqual(
+			expect.arrayContaining(['created_at', 'updated_at', 'completed_at', 'endpoint']),
+		);
 		expect(DOCUMENT.Model.find((f) => f.name === 'capabilities')?.optional).toBe(true);
-		expect(DOCUMENT.ModelPricingEntry.filter((f) => f.optional).map((f) => f.name)).toEqual(['notes']);
+		expect(DOCUMENT.ModelPricingEntry.filter((f) => f.optional).map((f) => f.name)).toEqual([
+			'notes',
+		]);
 	});
 
-	it.each(Object.keys(DOCUMENT))('%s has every field the document lists, required unless the document says optional', (name) => {
-		const schema = API_RESOURCES[name] as Schema & { properties: Record<string, unknown>; required: string[] };
-		expect(schema).toBeDefined();
-		for (const field of DOCUMENT[name]) {
-			expect({ field: field.name, property: field.name in schema.properties }).toEqual({ field: field.name, property: true });
-			expect({ field: field.name, required: schema.required.includes(field.name) }).toEqual({ field: field.name, required: !field.optional });
-		}
-	});
+	it.each(Object.keys(DOCUMENT))(
+		'%s has every field the document lists, required unless the document says optional',
+		(name) => {
+			const schema = API_RESOURCES[name] as Schema & {
+				properties: Record<string, unknown>;
+				required: string[];
+			};
+			expect(schema).toBeDefined();
+			for (const field of DOCUMENT[name]) {
+				expect({ field: field.name, property: field.name in schema.properties }).toEqual({
+					field: field.name,
+					property: true,
+				});
+				expect({ field: field.name, required: schema.required.includes(field.name) }).toEqual({
+					field: field.name,
+					required: !field.optional,
+				});
+			}
+		},
+	);
 
 	it('has the Mention the Influencer section describes, both fields required', () => {
 		expect(line('Influencer', 'List wrapper')).toContain('`handle` (string, required');
@@ -110,7 +131,12 @@ describe('the resource schemas are the API document transcribed', () => {
 	});
 
 	it('lists the document enumerations: Run status, Batch status, delivery status, influencer status', () => {
-		const enumOf = (resource: string, field: string) => ((API_RESOURCES[resource] as { properties: Record<string, { enum?: string[] }> }).properties[field].enum ?? []).join(' ');
+		const enumOf = (resource: string, field: string) =>
+			(
+				(API_RESOURCES[resource] as { properties: Record<string, { enum?: string[] }> }).properties[
+					field
+				].enum ?? []
+			).join(' ');
 		expect(enumOf('Run', 'status')).toBe('queued processing completed failed');
 		expect(enumOf('Batch', 'status')).toBe('queued processing completed failed partial');
 		expect(enumOf('WebhookDelivery', 'status')).toBe('pending success failed');

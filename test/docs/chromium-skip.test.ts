@@ -5,7 +5,13 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { findChromium, INSTALL_CHROMIUM, noChromiumMessage, NPM_CHROMIUM, REQUIRE_CHROMIUM_ENV } from '../e2e/chromium';
+import {
+	findChromium,
+	INSTALL_CHROMIUM,
+	noChromiumMessage,
+	NPM_CHROMIUM,
+	REQUIRE_CHROMIUM_ENV,
+} from '../e2e/chromium';
 
 const REPO = join(__dirname, '..', '..');
 const read = (path: string) => readFileSync(join(REPO, path), 'utf8');
@@ -21,15 +27,26 @@ describe('the Chromium the editor suite drives', () => {
 	afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 	it('is CHROMIUM_PATH when that is an executable file, and nothing else when it is set but missing', () => {
-		expect(findChromium({ CHROMIUM_PATH: join(dir, 'chromium'), PATH: '' })).toEqual({ path: join(dir, 'chromium') });
-		expect(findChromium({ CHROMIUM_PATH: join(dir, 'missing'), PATH: dir })).toEqual({ missing: `CHROMIUM_PATH=${join(dir, 'missing')} is not an executable file` });
-		expect(findChromium({ CHROMIUM_PATH: join(dir, 'not-executable'), PATH: dir })).toHaveProperty('missing');
+		expect(findChromium({ CHROMIUM_PATH: join(dir, 'chromium'), PATH: '' })).toEqual({
+			path: join(dir, 'chromium'),
+		});
+		expect(findChromium({ CHROMIUM_PATH: join(dir, 'missing'), PATH: dir })).toEqual({
+			missing: `CHROMIUM_PATH=${join(dir, 'missing')} is not an executable file`,
+		});
+		expect(findChromium({ CHROMIUM_PATH: join(dir, 'not-executable'), PATH: dir })).toHaveProperty(
+			'missing',
+		);
 	});
 
 	it('else /usr/bin/chromium, else `chromium` on PATH; else it says where it looked', () => {
 		const system = existsSync('/usr/bin/chromium');
-		expect(findChromium({ PATH: `/nonexistent:${dir}` })).toEqual({ path: system ? '/usr/bin/chromium' : join(dir, 'chromium') });
-		if (!system) expect(findChromium({ PATH: '/nonexistent' })).toEqual({ missing: expect.stringContaining('/usr/bin/chromium') });
+		expect(findChromium({ PATH: `/nonexistent:${dir}` })).toEqual({
+			path: system ? '/usr/bin/chromium' : join(dir, 'chromium'),
+		});
+		if (!system)
+			expect(findChromium({ PATH: '/nonexistent' })).toEqual({
+				missing: expect.stringContaining('/usr/bin/chromium'),
+			});
 	});
 
 	it('the message names the command that installs one and the variable that makes it an error', () => {
@@ -40,7 +57,9 @@ describe('the Chromium the editor suite drives', () => {
 	});
 
 	it('the npm package that carries a Chromium is a devDependency, and the README and docs/testing.md name it', () => {
-		const manifest = JSON.parse(read('package.json')) as { devDependencies: Record<string, string> };
+		const manifest = JSON.parse(read('package.json')) as {
+			devDependencies: Record<string, string>;
+		};
 		expect(manifest.devDependencies).toHaveProperty([NPM_CHROMIUM]);
 		expect(read('README.md')).toContain(`\`${NPM_CHROMIUM}\``);
 		expect(read('docs/testing.md')).toContain(`\`${NPM_CHROMIUM}\``);
@@ -51,6 +70,8 @@ describe('the Chromium the editor suite drives', () => {
 		expect(read('docs/testing.md')).toContain(`\`${INSTALL_CHROMIUM}\``);
 		const ci = read('.ci/run');
 		expect(ci).toContain(INSTALL_CHROMIUM);
-		expect(ci).toMatch(new RegExp(`^\\s*MEDIAGEN_REQUIRE_N8N=1 ${REQUIRE_CHROMIUM_ENV}=1 npm test$`, 'm'));
+		expect(ci).toMatch(
+			new RegExp(`^\\s*MEDIAGEN_REQUIRE_N8N=1 ${REQUIRE_CHROMIUM_ENV}=1 npm test$`, 'm'),
+		);
 	});
 });

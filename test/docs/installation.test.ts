@@ -23,7 +23,8 @@ function section(text: string, heading: string): string {
 
 const installation = section(readme, '## Installation');
 const compatibility = section(readme, '## Compatibility');
-const pinOf = (hostPackageJson: string) => (JSON.parse(read(hostPackageJson)) as { dependencies: { n8n: string } }).dependencies.n8n;
+const pinOf = (hostPackageJson: string) =>
+	(JSON.parse(read(hostPackageJson)) as { dependencies: { n8n: string } }).dependencies.n8n;
 
 describe('README "Installation"', () => {
 	it('gives the ways to install in the order users meet them: Settings → Community Nodes, environment variables, queue mode, Docker, the tarball', () => {
@@ -65,19 +66,25 @@ describe('README "Installation"', () => {
 });
 
 describe('README "Compatibility"', () => {
-	const rows = [...compatibility.matchAll(/^\| ([\d.]+)( \(pinned\))? \| ([^|]+) \| ([^|]+) \| ([^|]+) \|$/gm)].map((m) => ({
+	const rows = [
+		...compatibility.matchAll(/^\| ([\d.]+)( \(pinned\))? \| ([^|]+) \| ([^|]+) \| ([^|]+) \|$/gm),
+	].map((m) => ({
 		version: m[1],
 		pinned: Boolean(m[2]),
 		lastRun: m[5].trim(),
 	}));
 
 	it('names the n8n the test suites pin as the pinned line, and the older line test/n8n-host-2.8 installs', () => {
-		expect(rows.filter((r) => r.pinned).map((r) => r.version)).toEqual([pinOf('test/n8n-host/package.json')]);
+		expect(rows.filter((r) => r.pinned).map((r) => r.version)).toEqual([
+			pinOf('test/n8n-host/package.json'),
+		]);
 		expect(rows.map((r) => r.version)).toContain(pinOf('test/n8n-host-2.8/package.json'));
 	});
 
 	it('states a 1.x line the package works on, with the Node setting it needs', () => {
-		expect(rows.map((r) => r.version)).toEqual(expect.arrayContaining([expect.stringMatching(/^1\.123\.\d+$/)]));
+		expect(rows.map((r) => r.version)).toEqual(
+			expect.arrayContaining([expect.stringMatching(/^1\.123\.\d+$/)]),
+		);
 		expect(compatibility).toContain('N8N_EXPRESSION_ENGINE=legacy');
 	});
 
@@ -92,8 +99,15 @@ describe('README "Compatibility"', () => {
 	});
 
 	it('no page turns n8n 1.x users away', () => {
-		const pages = ['README.md', ...readdirSync(join(REPO, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
-		const turnedAway = pages.filter((page) => /n8n 1\.x is not tested|`n8n-workflow` is 2\.x/.test(read(page)));
+		const pages = [
+			'README.md',
+			...readdirSync(join(REPO, 'docs'))
+				.filter((f) => f.endsWith('.md'))
+				.map((f) => `docs/${f}`),
+		];
+		const turnedAway = pages.filter((page) =>
+			/n8n 1\.x is not tested|`n8n-workflow` is 2\.x/.test(read(page)),
+		);
 		expect(turnedAway).toEqual([]);
 	});
 });

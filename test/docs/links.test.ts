@@ -12,7 +12,13 @@ function pages(): string[] {
 	const docs = readdirSync(join(REPO, 'docs'))
 		.filter((f) => f.endsWith('.md'))
 		.map((f) => join(REPO, 'docs', f));
-	return [join(REPO, 'README.md'), join(REPO, 'CONTRIBUTING.md'), join(REPO, 'examples', 'README.md'), join(REPO, 'sandbox', 'README.md'), ...docs];
+	return [
+		join(REPO, 'README.md'),
+		join(REPO, 'CONTRIBUTING.md'),
+		join(REPO, 'examples', 'README.md'),
+		join(REPO, 'sandbox', 'README.md'),
+		...docs,
+	];
 }
 
 /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens; repeats get -1, -2. */
@@ -36,13 +42,17 @@ export function anchorsOf(markdown: string): Set<string> {
 /** Relative link targets of a markdown page (links and images), code blocks and spans left out. */
 function linksOf(markdown: string): string[] {
 	const text = markdown.replace(/^```[\s\S]*?^```/gm, '').replace(/`[^`\n]*`/g, '');
-	return [...text.matchAll(/!?\[[^\]]*\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)].map((m) => m[1]).filter((target) => !/^[a-z][a-z0-9+.-]*:/i.test(target));
+	return [...text.matchAll(/!?\[[^\]]*\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)]
+		.map((m) => m[1])
+		.filter((target) => !/^[a-z][a-z0-9+.-]*:/i.test(target));
 }
 
 describe('links of the README and the docs pages', () => {
 	const cases = pages()
 		.filter((page) => existsSync(page))
-		.flatMap((page) => linksOf(readFileSync(page, 'utf8')).map((target) => [relative(REPO, page), target] as const));
+		.flatMap((page) =>
+			linksOf(readFileSync(page, 'utf8')).map((target) => [relative(REPO, page), target] as const),
+		);
 
 	it('finds the links it checks', () => {
 		expect(cases.length).toBeGreaterThan(20);
@@ -50,7 +60,9 @@ describe('links of the README and the docs pages', () => {
 
 	it.each(cases)('%s → %s resolves', (page, target) => {
 		const [path, anchor] = target.split('#');
-		const file = path ? join(dirname(join(REPO, page)), decodeURIComponent(path)) : join(REPO, page);
+		const file = path
+			? join(dirname(join(REPO, page)), decodeURIComponent(path))
+			: join(REPO, page);
 		expect(existsSync(file)).toBe(true);
 		if (anchor) {
 			expect(statSync(file).isFile()).toBe(true);

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { catalog } from '../../src/catalog';
-import { withOperationsTable } from '../tools/operations-table';
+import { withOperationsTable } from '../../scripts/docs/operations-table';
 
 describe('the operations table (docs/operations.md)', () => {
 	const readme = readFileSync(join(__dirname, '..', '..', 'docs', 'operations.md'), 'utf8');

@@ -7,12 +7,24 @@ import { join } from 'node:path';
 const REPO = join(__dirname, '..', '..');
 const read = (path: string) => readFileSync(join(REPO, path), 'utf8');
 const readme = read('README.md');
-const tryIt = readme.slice(readme.indexOf('### Try it in n8n: `npm start`'), readme.indexOf('### Your first five minutes'));
+const tryIt = readme.slice(
+	readme.indexOf('### Try it in n8n: `npm start`'),
+	readme.indexOf('### Your first five minutes'),
+);
 /** What npm start prints about time: the playground's own lines and the installer's "This happens once" line. */
-const printed = read('test/n8n-host/playground.mjs') + /This happens once[^`]*/.exec(read('test/n8n-host/install.mjs'))![0];
+const printed =
+	read('scripts/playground/playground.mjs') +
+	/This happens once[^`]*/.exec(read('test/n8n-host/install.mjs'))![0];
 
 /** "4–15 minutes", "10–30 s", "15 s to 1 min": the ranges a text promises. */
-const ranges = (text: string) => [...new Set([...text.matchAll(/\b\d+–\d+ (?:minutes|min|s)\b|\b\d+ s to \d+ min\b/g)].map((m) => m[0].replace(' minutes', ' min')))].sort();
+const ranges = (text: string) =>
+	[
+		...new Set(
+			[...text.matchAll(/\b\d+–\d+ (?:minutes|min|s)\b|\b\d+ s to \d+ min\b/g)].map((m) =>
+				m[0].replace(' minutes', ' min'),
+			),
+		),
+	].sort();
 
 describe('README "Try it in n8n" and what npm start prints', () => {
 	it('promise the same time ranges (first install, first start, later starts)', () => {
@@ -21,8 +33,11 @@ describe('README "Try it in n8n" and what npm start prints', () => {
 	});
 
 	it('shows the ready line as the playground writes it', () => {
-		const template = /`n8n \$\{n8nVersion\} is running with the MediaGen nodes \(n8n ready in \$\{[^`]+\} s; all set up in \$\{elapsed\(started\)\}\)\.`/;
-		expect(read('test/n8n-host/playground.mjs')).toMatch(template);
-		expect(tryIt).toMatch(/^n8n \d+\.\d+\.\d+ is running with the MediaGen nodes \(n8n ready in \d+\.\d s; all set up in \d+ s\)\.$/m);
+		const template =
+			/`n8n \$\{n8nVersion\} is running with the MediaGen nodes \(n8n ready in \$\{[^`]+\} s; all set up in \$\{elapsed\(started\)\}\)\.`/;
+		expect(read('scripts/playground/playground.mjs')).toMatch(template);
+		expect(tryIt).toMatch(
+			/^n8n \d+\.\d+\.\d+ is running with the MediaGen nodes \(n8n ready in \d+\.\d s; all set up in \d+ s\)\.$/m,
+		);
 	});
 });

@@ -28,13 +28,27 @@ const isExecutable = (path: string) => {
  * The Chromium the editor suite drives: CHROMIUM_PATH when set (and only that), else
  * /usr/bin/chromium, else `chromium` on PATH. `missing` says where it looked.
  */
-export function findChromium(env: NodeJS.ProcessEnv = process.env): { path: string } | { missing: string } {
+export function findChromium(
+	env: NodeJS.ProcessEnv = process.env,
+): { path: string } | { missing: string } {
 	if (env.CHROMIUM_PATH) {
-		return isExecutable(env.CHROMIUM_PATH) ? { path: env.CHROMIUM_PATH } : { missing: `CHROMIUM_PATH=${env.CHROMIUM_PATH} is not an executable file` };
+		return isExecutable(env.CHROMIUM_PATH)
+			? { path: env.CHROMIUM_PATH }
+			: { missing: `CHROMIUM_PATH=${env.CHROMIUM_PATH} is not an executable file` };
 	}
-	const candidates = ['/usr/bin/chromium', ...(env.PATH ?? '').split(delimiter).filter(Boolean).map((dir) => join(dir, 'chromium'))];
+	const candidates = [
+		'/usr/bin/chromium',
+		...(env.PATH ?? '')
+			.split(delimiter)
+			.filter(Boolean)
+			.map((dir) => join(dir, 'chromium')),
+	];
 	const found = candidates.find(isExecutable);
-	return found ? { path: found } : { missing: `neither /usr/bin/chromium nor \`chromium\` on PATH exists, CHROMIUM_PATH is not set, and no ${NPM_CHROMIUM} could be unpacked` };
+	return found
+		? { path: found }
+		: {
+				missing: `neither /usr/bin/chromium nor \`chromium\` on PATH exists, CHROMIUM_PATH is not set, and no ${NPM_CHROMIUM} could be unpacked`,
+			};
 }
 
 /** Why the editor suite cannot run here, and what to do: the skip message (or the error under MEDIAGEN_REQUIRE_CHROMIUM=1). */
@@ -51,20 +65,27 @@ export const noChromiumMessage = (missing: string) =>
  */
 export async function useNpmChromium(say: (message: string) => void): Promise<void> {
 	if (process.env.CHROMIUM_PATH || !('missing' in findChromium())) return;
-	if (process.platform !== 'linux') return say(`no system Chromium, and ${NPM_CHROMIUM} carries one for Linux only`);
+	if (process.platform !== 'linux')
+		return say(`no system Chromium, and ${NPM_CHROMIUM} carries one for Linux only`);
 	let entry: string;
 	try {
 		entry = require.resolve(NPM_CHROMIUM);
 	} catch {
-		return say(`no system Chromium, and ${NPM_CHROMIUM} is not installed (npm install installs it)`);
+		return say(
+			`no system Chromium, and ${NPM_CHROMIUM} is not installed (npm install installs it)`,
+		);
 	}
 	try {
 		// ESM-only package: imported for real (ts-jest would turn import() into require())
-		const importEsm = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<{ default: { executablePath(): Promise<string> } }>;
+		const importEsm = new Function('specifier', 'return import(specifier)') as (
+			specifier: string,
+		) => Promise<{ default: { executablePath(): Promise<string> } }>;
 		const started = Date.now();
 		const path = await (await importEsm(pathToFileURL(entry).href)).default.executablePath();
 		process.env.CHROMIUM_PATH = path;
-		say(`the editor suite uses ${NPM_CHROMIUM}'s Chromium (${path}, ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+		say(
+			`the editor suite uses ${NPM_CHROMIUM}'s Chromium (${path}, ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`,
+		);
 	} catch (error) {
 		say(`${NPM_CHROMIUM} could not unpack its Chromium: ${(error as Error).message}`);
 	}

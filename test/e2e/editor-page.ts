@@ -40,7 +40,8 @@ export async function openEditor(state: E2eState): Promise<{ browser: Browser; p
 }
 
 /** A screenshot of this step, for whoever reads a failed run (test/artifacts/, not committed). */
-export const shot = (page: Page, name: string) => page.screenshot({ path: join(ARTIFACTS, `${name}.png`) });
+export const shot = (page: Page, name: string) =>
+	page.screenshot({ path: join(ARTIFACTS, `${name}.png`) });
 
 /** A screenshot the documentation shows: docs/images/<name>.png (committed; the e2e run refreshes it). */
 export async function saveDocImage(page: Page, name: string): Promise<string> {
@@ -60,7 +61,8 @@ export async function openWorkflow(page: Page, state: E2eState, workflowId: stri
 /** "Execute workflow" on the canvas; resolves once n8n says it finished (not for runs that pause). */
 export async function executeWorkflow(page: Page, { waitForSuccess = true } = {}): Promise<void> {
 	await page.click('[data-test-id=execute-workflow-button]');
-	if (waitForSuccess) await page.getByText('Workflow executed successfully').waitFor({ timeout: 180_000 });
+	if (waitForSuccess)
+		await page.getByText('Workflow executed successfully').waitFor({ timeout: 180_000 });
 }
 
 /** Opens a node's panel (NDV) by its name on the canvas. */
@@ -82,7 +84,12 @@ export async function closeNode(page: Page): Promise<void> {
 export async function screenshotNodeAfterRun(
 	page: Page,
 	state: E2eState,
-	{ workflowId, node, name, to = 'docs' }: { workflowId: string; node: string; name: string; to?: 'docs' | 'artifacts' },
+	{
+		workflowId,
+		node,
+		name,
+		to = 'docs',
+	}: { workflowId: string; node: string; name: string; to?: 'docs' | 'artifacts' },
 ): Promise<string> {
 	await openWorkflow(page, state, workflowId);
 	await executeWorkflow(page);
@@ -96,7 +103,8 @@ export async function screenshotNodeAfterRun(
 const itemNames = '[data-test-id=node-creator-item-name]';
 
 /** The names the node panel lists now, in its order. */
-export const panelNames = async (page: Page) => (await page.locator(itemNames).allTextContents()).map((t) => t.trim());
+export const panelNames = async (page: Page) =>
+	(await page.locator(itemNames).allTextContents()).map((t) => t.trim());
 
 /**
  * Types `term` into the open node panel's search and returns the names it lists once the list has
@@ -108,7 +116,9 @@ export async function searchPanel(page: Page, term: string): Promise<string[]> {
 	let last: string[] = [];
 	for (let stable = 0, tries = 0; stable < 2 && tries < 40; tries++) {
 		await page.waitForTimeout(300);
-		const now = (await page.locator('[data-test-id=node-creator-no-results]').isVisible()) ? [] : await panelNames(page);
+		const now = (await page.locator('[data-test-id=node-creator-no-results]').isVisible())
+			? []
+			: await panelNames(page);
 		stable = JSON.stringify(now) === JSON.stringify(last) ? stable + 1 : 0;
 		last = now;
 	}

@@ -26,18 +26,26 @@ interface ExampleNode {
 
 export interface ExampleWorkflow {
 	nodes: ExampleNode[];
-	connections: Record<string, Record<string, Array<Array<{ node: string; type: string; index: number }>>>>;
+	connections: Record<
+		string,
+		Record<string, Array<Array<{ node: string; type: string; index: number }>>>
+	>;
 }
 
-export const readExample = (slug: string) => JSON.parse(readFileSync(join(REPO, 'examples', `${slug}.json`), 'utf8')) as ExampleWorkflow;
+export const readExample = (slug: string) =>
+	JSON.parse(readFileSync(join(REPO, 'examples', `${slug}.json`), 'utf8')) as ExampleWorkflow;
 
 type NodeRuns = Array<{ data?: Record<string, N8nItem[][]> }>;
 
 /** Every item each node output on its `main` connections, and our tools' answers (`ai_tool`), by node. */
 export function itemsByNode(run: N8nRun): Map<string, N8nItem[]> {
 	const byNode = new Map<string, N8nItem[]>();
-	for (const [node, runs] of Object.entries(run.data.resultData.runData as unknown as Record<string, NodeRuns>)) {
-		const items = runs.flatMap((r) => [...(r.data?.main ?? []), ...(r.data?.ai_tool ?? [])].flat().filter(Boolean));
+	for (const [node, runs] of Object.entries(
+		run.data.resultData.runData as unknown as Record<string, NodeRuns>,
+	)) {
+		const items = runs.flatMap((r) =>
+			[...(r.data?.main ?? []), ...(r.data?.ai_tool ?? [])].flat().filter(Boolean),
+		);
 		byNode.set(node, items);
 	}
 	return byNode;
@@ -51,11 +59,14 @@ function problemsOf(value: unknown, path: string): string[] {
 	if (typeof value === 'string') {
 		if (value.trim() === '') return [`${path}: empty string`];
 		// "NaN" as a word only: run IDs and signed URLs may hold the letters by chance ("run_gSNaNSU…")
-		const bad = ['undefined', '[object Object]'].find((word) => value.includes(word)) ?? (/(^|\s)NaN(\s|[.,;:]|$)/.test(value) ? 'NaN' : undefined);
+		const bad =
+			['undefined', '[object Object]'].find((word) => value.includes(word)) ??
+			(/(^|\s)NaN(\s|[.,;:]|$)/.test(value) ? 'NaN' : undefined);
 		return bad ? [`${path}: "${value.slice(0, 120)}" holds ${bad}`] : [];
 	}
 	if (Array.isArray(value)) return value.flatMap((v, i) => problemsOf(v, `${path}[${i}]`));
-	if (typeof value === 'object') return Object.entries(value as object).flatMap(([k, v]) => problemsOf(v, `${path}.${k}`));
+	if (typeof value === 'object')
+		return Object.entries(value as object).flatMap(([k, v]) => problemsOf(v, `${path}.${k}`));
 	return [];
 }
 
@@ -67,7 +78,10 @@ export function senselessItems(run: N8nRun): string[] {
 		const keys = new Set(items.flatMap((item) => Object.keys(item.json)));
 		items.forEach((item, i) => {
 			const missing = [...keys].filter((key) => !(key in item.json));
-			if (missing.length) problems.push(`${node}[${i}]: lacks ${missing.join(', ')}, which the node's other items have (shown as undefined)`);
+			if (missing.length)
+				problems.push(
+					`${node}[${i}]: lacks ${missing.join(', ')}, which the node's other items have (shown as undefined)`,
+				);
 		});
 	}
 	return problems;
@@ -75,16 +89,26 @@ export function senselessItems(run: N8nRun): string[] {
 
 /** The node whose main output feeds `node` (the examples are chains: one parent each). */
 function parentOf(workflow: ExampleWorkflow, node: string): string | undefined {
-	return Object.entries(workflow.connections).find(([, outputs]) => (outputs.main ?? []).some((targets) => targets.some((t) => t.node === node)))?.[0];
+	return Object.entries(workflow.connections).find(([, outputs]) =>
+		(outputs.main ?? []).some((targets) => targets.some((t) => t.node === node)),
+	)?.[0];
 }
 
 const pairedIndex = (item: N8nItem): number => {
 	const paired = Array.isArray(item.pairedItem) ? item.pairedItem[0] : item.pairedItem;
-	return typeof paired === 'number' ? paired : ((paired as { item?: number } | undefined)?.item ?? 0);
+	return typeof paired === 'number'
+		? paired
+		: ((paired as { item?: number } | undefined)?.item ?? 0);
 };
 
 /** The item of node `target` that `item` (output by `node`) descends from, following pairedItem back. */
-function ancestorItem(workflow: ExampleWorkflow, byNode: Map<string, N8nItem[]>, node: string, item: N8nItem, target: string): N8nItem | undefined {
+function ancestorItem(
+	workflow: ExampleWorkflow,
+	byNode: Map<string, N8nItem[]>,
+	node: string,
+	item: N8nItem,
+	target: string,
+): N8nItem | undefined {
 	let [current, currentItem] = [node, item];
 	while (current !== target) {
 		const parent = parentOf(workflow, current);
@@ -98,9 +122,13 @@ function ancestorItem(workflow: ExampleWorkflow, byNode: Map<string, N8nItem[]>,
 
 /** Every expression string in a node's parameters, with where it sits. */
 function expressionsOf(value: unknown, path: string): Array<{ path: string; expression: string }> {
-	if (typeof value === 'string') return value.startsWith('=') && value.includes('{{') ? [{ path, expression: value.slice(1) }] : [];
+	if (typeof value === 'string')
+		return value.startsWith('=') && value.includes('{{')
+			? [{ path, expression: value.slice(1) }]
+			: [];
 	if (Array.isArray(value)) return value.flatMap((v, i) => expressionsOf(v, `${path}[${i}]`));
-	if (value && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => expressionsOf(v, path ? `${path}.${k}` : k));
+	if (value && typeof value === 'object')
+		return Object.entries(value).flatMap(([k, v]) => expressionsOf(v, path ? `${path}.${k}` : k));
 	return [];
 }
 
@@ -116,7 +144,10 @@ export interface Evaluated {
  * Every expression of every node of `workflow` that ran, evaluated for every item it ran on
  * (rule 2): its segments' values and the text they make, with the node's input item as `$json`.
  */
-export function evaluateExpressions(workflow: ExampleWorkflow, run: N8nRun): { evaluated: Evaluated[]; problems: string[] } {
+export function evaluateExpressions(
+	workflow: ExampleWorkflow,
+	run: N8nRun,
+): { evaluated: Evaluated[]; problems: string[] } {
 	const byNode = itemsByNode(run);
 	const evaluated: Evaluated[] = [];
 	const problems: string[] = [];
@@ -144,19 +175,39 @@ export function evaluateExpressions(workflow: ExampleWorkflow, run: N8nRun): { e
 					const code = part.slice(2, -2);
 					let value: unknown;
 					try {
-						value = new Function('$json', '$', '$input', `return (${code});`)(input.json, $, { item: input, all: () => inputs });
+						value = new Function('$json', '$', '$input', `return (${code});`)(input.json, $, {
+							item: input,
+							all: () => inputs,
+						});
 					} catch (error) {
-						problems.push(`${node.name}.${path} [item ${index}]: ${code.trim()} throws ${(error as Error).message}`);
+						problems.push(
+							`${node.name}.${path} [item ${index}]: ${code.trim()} throws ${(error as Error).message}`,
+						);
 						continue;
 					}
-					if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '' && !isCondition)) {
-						problems.push(`${node.name}.${path} [item ${index}]: ${code.trim()} is ${JSON.stringify(value) ?? 'undefined'}`);
+					if (
+						value === undefined ||
+						value === null ||
+						(typeof value === 'string' && value.trim() === '' && !isCondition)
+					) {
+						problems.push(
+							`${node.name}.${path} [item ${index}]: ${code.trim()} is ${JSON.stringify(value) ?? 'undefined'}`,
+						);
 					}
-					if (parts.length > 1 && value !== null && typeof value === 'object') problems.push(`${node.name}.${path} [item ${index}]: ${code.trim()} is an object spelled into text`);
+					if (parts.length > 1 && value !== null && typeof value === 'object')
+						problems.push(
+							`${node.name}.${path} [item ${index}]: ${code.trim()} is an object spelled into text`,
+						);
 					whole = value;
 					text += typeof value === 'string' ? value : JSON.stringify(value);
 				}
-				evaluated.push({ node: node.name, item: index, path, expression, value: parts.length === 1 ? whole : text });
+				evaluated.push({
+					node: node.name,
+					item: index,
+					path,
+					expression,
+					value: parts.length === 1 ? whole : text,
+				});
 			});
 		}
 	}
@@ -164,4 +215,5 @@ export function evaluateExpressions(workflow: ExampleWorkflow, run: N8nRun): { e
 }
 
 /** The value an expression gave for each item of a node (see evaluateExpressions). */
-export const valuesOf = (evaluated: Evaluated[], node: string, path: string) => evaluated.filter((e) => e.node === node && e.path === path).map((e) => e.value);
+export const valuesOf = (evaluated: Evaluated[], node: string, path: string) =>
+	evaluated.filter((e) => e.node === node && e.path === path).map((e) => e.value);

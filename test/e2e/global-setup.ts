@@ -16,8 +16,12 @@ import { ARTIFACTS, HOST_DIR, REPO, STATE_ENV, type E2eState } from './state';
 
 // ts-jest compiles this file to CommonJS, which would turn import() into require(); the host's
 // modules are ESM, so import them for real.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the host's modules are untyped JavaScript
-const importEsm = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<any>;
+/** the host's modules are untyped JavaScript */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above
+type HostModule = any;
+const importEsm = new Function('specifier', 'return import(specifier)') as (
+	specifier: string,
+) => Promise<HostModule>;
 const hostModule = (file: string) => importEsm(pathToFileURL(join(HOST_DIR, file)).href);
 
 const NARROW_SCOPES = ['models:read', 'runs:read'];
@@ -36,7 +40,8 @@ export default async function globalSetup(): Promise<void> {
 	let n8nVersion: string;
 	try {
 		// MEDIAGEN_N8N_HOST=test/n8n-host-2.8 runs the suite on another n8n line (see that folder's README)
-		({ version: n8nVersion } = host.alternateHost() ?? (await install.ensureN8nInstalled({ log: (m: string) => say(m) })));
+		({ version: n8nVersion } =
+			host.alternateHost() ?? (await install.ensureN8nInstalled({ log: (m: string) => say(m) })));
 	} catch (e) {
 		const error = e as Error & { code?: string };
 		if (error.code !== install.N8N_UNAVAILABLE) throw error;
@@ -66,8 +71,18 @@ export default async function globalSetup(): Promise<void> {
 	const userFolder: string = host.makeUserFolder('mediagen-e2e-n8n-');
 	say(`starting n8n ${n8nVersion} (user folder ${userFolder}) ...`);
 	const n8nLog: string[] = [];
-	const n8n = await host.startN8n({ extensionsDir, userFolder, log: (line: string) => n8nLog.push(line) });
-	(globalThis as Record<string, unknown>).__MEDIAGEN_E2E__ = { n8n, sandbox, fakeOpenAi, userFolder, stateFile };
+	const n8n = await host.startN8n({
+		extensionsDir,
+		userFolder,
+		log: (line: string) => n8nLog.push(line),
+	});
+	(globalThis as Record<string, unknown>).__MEDIAGEN_E2E__ = {
+		n8n,
+		sandbox,
+		fakeOpenAi,
+		userFolder,
+		stateFile,
+	};
 	say(`n8n ready on ${n8n.url} in ${(n8n.startupMs / 1000).toFixed(1)} s`);
 
 	const owner = await host.setupOwner(n8n.url);
@@ -83,7 +98,11 @@ export default async function globalSetup(): Promise<void> {
 		key: sandbox.state.createApiKey(NARROW_SCOPES, 'e2e narrow key'),
 	});
 
-	const openAi = await examples.createOpenAiCredential(n8n.url, apiKey, { name: 'OpenAI (fake chat API)', baseUrl: fakeOpenAi.baseUrl, key: 'sk-fake-e2e' });
+	const openAi = await examples.createOpenAiCredential(n8n.url, apiKey, {
+		name: 'OpenAI (fake chat API)',
+		baseUrl: fakeOpenAi.baseUrl,
+		key: 'sk-fake-e2e',
+	});
 
 	const built = examples.builtNodeNames(extensionsDir);
 	const ids: Record<string, string> = {};
@@ -95,7 +114,11 @@ export default async function globalSetup(): Promise<void> {
 			skippedExamples[slug] = `needs ${missing.join(', ')}, not in this build`;
 			continue;
 		}
-		ids[slug] = await examples.createWorkflow(n8n.url, apiKey, examples.forExtensions(workflow, full, { openAiCredential: openAi }));
+		ids[slug] = await examples.createWorkflow(
+			n8n.url,
+			apiKey,
+			examples.forExtensions(workflow, full, { openAiCredential: openAi }),
+		);
 		if (slug.startsWith('04-')) {
 			narrowKeyWorkflowId = await examples.createWorkflow(
 				n8n.url,
@@ -110,21 +133,36 @@ export default async function globalSetup(): Promise<void> {
 	const editorWorkflowId: string = await examples.createWorkflow(n8n.url, apiKey, {
 		name: 'MediaGen: editor test',
 		nodes: [
-			{ id: 'e2e-editor-1', name: 'Run', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				id: 'e2e-editor-1',
+				name: 'Run',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
 			{
 				id: 'e2e-editor-2',
 				name: 'Generate Image',
 				type: `${examples.EXTENSIONS_PREFIX}mediaGenImage`,
 				typeVersion: 1,
 				position: [220, 0],
-				parameters: { resource: 'image', operation: 'generate', model: 'image.aurora-2', prompt: 'a red fox in snow', aspectRatio: '', count: 1 },
+				parameters: {
+					resource: 'image',
+					operation: 'generate',
+					model: 'image.aurora-2',
+					prompt: 'a red fox in snow',
+					aspectRatio: '',
+					count: 1,
+				},
 				credentials: { [examples.CREDENTIAL_TYPE]: full },
 			},
 		],
 		connections: { Run: { main: [[{ node: 'Generate Image', type: 'main', index: 0 }]] } },
 		settings: { executionOrder: 'v1' },
 	});
-	if (Object.keys(skippedExamples).length) say(`examples not loaded: ${JSON.stringify(skippedExamples)}`);
+	if (Object.keys(skippedExamples).length)
+		say(`examples not loaded: ${JSON.stringify(skippedExamples)}`);
 
 	const state: E2eState = {
 		n8nVersion,

@@ -18,7 +18,11 @@ export interface OwnN8n {
  * Starts n8n on `userFolder` (`setup`: owner and public API key, on the first start; `port`: the same
  * port again); `extensionsDir` undefined: only what the user folder holds (an installed package).
  */
-export async function startOwnN8n(userFolder: string, extensionsDir: string | undefined, options: { setup?: boolean; port?: number; env?: Record<string, string> }): Promise<OwnN8n> {
+export async function startOwnN8n(
+	userFolder: string,
+	extensionsDir: string | undefined,
+	options: { setup?: boolean; port?: number; env?: Record<string, string> },
+): Promise<OwnN8n> {
 	const args = [
 		'--user-folder',
 		userFolder,
@@ -34,7 +38,9 @@ export async function startOwnN8n(userFolder: string, extensionsDir: string | un
 	const ready = await new Promise<Omit<OwnN8n, 'stop'>>((resolve, reject) => {
 		const lines = createInterface({ input: child.stdout! });
 		lines.on('line', (line) => line.startsWith('{') && resolve(JSON.parse(line)));
-		child.once('exit', (code) => reject(new Error(`n8n exited with code ${code} before it was ready`)));
+		child.once('exit', (code) =>
+			reject(new Error(`n8n exited with code ${code} before it was ready`)),
+		);
 	});
 	return {
 		...ready,
@@ -45,24 +51,53 @@ export async function startOwnN8n(userFolder: string, extensionsDir: string | un
 	};
 }
 
-const envArgs = (env: Record<string, string> = {}) => Object.entries(env).flatMap(([key, value]) => ['--env', `${key}=${value}`]);
+const envArgs = (env: Record<string, string> = {}) =>
+	Object.entries(env).flatMap(([key, value]) => ['--env', `${key}=${value}`]);
 
 /** Runs an n8n command (import:workflow, publish:workflow, …) on a user folder while no n8n of it runs. */
-export async function runOwnN8nCli(userFolder: string, extensionsDir: string | undefined, args: string[], env?: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-	const child = spawn(process.execPath, [join(__dirname, 'own-n8n.mjs'), '--user-folder', userFolder, ...(extensionsDir ? ['--extensions', extensionsDir] : []), ...envArgs(env), ...args.flatMap((arg) => [`--cli=${arg}`])], {
-		stdio: ['ignore', 'pipe', 'inherit'],
-	});
+export async function runOwnN8nCli(
+	userFolder: string,
+	extensionsDir: string | undefined,
+	args: string[],
+	env?: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+	const child = spawn(
+		process.execPath,
+		[
+			join(__dirname, 'own-n8n.mjs'),
+			'--user-folder',
+			userFolder,
+			...(extensionsDir ? ['--extensions', extensionsDir] : []),
+			...envArgs(env),
+			...args.flatMap((arg) => [`--cli=${arg}`]),
+		],
+		{
+			stdio: ['ignore', 'pipe', 'inherit'],
+		},
+	);
 	return await new Promise((resolve, reject) => {
 		const lines = createInterface({ input: child.stdout! });
 		lines.on('line', (line) => line.startsWith('{') && resolve(JSON.parse(line)));
-		child.once('exit', (code) => reject(new Error(`n8n ${args.join(' ')} exited with code ${code} without a result`)));
+		child.once('exit', (code) =>
+			reject(new Error(`n8n ${args.join(' ')} exited with code ${code} without a result`)),
+		);
 	});
 }
 
-export async function publicApi<T>(n8n: Pick<OwnN8n, 'url'>, apiKey: string, path: string, method = 'GET', body?: unknown): Promise<T> {
+export async function publicApi<T>(
+	n8n: Pick<OwnN8n, 'url'>,
+	apiKey: string,
+	path: string,
+	method = 'GET',
+	body?: unknown,
+): Promise<T> {
 	const res = await fetch(`${n8n.url}/api/v1${path}`, {
 		method,
-		headers: { 'X-N8N-API-KEY': apiKey, accept: 'application/json', ...(body ? { 'content-type': 'application/json' } : {}) },
+		headers: {
+			'X-N8N-API-KEY': apiKey,
+			accept: 'application/json',
+			...(body ? { 'content-type': 'application/json' } : {}),
+		},
 		body: body ? JSON.stringify(body) : undefined,
 	});
 	if (!res.ok) throw new Error(`${method} ${path}: HTTP ${res.status} ${await res.text()}`);
@@ -70,7 +105,12 @@ export async function publicApi<T>(n8n: Pick<OwnN8n, 'url'>, apiKey: string, pat
 }
 
 /** Polls `check` until it gives a value (errors count as "not yet"). */
-export async function eventually<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 60_000, everyMs = 300): Promise<T> {
+export async function eventually<T>(
+	what: string,
+	check: () => Promise<T | undefined>,
+	timeoutMs = 60_000,
+	everyMs = 300,
+): Promise<T> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const value = await check().catch(() => undefined);

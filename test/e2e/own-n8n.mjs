@@ -20,13 +20,27 @@ const { values } = parseArgs({
 		cli: { type: 'string', multiple: true },
 	},
 });
-const env = Object.fromEntries(values.env.map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
+const env = Object.fromEntries(
+	values.env.map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+);
 if (values.cli) {
-	const { code, stdout, stderr } = await n8nCli(values.cli, { userFolder: values['user-folder'], extensionsDir: values.extensions, env, log: () => {} });
-	process.stdout.write(`${JSON.stringify({ code, stdout: stdout.slice(-4000), stderr: stderr.slice(-4000) })}\n`);
+	const { code, stdout, stderr } = await n8nCli(values.cli, {
+		userFolder: values['user-folder'],
+		extensionsDir: values.extensions,
+		env,
+		log: () => {},
+	});
+	process.stdout.write(
+		`${JSON.stringify({ code, stdout: stdout.slice(-4000), stderr: stderr.slice(-4000) })}\n`,
+	);
 	process.exit(0);
 }
-const n8n = await startN8n({ userFolder: values['user-folder'], extensionsDir: values.extensions, port: values.port ? Number(values.port) : undefined, env });
+const n8n = await startN8n({
+	userFolder: values['user-folder'],
+	extensionsDir: values.extensions,
+	port: values.port ? Number(values.port) : undefined,
+	env,
+});
 let apiKey;
 let cookie;
 if (values.setup) {

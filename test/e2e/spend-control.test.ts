@@ -4,23 +4,77 @@
 // the credential's Credit Limit per Day when two executions race for the last credits. Each test
 // bills an account of its own, so its ledger (GET /usage) holds only its runs.
 import type { LedgerEntry, RequestLogEntry } from '../../sandbox/state';
-import { describeWithN8n, eventually, n8nApi, readE2eState, sandboxAdmin, type E2eState, type N8nItem } from './state';
+import { maxParallelSubmits, useBatchApi } from '../../src/runs/submit-options';
+import {
+	describeWithN8n,
+	eventually,
+	n8nApi,
+	readE2eState,
+	sandboxAdmin,
+	type E2eState,
+	type N8nItem,
+} from './state';
 
 interface Execution {
 	id: string;
 	status: string;
-	data?: { resultData: { runData: Record<string, Array<{ data?: { main: N8nItem[][] }; hints?: Array<{ message: string }> }>> } };
+	data?: {
+		resultData: {
+			runData: Record<
+				string,
+				Array<{ data?: { main: N8nItem[][] }; hints?: Array<{ message: string }> }>
+			>;
+		};
+	};
 }
 
 /** Webhook `path` → Code (items) → Generate (MediaGen Image) → Done. */
-function imageWorkflow(name: string, path: string, credential: { id: string; name: string }, items: number, generate: Record<string, unknown>) {
+function imageWorkflow(
+	name: string,
+	path: string,
+	credential: { id: string; name: string },
+	items: number,
+	generate: Record<string, unknown>,
+) {
 	return {
 		name,
 		nodes: [
-			{ id: `${path}-start`, name: 'Start', type: 'n8n-nodes-base.webhook', typeVersion: 2, webhookId: path, position: [0, 0], parameters: { httpMethod: 'POST', path, responseMode: 'onReceived' } },
-			{ id: `${path}-items`, name: 'Items', type: 'n8n-nodes-base.code', typeVersion: 2, position: [200, 0], parameters: { jsCode: `return Array.from({ length: ${items} }, (_, i) => ({ json: { n: i + 1 } }));` } },
-			{ id: `${path}-generate`, name: 'Generate', type: 'CUSTOM.mediaGenImage', typeVersion: 1, position: [400, 0], credentials: { mediaGenApi: credential }, ...generate },
-			{ id: `${path}-done`, name: 'Done', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [600, 0], parameters: {} },
+			{
+				id: `${path}-start`,
+				name: 'Start',
+				type: 'n8n-nodes-base.webhook',
+				typeVersion: 2,
+				webhookId: path,
+				position: [0, 0],
+				parameters: { httpMethod: 'POST', path, responseMode: 'onReceived' },
+			},
+			{
+				id: `${path}-items`,
+				name: 'Items',
+				type: 'n8n-nodes-base.code',
+				typeVersion: 2,
+				position: [200, 0],
+				parameters: {
+					jsCode: `return Array.from({ length: ${items} }, (_, i) => ({ json: { n: i + 1 } }));`,
+				},
+			},
+			{
+				id: `${path}-generate`,
+				name: 'Generate',
+				type: 'CUSTOM.mediaGenImage',
+				typeVersion: 1,
+				position: [400, 0],
+				credentials: { mediaGenApi: credential },
+				...generate,
+			},
+			{
+				id: `${path}-done`,
+				name: 'Done',
+				type: 'n8n-nodes-base.noOp',
+				typeVersion: 1,
+				position: [600, 0],
+				parameters: {},
+			},
 		],
 		connections: {
 			Start: { main: [[{ node: 'Items', type: 'main', index: 0 }]] },
@@ -32,18 +86,48 @@ function imageWorkflow(name: string, path: string, credential: { id: string; nam
 }
 
 const generateImages = (prompt: string, extra: Record<string, unknown> = {}) => ({
-	parameters: { resource: 'image', operation: 'generate', model: 'image.aurora-2', prompt: `={{ "${prompt} " + $json.n }}`, aspectRatio: '1:1', count: 1, options: {} },
+	parameters: {
+		resource: 'image',
+		operation: 'generate',
+		model: 'image.aurora-2',
+		prompt: `={{ "${prompt} " + $json.n }}`,
+		aspectRatio: '1:1',
+		count: 1,
+		options: {},
+	},
 	...extra,
 });
 
-async function admin(state: E2eState, path: string, method: string, body?: unknown): Promise<unknown> {
-	const res = await fetch(`${state.sandbox.origin}/_sandbox${path}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+async function admin(
+	state: E2eState,
+	path: string,
+	method: string,
+	body?: unknown,
+): Promise<unknown> {
+	const res = await fetch(`${state.sandbox.origin}/_sandbox${path}`, {
+		method,
+		headers: { 'content-type': 'application/json' },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
 	if (!res.ok) throw new Error(`${method} /_sandbox${path}: HTTP ${res.status}`);
 	return res.status === 204 ? undefined : await res.json();
 }
 
-async function n8nWrite<T>(state: E2eState, path: string, method: string, body: unknown): Promise<T> {
-	const res = await fetch(`${state.n8nUrl}/api/v1${path}`, { method, headers: { 'X-N8N-API-KEY': state.apiKey, 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) });
+async function n8nWrite<T>(
+	state: E2eState,
+	path: string,
+	method: string,
+	body: unknown,
+): Promise<T> {
+	const res = await fetch(`${state.n8nUrl}/api/v1${path}`, {
+		method,
+		headers: {
+			'X-N8N-API-KEY': state.apiKey,
+			'content-type': 'application/json',
+			accept: 'application/json',
+		},
+		body: JSON.stringify(body),
+	});
 	if (!res.ok) throw new Error(`${method} /api/v1${path}: HTTP ${res.status} ${await res.text()}`);
 	return (await res.json()) as T;
 }
@@ -54,13 +138,24 @@ describeWithN8n('spend control in real n8n', () => {
 
 	/** An account of its own at the sandbox, and an n8n credential for it. */
 	async function billedAccount(name: string, limits: Record<string, string> = {}) {
-		const account = (await admin(state, '/accounts', 'POST', { display_name: name })) as { account_id: string; api_key: string };
+		const account = (await admin(state, '/accounts', 'POST', { display_name: name })) as {
+			account_id: string;
+			api_key: string;
+		};
 		const credential = await n8nWrite<{ id: string; name: string }>(state, '/credentials', 'POST', {
 			name,
 			type: 'mediaGenApi',
-			data: { baseUrl: state.sandbox.baseUrl, apiKey: account.api_key, allowedHttpRequestDomains: 'all', ...limits },
+			data: {
+				baseUrl: state.sandbox.baseUrl,
+				apiKey: account.api_key,
+				allowedHttpRequestDomains: 'all',
+				...limits,
+			},
 		});
-		const ledger = async () => (await sandboxAdmin<{ data: LedgerEntry[] }>(state, '/ledger')).data.filter((e) => e.account_id === account.account_id);
+		const ledger = async () =>
+			(await sandboxAdmin<{ data: LedgerEntry[] }>(state, '/ledger')).data.filter(
+				(e) => e.account_id === account.account_id,
+			);
 		return { credential, ledger };
 	}
 
@@ -69,22 +164,37 @@ describeWithN8n('spend control in real n8n', () => {
 		await n8nApi(state, `/workflows/${id}/activate`, 'POST');
 		const start = async () => {
 			const res = await eventually(`the webhook ${path}`, async () => {
-				const r = await fetch(`${state.n8nUrl}/webhook/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+				const r = await fetch(`${state.n8nUrl}/webhook/${path}`, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body: '{}',
+				});
 				return r.status === 200 ? r : undefined;
 			});
 			expect(res.status).toBe(200);
 		};
-		const executions = async () => (await n8nApi<{ data: Execution[] }>(state, `/executions?workflowId=${id}&includeData=true&limit=50`)).data;
+		const executions = async () =>
+			(
+				await n8nApi<{ data: Execution[] }>(
+					state,
+					`/executions?workflowId=${id}&includeData=true&limit=50`,
+				)
+			).data;
 		const settled = (count: number) =>
 			eventually(`${count} finished executions of ${path}`, async () => {
 				const list = await executions();
-				return list.length >= count && list.every((e) => !['running', 'new', 'waiting'].includes(e.status)) ? list : undefined;
+				return list.length >= count &&
+					list.every((e) => !['running', 'new', 'waiting'].includes(e.status))
+					? list
+					: undefined;
 			});
 		return { id, start, executions, settled };
 	}
 
-	const itemsOf = (execution: Execution, node = 'Generate') => execution.data?.resultData.runData[node]?.at(-1)?.data?.main[0] ?? [];
-	const hintsOf = (execution: Execution, node = 'Generate') => (execution.data?.resultData.runData[node]?.at(-1)?.hints ?? []).map((h) => h.message);
+	const itemsOf = (execution: Execution, node = 'Generate') =>
+		execution.data?.resultData.runData[node]?.at(-1)?.data?.main[0] ?? [];
+	const hintsOf = (execution: Execution, node = 'Generate') =>
+		(execution.data?.resultData.runData[node]?.at(-1)?.hints ?? []).map((h) => h.message);
 
 	describe("n8n's Retry of a failed execution (public API)", () => {
 		afterEach(async () => admin(state, '/faults', 'DELETE'));
@@ -92,22 +202,45 @@ describeWithN8n('spend control in real n8n', () => {
 		it('retried unchanged, with and without loadWorkflow: no new run, charges unchanged; retried with loadWorkflow after the prompt was edited: runs of the edited prompt', async () => {
 			const { credential, ledger } = await billedAccount('e2e retry');
 			const path = 'mediagen-e2e-retry';
-			const workflow = imageWorkflow('Spend control: retry', path, credential, 3, generateImages('a fox'));
+			const workflow = imageWorkflow(
+				'Spend control: retry',
+				path,
+				credential,
+				3,
+				generateImages('a fox'),
+			);
 			const flow = await activeWorkflow(workflow, path);
 			/** An execution whose runs are created, then cannot be read: it fails after paying. */
 			const failedExecution = async (count: number) => {
-				await admin(state, '/faults', 'POST', { when: 'before', method: 'GET', path: '/runs', status: 404, count: 100_000 });
+				await admin(state, '/faults', 'POST', {
+					when: 'before',
+					method: 'GET',
+					path: '/runs',
+					status: 404,
+					count: 100_000,
+				});
 				await flow.start();
 				const [latest] = await flow.settled(count);
 				await admin(state, '/faults', 'DELETE');
 				expect(latest.status).toBe('error');
 				return latest;
 			};
-			const charges = async (expected: number) => eventually(`${expected} charges`, async () => ((await ledger()).length === expected ? ledger() : undefined));
+			const charges = async (expected: number) =>
+				eventually(`${expected} charges`, async () =>
+					(await ledger()).length === expected ? ledger() : undefined,
+				);
 			const retry = async (executionId: string, loadWorkflow: boolean) => {
-				const retried = await n8nWrite<{ id: string | number; status: string }>(state, `/executions/${executionId}/retry`, 'POST', { loadWorkflow });
+				const retried = await n8nWrite<{ id: string | number; status: string }>(
+					state,
+					`/executions/${executionId}/retry`,
+					'POST',
+					{ loadWorkflow },
+				);
 				return await eventually(`retry of ${executionId}`, async () => {
-					const execution = await n8nApi<Execution>(state, `/executions/${retried.id}?includeData=true`);
+					const execution = await n8nApi<Execution>(
+						state,
+						`/executions/${retried.id}?includeData=true`,
+					);
 					return ['success', 'error'].includes(execution.status) ? execution : undefined;
 				});
 			};
@@ -116,8 +249,13 @@ describeWithN8n('spend control in real n8n', () => {
 			await charges(3);
 			for (const loadWorkflow of [false, true]) {
 				const retried = await retry(first.id, loadWorkflow);
-				expect({ loadWorkflow, status: retried.status }).toEqual({ loadWorkflow, status: 'success' });
-				expect(itemsOf(retried).map((i) => (i.json.input_summary as { prompt: string }).prompt)).toEqual(['a fox 1', 'a fox 2', 'a fox 3']);
+				expect({ loadWorkflow, status: retried.status }).toEqual({
+					loadWorkflow,
+					status: 'success',
+				});
+				expect(
+					itemsOf(retried).map((i) => (i.json.input_summary as { prompt: string }).prompt),
+				).toEqual(['a fox 1', 'a fox 2', 'a fox 3']);
 			}
 			// a moment for any run a retry might have created to be charged: none was
 			await new Promise((r) => setTimeout(r, 1500));
@@ -127,18 +265,29 @@ describeWithN8n('spend control in real n8n', () => {
 			const second = await failedExecution(4);
 			const third = await failedExecution(5);
 			await charges(9);
-			const edited = { ...workflow, nodes: workflow.nodes.map((node) => (node.name === 'Generate' ? { ...node, ...generateImages('a red fox') } : node)) };
+			const edited = {
+				...workflow,
+				nodes: workflow.nodes.map((node) =>
+					node.name === 'Generate' ? { ...node, ...generateImages('a red fox') } : node,
+				),
+			};
 			await n8nWrite(state, `/workflows/${flow.id}`, 'PUT', edited);
 
 			// without loadWorkflow n8n runs the node as it was in the failed execution: its runs, free
 			const asItWas = await retry(second.id, false);
 			expect(asItWas.status).toBe('success');
-			expect(itemsOf(asItWas).map((i) => (i.json.input_summary as { prompt: string }).prompt)).toEqual(['a fox 1', 'a fox 2', 'a fox 3']);
+			expect(
+				itemsOf(asItWas).map((i) => (i.json.input_summary as { prompt: string }).prompt),
+			).toEqual(['a fox 1', 'a fox 2', 'a fox 3']);
 			// with loadWorkflow: the saved, edited node: new runs of the edited prompt, and the hint says why
 			const asSaved = await retry(third.id, true);
 			expect(asSaved.status).toBe('success');
-			expect(itemsOf(asSaved).map((i) => (i.json.input_summary as { prompt: string }).prompt)).toEqual(['a red fox 1', 'a red fox 2', 'a red fox 3']);
-			expect(hintsOf(asSaved).join(' ')).toContain("Items 0, 1 and 2: the node's parameters were edited since the execution this one retries");
+			expect(
+				itemsOf(asSaved).map((i) => (i.json.input_summary as { prompt: string }).prompt),
+			).toEqual(['a red fox 1', 'a red fox 2', 'a red fox 3']);
+			expect(hintsOf(asSaved).join(' ')).toContain(
+				"Items 0, 1 and 2: the node's parameters were edited since the execution this one retries",
+			);
 			const all = await charges(12);
 			expect(new Set(all.map((e) => e.run_id)).size).toBe(12);
 			await n8nApi(state, `/workflows/${flow.id}/deactivate`, 'POST');
@@ -149,20 +298,41 @@ describeWithN8n('spend control in real n8n', () => {
 		/** Two executions of 2 images (8 credits each) against a daily limit of 12: one fits, both do not. */
 		async function race(name: string, path: string, before?: () => Promise<void>) {
 			const { credential, ledger } = await billedAccount(name, { creditLimitPerDay: '12' });
-			const flow = await activeWorkflow(imageWorkflow(name, path, credential, 2, generateImages('a lighthouse', { onError: 'continueRegularOutput' })), path);
+			const flow = await activeWorkflow(
+				imageWorkflow(
+					name,
+					path,
+					credential,
+					2,
+					generateImages('a lighthouse', { onError: 'continueRegularOutput' }),
+				),
+				path,
+			);
 			await before?.();
 			await Promise.all([flow.start(), flow.start()]);
 			const executions = await flow.settled(2);
-			const outcomes = executions.flatMap((e) => itemsOf(e).map((i) => String(i.json.code ?? i.json.status)));
+			const outcomes = executions.flatMap((e) =>
+				itemsOf(e).map((i) => String(i.json.code ?? i.json.status)),
+			);
 			await n8nApi(state, `/workflows/${flow.id}/deactivate`, 'POST');
 			const runs = outcomes.filter((o) => o === 'completed').length;
-			const charged = (await eventually(`${runs} charges`, async () => ((await ledger()).length === runs ? ledger() : undefined))).reduce((sum, e) => sum + e.credits, 0);
+			const charged = (
+				await eventually(`${runs} charges`, async () =>
+					(await ledger()).length === runs ? ledger() : undefined,
+				)
+			).reduce((sum, e) => sum + e.credits, 0);
 			return { outcomes, charged, overshoot: Math.max(0, charged - 12) };
 		}
 
 		it('two executions that read the ledger at the same moment both pass: the overshoot is at most what the other execution submits (forced: each reads GET /usage 1.5 s late)', async () => {
 			const result = await race('e2e race forced', 'mediagen-e2e-race-forced', async () => {
-				await admin(state, '/faults', 'POST', { when: 'before', method: 'GET', path: '/usage', delayMs: 1500, count: 2 });
+				await admin(state, '/faults', 'POST', {
+					when: 'before',
+					method: 'GET',
+					path: '/usage',
+					delayMs: 1500,
+					count: 2,
+				});
 			});
 			process.stderr.write(`[spend-control] forced race: ${JSON.stringify(result)}\n`);
 			expect(result.outcomes.sort()).toEqual(['completed', 'completed', 'completed', 'completed']);
@@ -175,31 +345,117 @@ describeWithN8n('spend control in real n8n', () => {
 			process.stderr.write(`[spend-control] natural race: ${JSON.stringify(result)}\n`);
 			expect(result.charged).toBeLessThanOrEqual(16);
 			expect(result.charged).toBeGreaterThanOrEqual(12);
-			expect(result.outcomes.filter((o) => o === 'budget_exceeded').length).toBe((16 - result.charged) / PER_IMAGE);
+			expect(result.outcomes.filter((o) => o === 'budget_exceeded').length).toBe(
+				(16 - result.charged) / PER_IMAGE,
+			);
 		});
 
-		it('an execution that starts while the other one\'s runs are in flight counts them: no overshoot', async () => {
-			const { credential, ledger } = await billedAccount('e2e in flight', { creditLimitPerDay: '12' });
+		it("an execution that starts while the other one's runs are in flight counts them: no overshoot", async () => {
+			const { credential, ledger } = await billedAccount('e2e in flight', {
+				creditLimitPerDay: '12',
+			});
 			const path = 'mediagen-e2e-in-flight';
-			const flow = await activeWorkflow(imageWorkflow('e2e in flight', path, credential, 2, generateImages('a harbour', { onError: 'continueRegularOutput' })), path);
+			const flow = await activeWorkflow(
+				imageWorkflow(
+					'e2e in flight',
+					path,
+					credential,
+					2,
+					generateImages('a harbour', { onError: 'continueRegularOutput' }),
+				),
+				path,
+			);
 			await admin(state, '/options', 'PATCH', { latencyMs: 5000 });
 			try {
-				const accepted = async () => (await sandboxAdmin<{ data: RequestLogEntry[] }>(state, '/requests')).data.filter((r) => r.method === 'POST' && r.path === '/v1/images/generations' && r.status === 202).length;
+				const accepted = async () =>
+					(await sandboxAdmin<{ data: RequestLogEntry[] }>(state, '/requests')).data.filter(
+						(r) => r.method === 'POST' && r.path === '/v1/images/generations' && r.status === 202,
+					).length;
 				const before = await accepted();
 				await flow.start();
 				// the first execution's two runs are accepted (in flight for 5 s, not charged yet)
-				await eventually('the first execution to submit', async () => ((await accepted()) >= before + 2 ? true : undefined));
+				await eventually('the first execution to submit', async () =>
+					(await accepted()) >= before + 2 ? true : undefined,
+				);
 				await flow.start();
 				const executions = await flow.settled(2);
-				const outcomes = executions.flatMap((e) => itemsOf(e).map((i) => String(i.json.code ?? i.json.status)));
+				const outcomes = executions.flatMap((e) =>
+					itemsOf(e).map((i) => String(i.json.code ?? i.json.status)),
+				);
 				expect(outcomes.sort()).toEqual(['budget_exceeded', 'completed', 'completed', 'completed']);
-				const refused = executions.flatMap((e) => itemsOf(e)).find((i) => i.json.code === 'budget_exceeded')!;
-				expect(refused.json).toMatchObject({ budget: 'per_day', limit: 12, in_flight: 8, admitted: 4, quoted: PER_IMAGE });
-				const charged = await eventually('3 charges', async () => ((await ledger()).length === 3 ? ledger() : undefined), 30_000);
+				const refused = executions
+					.flatMap((e) => itemsOf(e))
+					.find((i) => i.json.code === 'budget_exceeded')!;
+				expect(refused.json).toMatchObject({
+					budget: 'per_day',
+					limit: 12,
+					in_flight: 8,
+					admitted: 4,
+					quoted: PER_IMAGE,
+				});
+				const charged = await eventually(
+					'3 charges',
+					async () => ((await ledger()).length === 3 ? ledger() : undefined),
+					30_000,
+				);
 				expect(charged.reduce((sum, e) => sum + e.credits, 0)).toBe(12);
 			} finally {
 				await admin(state, '/options', 'PATCH', { latencyMs: 300 });
 				await n8nApi(state, `/workflows/${flow.id}/deactivate`, 'POST');
+			}
+		});
+
+		it('the queued items of a batch still running count (issue 32, finding 1): an execution sent while a batch of 5 runs one at a time is refused at a limit of 20, and 20 are charged, not 24', async () => {
+			const { credential, ledger } = await billedAccount('e2e queued batch', {
+				creditLimitPerDay: '20',
+			});
+			const notWaiting = (prompt: string, options: Record<string, unknown> = {}) => {
+				const node = generateImages(prompt, { onError: 'continueRegularOutput' });
+				return {
+					...node,
+					parameters: { ...node.parameters, waitForCompletion: false, options },
+				};
+			};
+			const batchPath = 'mediagen-e2e-queued-batch';
+			const batch = await activeWorkflow(
+				imageWorkflow(
+					'e2e queued batch',
+					batchPath,
+					credential,
+					5,
+					notWaiting('a dune', { [useBatchApi.name]: true, [maxParallelSubmits.name]: 1 }),
+				),
+				batchPath,
+			);
+			const onePath = 'mediagen-e2e-after-batch';
+			const one = await activeWorkflow(
+				imageWorkflow('e2e after batch', onePath, credential, 1, notWaiting('a cliff')),
+				onePath,
+			);
+			await admin(state, '/options', 'PATCH', { latencyMs: 3000 });
+			try {
+				await batch.start();
+				const [sent] = await batch.settled(1);
+				expect(itemsOf(sent).map((i) => i.json.status)).toEqual(Array(5).fill('queued'));
+				await one.start();
+				const [refused] = await one.settled(1);
+				expect(itemsOf(refused)[0].json).toMatchObject({
+					code: 'budget_exceeded',
+					budget: 'per_day',
+					limit: 20,
+					in_flight: 20,
+					quoted: PER_IMAGE,
+				});
+				const charged = await eventually(
+					'5 charges',
+					async () => ((await ledger()).length === 5 ? ledger() : undefined),
+					60_000,
+				);
+				expect(charged.reduce((sum, e) => sum + e.credits, 0)).toBe(20);
+			} finally {
+				await admin(state, '/options', 'PATCH', { latencyMs: 300 });
+				await n8nApi(state, `/workflows/${batch.id}/deactivate`, 'POST');
+				await n8nApi(state, `/workflows/${one.id}/deactivate`, 'POST');
 			}
 		});
 	});

@@ -23,7 +23,11 @@ export interface E2eState {
 	sandbox: { origin: string; baseUrl: string };
 	/** the fake OpenAI-compatible chat API the agent example's model talks to (test/helpers/fake-openai-chat.ts) */
 	fakeOpenAi: { origin: string; baseUrl: string };
-	credentials: { full: { id: string; name: string }; narrow: { id: string; name: string }; openAi: { id: string; name: string } };
+	credentials: {
+		full: { id: string; name: string };
+		narrow: { id: string; name: string };
+		openAi: { id: string; name: string };
+	};
 	/** example file slug → workflow id in n8n */
 	examples: Record<string, string>;
 	/** examples/*.json not loaded because their nodes are not in this build → reason */
@@ -39,7 +43,10 @@ export const STATE_ENV = 'MEDIAGEN_E2E_STATE';
 
 export function readE2eState(): E2eState {
 	const file = process.env[STATE_ENV];
-	if (!file || !existsSync(file)) throw new Error(`${STATE_ENV} is not set: run the e2e tests through jest (the e2e project's global setup)`);
+	if (!file || !existsSync(file))
+		throw new Error(
+			`${STATE_ENV} is not set: run the e2e tests through jest (the e2e project's global setup)`,
+		);
 	return JSON.parse(readFileSync(file, 'utf8')) as E2eState;
 }
 
@@ -51,7 +58,10 @@ export function describeWithN8n(name: string, fn: () => void): void {
 
 export interface N8nItem {
 	json: Record<string, unknown>;
-	binary?: Record<string, { mimeType: string; fileName?: string; id?: string; data?: string; fileSize?: string }>;
+	binary?: Record<
+		string,
+		{ mimeType: string; fileName?: string; id?: string; data?: string; fileSize?: string }
+	>;
 	pairedItem?: unknown;
 }
 
@@ -59,8 +69,16 @@ export interface N8nRun {
 	status: string;
 	data: {
 		resultData: {
-			runData: Record<string, Array<{ data?: { main: N8nItem[][] }; error?: { message: string; description?: string } }>>;
-			error?: { message: string; description?: string; node?: { name: string }; context?: Record<string, unknown> };
+			runData: Record<
+				string,
+				Array<{ data?: { main: N8nItem[][] }; error?: { message: string; description?: string } }>
+			>;
+			error?: {
+				message: string;
+				description?: string;
+				node?: { name: string };
+				context?: Record<string, unknown>;
+			};
 		};
 	};
 }
@@ -69,20 +87,40 @@ const RUN_MARKER = '@@MEDIAGEN_RUN@@';
 
 /** `n8n execute --id=<id>` against the shared instance's database (through test/n8n-host/execute.mjs). */
 export function executeWorkflow(state: E2eState, id: string): Promise<N8nRun> {
-	const args = [join(HOST_DIR, 'execute.mjs'), '--id', id, '--user-folder', state.userFolder, '--extensions', state.extensionsDir];
+	const args = [
+		join(HOST_DIR, 'execute.mjs'),
+		'--id',
+		id,
+		'--user-folder',
+		state.userFolder,
+		'--extensions',
+		state.extensionsDir,
+	];
 	return new Promise((resolve, reject) => {
-		execFile(process.execPath, args, { maxBuffer: 256 * 1024 * 1024, timeout: 240_000 }, (error, stdout, stderr) => {
-			const line = stdout.split('\n').find((l) => l.startsWith(RUN_MARKER));
-			if (line) return resolve(JSON.parse(line.slice(RUN_MARKER.length)) as N8nRun);
-			reject(new Error(`n8n execute --id=${id} gave no run: ${error?.message ?? ''}\n${stdout.slice(-3000)}\n${stderr.slice(-3000)}`));
-		});
+		execFile(
+			process.execPath,
+			args,
+			{ maxBuffer: 256 * 1024 * 1024, timeout: 240_000 },
+			(error, stdout, stderr) => {
+				const line = stdout.split('\n').find((l) => l.startsWith(RUN_MARKER));
+				if (line) return resolve(JSON.parse(line.slice(RUN_MARKER.length)) as N8nRun);
+				reject(
+					new Error(
+						`n8n execute --id=${id} gave no run: ${error?.message ?? ''}\n${stdout.slice(-3000)}\n${stderr.slice(-3000)}`,
+					),
+				);
+			},
+		);
 	});
 }
 
 /** Items a node output in a run (first run of the node, first output). */
 export function outputOf(run: N8nRun, node: string): N8nItem[] {
 	const runs = run.data.resultData.runData[node];
-	if (!runs) throw new Error(`node "${node}" did not run; ran: ${Object.keys(run.data.resultData.runData).join(', ')}`);
+	if (!runs)
+		throw new Error(
+			`node "${node}" did not run; ran: ${Object.keys(run.data.resultData.runData).join(', ')}`,
+		);
 	return runs[0].data?.main[0] ?? [];
 }
 
@@ -93,35 +131,49 @@ export function outputOf(run: N8nRun, node: string): N8nItem[] {
 export function binaryBytes(state: E2eState, binary: { id?: string; data?: string }): Buffer {
 	if (binary.id) {
 		const [mode, path] = binary.id.split(/:(.*)/s);
-		if (!mode.startsWith('filesystem')) throw new Error(`binary data mode ${mode} is not readable from the test`);
+		if (!mode.startsWith('filesystem'))
+			throw new Error(`binary data mode ${mode} is not readable from the test`);
 		return readFileSync(join(state.userFolder, '.n8n', 'storage', path));
 	}
 	return Buffer.from(binary.data ?? '', 'base64');
 }
 
 /** The sandbox's test-only admin API (/_sandbox/ledger, /_sandbox/requests, ...). */
-export async function sandboxAdmin<T = { data: unknown[] }>(state: E2eState, path: string): Promise<T> {
+export async function sandboxAdmin<T = { data: unknown[] }>(
+	state: E2eState,
+	path: string,
+): Promise<T> {
 	const res = await fetch(`${state.sandbox.origin}/_sandbox${path}`);
 	if (!res.ok) throw new Error(`GET /_sandbox${path}: HTTP ${res.status}`);
 	return (await res.json()) as T;
 }
 
 /** The sandbox's charges so far, oldest first. */
-export const ledger = async (state: E2eState) => (await sandboxAdmin<{ data: LedgerEntry[] }>(state, '/ledger')).data;
+export const ledger = async (state: E2eState) =>
+	(await sandboxAdmin<{ data: LedgerEntry[] }>(state, '/ledger')).data;
 
 /** Every request the sandbox received so far, oldest first. */
-export const sandboxRequests = async (state: E2eState) => (await sandboxAdmin<{ data: RequestLogEntry[] }>(state, '/requests')).data;
+export const sandboxRequests = async (state: E2eState) =>
+	(await sandboxAdmin<{ data: RequestLogEntry[] }>(state, '/requests')).data;
 
 /** The next chat requests of the suite's fake OpenAI-compatible API are answered by these turns. */
 export async function scriptChat(state: E2eState, turns: Turn[]): Promise<void> {
-	const res = await fetch(`${state.fakeOpenAi.origin}/_fake/script`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ turns }) });
+	const res = await fetch(`${state.fakeOpenAi.origin}/_fake/script`, {
+		method: 'PUT',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ turns }),
+	});
 	if (!res.ok) throw new Error(`scripting the fake: HTTP ${res.status}`);
 }
 
 /** The chat completion requests the fake received so far (what the model was asked). */
 export async function chatRequests(state: E2eState): Promise<ChatRequest[]> {
-	const { data } = (await (await fetch(`${state.fakeOpenAi.origin}/_fake/requests`)).json()) as { data: RecordedRequest[] };
-	return data.filter((r) => r.method === 'POST' && r.path === '/v1/chat/completions').map((r) => r.body as ChatRequest);
+	const { data } = (await (await fetch(`${state.fakeOpenAi.origin}/_fake/requests`)).json()) as {
+		data: RecordedRequest[];
+	};
+	return data
+		.filter((r) => r.method === 'POST' && r.path === '/v1/chat/completions')
+		.map((r) => r.body as ChatRequest);
 }
 
 /** A webhook endpoint at the service. */
@@ -137,29 +189,44 @@ export interface N8nExecution {
 	id: string;
 	status: string;
 	mode: string;
-	data?: { resultData: { runData: Record<string, Array<{ data?: { main: N8nItem[][] }; error?: { message: string } }>> } };
+	data?: {
+		resultData: {
+			runData: Record<string, Array<{ data?: { main: N8nItem[][] }; error?: { message: string } }>>;
+		};
+	};
 }
 
 /** The sandbox's real API with its full-access key. */
 async function service<T>(state: E2eState, path: string): Promise<T> {
-	const res = await fetch(`${state.sandbox.baseUrl}${path}`, { headers: { authorization: 'Bearer mg_sandbox_full_access_key' } });
+	const res = await fetch(`${state.sandbox.baseUrl}${path}`, {
+		headers: { authorization: 'Bearer mg_sandbox_full_access_key' },
+	});
 	if (!res.ok) throw new Error(`GET ${path}: HTTP ${res.status} ${await res.text()}`);
 	return (await res.json()) as T;
 }
 
 /** The webhook endpoints registered at the sandbox for this n8n. */
 export const endpointsFor = async (state: E2eState) =>
-	(await service<{ data: ServiceEndpoint[] }>(state, '/webhooks?limit=100')).data.filter((e) => e.url.startsWith(state.n8nUrl));
+	(await service<{ data: ServiceEndpoint[] }>(state, '/webhooks?limit=100')).data.filter((e) =>
+		e.url.startsWith(state.n8nUrl),
+	);
 
 /** n8n's public API with the owner's key. */
 export async function n8nApi<T>(state: E2eState, path: string, method = 'GET'): Promise<T> {
-	const res = await fetch(`${state.n8nUrl}/api/v1${path}`, { method, headers: { 'X-N8N-API-KEY': state.apiKey, accept: 'application/json' } });
+	const res = await fetch(`${state.n8nUrl}/api/v1${path}`, {
+		method,
+		headers: { 'X-N8N-API-KEY': state.apiKey, accept: 'application/json' },
+	});
 	if (!res.ok) throw new Error(`${method} /api/v1${path}: HTTP ${res.status} ${await res.text()}`);
 	return (await res.json()) as T;
 }
 
 /** Polls until `check` returns a value (activation, deliveries and executions are asynchronous). */
-export async function eventually<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
+export async function eventually<T>(
+	what: string,
+	check: () => Promise<T | undefined>,
+	timeoutMs = 60_000,
+): Promise<T> {
 	const deadline = Date.now() + timeoutMs;
 	let last: unknown;
 	while (Date.now() < deadline) {

@@ -9,8 +9,13 @@ export function actionNodes(): Record<string, INodeType> {
 	const dir = join(__dirname, '..', '..', 'nodes');
 	const nodes: Record<string, INodeType> = {};
 	for (const name of readdirSync(dir).filter((n) => !n.endsWith('Trigger'))) {
-		// eslint-disable-next-line @typescript-eslint/no-require-imports -- every folder under nodes/ is loaded by name
-		nodes[name] = new (require(join(dir, name, `${name}.node.ts`)) as Record<string, new () => INodeType>)[name]();
+		// every folder under nodes/ is loaded by name
+		// eslint-disable-next-line @typescript-eslint/no-require-imports -- a path known only at run time
+		const loaded = require(join(dir, name, `${name}.node.ts`)) as Record<
+			string,
+			new () => INodeType
+		>;
+		nodes[name] = new loaded[name]();
 	}
 	return nodes;
 }

@@ -30,12 +30,20 @@ export class ContractChecker {
 	/** Problems with one answer (empty when it matches the contract). */
 	check(response: RecordedResponse): string[] {
 		const where = `${response.method} ${response.path} → ${response.status}`;
-		const operation = ((this.document.paths as Json)?.[response.path] as Json | undefined)?.[response.method.toLowerCase()] as Json | undefined;
+		const operation = ((this.document.paths as Json)?.[response.path] as Json | undefined)?.[
+			response.method.toLowerCase()
+		] as Json | undefined;
 		if (!operation) return [`${where}: no such operation in the document`];
 		const responses = operation.responses as Json;
 		const status = String(response.status);
-		const key = status in responses ? status : 'default' in responses && response.status >= 400 ? 'default' : undefined;
-		if (!key) return [`${where}: status not documented (documented: ${Object.keys(responses).join(', ')})`];
+		const key =
+			status in responses
+				? status
+				: 'default' in responses && response.status >= 400
+					? 'default'
+					: undefined;
+		if (!key)
+			return [`${where}: status not documented (documented: ${Object.keys(responses).join(', ')})`];
 		let documented = responses[key] as Json;
 		let base = pointer('paths', response.path, response.method.toLowerCase(), 'responses', key);
 		if (typeof documented.$ref === 'string') {
@@ -44,9 +52,15 @@ export class ContractChecker {
 			base = pointer('components', 'responses', name);
 		}
 		const content = documented.content as Json | undefined;
-		if (!content) return response.body === undefined || response.body === '' ? [] : [`${where}: documented without a body, but one was sent`];
+		if (!content)
+			return response.body === undefined || response.body === ''
+				? []
+				: [`${where}: documented without a body, but one was sent`];
 		const mediaType = response.contentType.split(';')[0].trim();
-		if (!(mediaType in content)) return [`${where}: content type ${mediaType || '(none)'} not documented (documented: ${Object.keys(content).join(', ')})`];
+		if (!(mediaType in content))
+			return [
+				`${where}: content type ${mediaType || '(none)'} not documented (documented: ${Object.keys(content).join(', ')})`,
+			];
 		const ref = `${DOCUMENT_ID}#/${base}/${pointer('content', mediaType, 'schema')}`;
 		let validate = this.compiled.get(ref);
 		if (!validate) {
@@ -54,7 +68,10 @@ export class ContractChecker {
 			this.compiled.set(ref, validate);
 		}
 		if (validate(response.body)) return [];
-		return (validate.errors ?? []).map((e) => `${where}: ${e.instancePath || '(body)'} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
+		return (validate.errors ?? []).map(
+			(e) =>
+				`${where}: ${e.instancePath || '(body)'} ${e.message ?? ''} ${JSON.stringify(e.params)}`,
+		);
 	}
 
 	checkAll(responses: RecordedResponse[]): string[] {
@@ -63,7 +80,9 @@ export class ContractChecker {
 }
 
 /** Fetches the sandbox's own document and checks every answer it recorded since the last call. */
-export async function contractViolations(sandbox: Sandbox): Promise<{ checked: number; violations: string[] }> {
+export async function contractViolations(
+	sandbox: Sandbox,
+): Promise<{ checked: number; violations: string[] }> {
 	const recorded = takeRecordedResponses(sandbox.state);
 	const document = (await (await fetch(`${sandbox.baseUrl}/openapi.json`)).json()) as Json;
 	takeRecordedResponses(sandbox.state);
@@ -78,7 +97,9 @@ export async function contractViolations(sandbox: Sandbox): Promise<{ checked: n
 const lastChecks = new WeakMap<Sandbox, { checked: number; violations: string[] }>();
 
 /** What the contract check found when the sandbox was closed (undefined before it closed). */
-export function contractCheckOf(sandbox: Sandbox): { checked: number; violations: string[] } | undefined {
+export function contractCheckOf(
+	sandbox: Sandbox,
+): { checked: number; violations: string[] } | undefined {
 	return lastChecks.get(sandbox);
 }
 
@@ -93,7 +114,9 @@ export function closeWithContractCheck(sandbox: Sandbox): Sandbox {
 			await close();
 		}
 		if (result.violations.length) {
-			throw new Error(`Sandbox answers that break the published contract (openapi.json):\n${result.violations.slice(0, 20).join('\n')}`);
+			throw new Error(
+				`Sandbox answers that break the published contract (openapi.json):\n${result.violations.slice(0, 20).join('\n')}`,
+			);
 		}
 	};
 	return sandbox;

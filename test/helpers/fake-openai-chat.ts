@@ -16,7 +16,11 @@ import type { AddressInfo } from 'node:net';
 export interface ChatMessage {
 	role: 'system' | 'user' | 'assistant' | 'tool';
 	content: string | null | Array<{ type: string; text?: string }>;
-	tool_calls?: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }>;
+	tool_calls?: Array<{
+		id: string;
+		type: 'function';
+		function: { name: string; arguments: string };
+	}>;
 	tool_call_id?: string;
 }
 
@@ -44,9 +48,13 @@ export interface RecordedRequest {
  * One scripted turn of the model: call a tool (the first one the request offers unless named) with
  * these arguments, or answer in words, where `{tool_results}` stands for what the tools returned.
  */
-export type Turn = { callTool: { name?: string; arguments: Record<string, unknown> } } | { answer: string };
+export type Turn =
+	| { callTool: { name?: string; arguments: Record<string, unknown> } }
+	| { answer: string };
 
-type Reply = { toolCall: { name: string; arguments: Record<string, unknown> } } | { content: string };
+type Reply =
+	| { toolCall: { name: string; arguments: Record<string, unknown> } }
+	| { content: string };
 
 export interface FakeOpenAiChat {
 	/** where the test hooks live: `PUT /_fake/script {turns}`, `GET /_fake/requests` */
@@ -77,13 +85,26 @@ const FAKE_MODEL = 'gpt-fake-1';
 function completion(request: ChatRequest, reply: Reply, turn: number) {
 	const toolCalls =
 		'toolCall' in reply
-			? [{ id: `call_${turn}`, type: 'function' as const, function: { name: reply.toolCall.name, arguments: JSON.stringify(reply.toolCall.arguments) } }]
+			? [
+					{
+						id: `call_${turn}`,
+						type: 'function' as const,
+						function: {
+							name: reply.toolCall.name,
+							arguments: JSON.stringify(reply.toolCall.arguments),
+						},
+					},
+				]
 			: undefined;
 	return {
 		id: `chatcmpl-fake-${turn}`,
 		created: Math.floor(Date.now() / 1000),
 		model: request.model || FAKE_MODEL,
-		message: { role: 'assistant' as const, content: 'content' in reply ? reply.content : null, ...(toolCalls ? { tool_calls: toolCalls } : {}) },
+		message: {
+			role: 'assistant' as const,
+			content: 'content' in reply ? reply.content : null,
+			...(toolCalls ? { tool_calls: toolCalls } : {}),
+		},
 		finish_reason: toolCalls ? 'tool_calls' : 'stop',
 		usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
 	};
@@ -99,7 +120,9 @@ const NUMBER_WORDS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4
 
 /** The last thing the user asked for in words. */
 function userRequest(request: ChatRequest): string {
-	return textOf([...request.messages].reverse().find((m) => m.role === 'user') ?? { role: 'user', content: '' });
+	return textOf(
+		[...request.messages].reverse().find((m) => m.role === 'user') ?? { role: 'user', content: '' },
+	);
 }
 
 /**
@@ -107,14 +130,25 @@ function userRequest(request: ChatRequest): string {
  * "picture of", without "and give me its link"), the aspect ratio its wording asks for among the
  * values the tool's parameter names, and how many — only the arguments the tool declares.
  */
-export function agentToolCall(request: ChatRequest): { name: string; arguments: Record<string, unknown> } | undefined {
-	const tool = request.tools?.find((t) => 'prompt' in ((t.function.parameters?.properties as object | undefined) ?? {})) ?? request.tools?.[0];
+export function agentToolCall(
+	request: ChatRequest,
+): { name: string; arguments: Record<string, unknown> } | undefined {
+	const tool =
+		request.tools?.find(
+			(t) => 'prompt' in ((t.function.parameters?.properties as object | undefined) ?? {}),
+		) ?? request.tools?.[0];
 	if (!tool) return undefined;
-	const properties = (tool.function.parameters?.properties ?? {}) as Record<string, { description?: string }>;
+	const properties = (tool.function.parameters?.properties ?? {}) as Record<
+		string,
+		{ description?: string }
+	>;
 	const asked = userRequest(request).trim();
 	const subject = asked
 		.replace(/[,;]?\s*and (give|send|show|share) me (its|the|their) links?[.!]?$/i, '')
-		.replace(/^.*?\b(?:pictures?|images?|photos?|illustrations?|drawings?|posters?)\s+(?:of|showing)\s+/i, '')
+		.replace(
+			/^.*?\b(?:pictures?|images?|photos?|illustrations?|drawings?|posters?)\s+(?:of|showing)\s+/i,
+			'',
+		)
 		.replace(/[.!?]+$/, '');
 	const args: Record<string, unknown> = {};
 	if ('prompt' in properties) args.prompt = subject || asked;
@@ -124,7 +158,9 @@ export function agentToolCall(request: ChatRequest): { name: string; arguments: 
 		args.aspect_ratio = offered.length && !offered.includes(wanted) ? offered[0] : wanted;
 	}
 	if ('count' in properties) {
-		const said = /\b(one|two|three|four|\d)\s+(?:pictures|images|photos|versions|variants)\b/i.exec(asked)?.[1]?.toLowerCase();
+		const said = /\b(one|two|three|four|\d)\s+(?:pictures|images|photos|versions|variants)\b/i
+			.exec(asked)?.[1]
+			?.toLowerCase();
 		args.count = said ? (NUMBER_WORDS[said] ?? Number(said)) : 1;
 	}
 	return { name: tool.function.name, arguments: args };
@@ -137,7 +173,8 @@ export function agentAnswer(request: ChatRequest): string {
 	if (links.length === 1) return `Here is your picture: ${links[0]}`;
 	if (links.length > 1) return `Here are your pictures:\n${links.map((l) => `- ${l}`).join('\n')}`;
 	const runId = /"run_id"\s*:\s*"([^"]+)"/.exec(results)?.[1];
-	if (/still_running/.test(results) && runId) return `The picture is still being made; its run ID is ${runId}.`;
+	if (/still_running/.test(results) && runId)
+		return `The picture is still being made; its run ID is ${runId}.`;
 	const error = /"error"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(results)?.[1];
 	return error ? `The image tool could not make it: ${error}` : 'The image tool returned no link.';
 }
@@ -151,7 +188,8 @@ function agentTurn(request: ChatRequest): Reply {
 }
 
 function replyTo(request: ChatRequest, turn: Turn): Reply {
-	if ('answer' in turn) return { content: turn.answer.replace('{tool_results}', toolResults(request).join('\n')) };
+	if ('answer' in turn)
+		return { content: turn.answer.replace('{tool_results}', toolResults(request).join('\n')) };
 	const name = turn.callTool.name ?? request.tools?.[0]?.function.name;
 	if (!name) throw new Error('The request offers no tool to call');
 	return { toolCall: { name, arguments: turn.callTool.arguments } };
@@ -165,7 +203,12 @@ function send(res: ServerResponse, status: number, body: unknown): void {
 function answer(res: ServerResponse, request: ChatRequest, reply: Reply, turn: number): void {
 	if (request.stream) {
 		// n8n's agent streams only under a streaming Chat Trigger; these tests never ask for it
-		send(res, 400, { error: { message: 'The fake does not stream: turn off streaming', type: 'invalid_request_error' } });
+		send(res, 400, {
+			error: {
+				message: 'The fake does not stream: turn off streaming',
+				type: 'invalid_request_error',
+			},
+		});
 		return;
 	}
 	const c = completion(request, reply, turn);
@@ -186,10 +229,13 @@ async function readBody(req: IncomingMessage): Promise<string> {
 }
 
 /** Starts the fake on 127.0.0.1 (`port` 0: any free port). Requests nothing scripted answers get the agent's turn (agentTurn). */
-export async function startFakeOpenAiChat(options: { port?: number } = {}): Promise<FakeOpenAiChat> {
+export async function startFakeOpenAiChat(
+	options: { port?: number } = {},
+): Promise<FakeOpenAiChat> {
 	const requests: RecordedRequest[] = [];
 	let turns: Turn[] = [];
-	const chatRequests = () => requests.filter((r) => r.path === '/v1/chat/completions').map((r) => r.body as ChatRequest);
+	const chatRequests = () =>
+		requests.filter((r) => r.path === '/v1/chat/completions').map((r) => r.body as ChatRequest);
 
 	const server: Server = createServer((req, res) => {
 		void (async () => {
@@ -205,19 +251,35 @@ export async function startFakeOpenAiChat(options: { port?: number } = {}): Prom
 				turns = [...((body as { turns?: Turn[] })?.turns ?? [])];
 				return send(res, 200, { turns: turns.length });
 			}
-			if (req.method === 'GET' && path === '/_fake/requests') return send(res, 200, { data: requests });
-			requests.push({ method: req.method ?? '', path, authorization: req.headers.authorization, body });
+			if (req.method === 'GET' && path === '/_fake/requests')
+				return send(res, 200, { data: requests });
+			requests.push({
+				method: req.method ?? '',
+				path,
+				authorization: req.headers.authorization,
+				body,
+			});
 			if (req.method === 'GET' && path === '/v1/models') {
-				return send(res, 200, { object: 'list', data: [{ id: FAKE_MODEL, object: 'model', created: 0, owned_by: 'fake' }] });
+				return send(res, 200, {
+					object: 'list',
+					data: [{ id: FAKE_MODEL, object: 'model', created: 0, owned_by: 'fake' }],
+				});
 			}
 			if (req.method !== 'POST' || path !== '/v1/chat/completions') {
-				return send(res, 404, { error: { message: `The fake has no ${req.method} ${path}`, type: 'invalid_request_error' } });
+				return send(res, 404, {
+					error: {
+						message: `The fake has no ${req.method} ${path}`,
+						type: 'invalid_request_error',
+					},
+				});
 			}
 			const turn = turns.shift();
 			const number = chatRequests().length;
 			const request = body as ChatRequest;
 			answer(res, request, turn ? replyTo(request, turn) : agentTurn(request), number);
-		})().catch((error: Error) => send(res, 500, { error: { message: error.message, type: 'server_error' } }));
+		})().catch((error: Error) =>
+			send(res, 500, { error: { message: error.message, type: 'server_error' } }),
+		);
 	});
 	await new Promise<void>((resolve, reject) => {
 		server.once('error', reject);

@@ -1,5 +1,11 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
-import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+	createServer,
+	request as httpRequest,
+	type IncomingMessage,
+	type Server,
+	type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { SANDBOX_API_KEY, type SandboxOptions } from '../../sandbox/options';
@@ -42,7 +48,8 @@ export class FileRelay {
 	redirectPuts = false;
 	readonly files: FileRequest[] = [];
 	/** every request that passed, with its headers */
-	readonly requests: Array<{ method: string; path: string; headers: IncomingMessage['headers'] }> = [];
+	readonly requests: Array<{ method: string; path: string; headers: IncomingMessage['headers'] }> =
+		[];
 	origin = '';
 	private server?: Server;
 
@@ -61,29 +68,62 @@ export class FileRelay {
 	}
 
 	private relay(req: IncomingMessage, res: ServerResponse): void {
-		this.requests.push({ method: req.method ?? '', path: (req.url ?? '').split('?')[0], headers: req.headers });
+		this.requests.push({
+			method: req.method ?? '',
+			path: (req.url ?? '').split('?')[0],
+			headers: req.headers,
+		});
 		if (this.redirectPuts && req.method === 'PUT') {
 			req.resume();
-			req.on('end', () => res.writeHead(307, { location: `${this.sandboxOrigin}${req.url ?? ''}`, 'content-length': '0' }).end());
+			req.on('end', () =>
+				res
+					.writeHead(307, {
+						location: `${this.sandboxOrigin}${req.url ?? ''}`,
+						'content-length': '0',
+					})
+					.end(),
+			);
 			return;
 		}
 		const sandbox = new URL(this.sandboxOrigin);
-		const upstream = httpRequest({ host: sandbox.hostname, port: sandbox.port, method: req.method, path: req.url, headers: { ...req.headers, host: sandbox.host } }, (answer) => {
-			if (req.url?.startsWith('/storage/files/')) return this.sendFile(req, res, answer);
-			const chunks: Buffer[] = [];
-			answer.on('data', (c: Buffer) => chunks.push(c));
-			answer.on('end', () => {
-				let body = Buffer.concat(chunks);
-				if (String(answer.headers['content-type']).includes('json')) body = Buffer.from(body.toString().split(this.sandboxOrigin).join(this.origin));
-				res.writeHead(answer.statusCode ?? 502, { ...answer.headers, 'content-length': String(body.length) }).end(body);
-			});
-		});
+		const upstream = httpRequest(
+			{
+				host: sandbox.hostname,
+				port: sandbox.port,
+				method: req.method,
+				path: req.url,
+				headers: { ...req.headers, host: sandbox.host },
+			},
+			(answer) => {
+				if (req.url?.startsWith('/storage/files/')) return this.sendFile(req, res, answer);
+				const chunks: Buffer[] = [];
+				answer.on('data', (c: Buffer) => chunks.push(c));
+				answer.on('end', () => {
+					let body = Buffer.concat(chunks);
+					if (String(answer.headers['content-type']).includes('json'))
+						body = Buffer.from(body.toString().split(this.sandboxOrigin).join(this.origin));
+					res
+						.writeHead(answer.statusCode ?? 502, {
+							...answer.headers,
+							'content-length': String(body.length),
+						})
+						.end(body);
+				});
+			},
+		);
 		req.pipe(upstream);
 	}
 
 	private sendFile(req: IncomingMessage, res: ServerResponse, answer: IncomingMessage): void {
 		let finished!: () => void;
-		const file: FileRequest = { path: req.url ?? '', at: Date.now(), closedAt: 0, sent: 0, closedEarly: false, done: new Promise((resolve) => (finished = resolve)) };
+		const file: FileRequest = {
+			path: req.url ?? '',
+			at: Date.now(),
+			closedAt: 0,
+			sent: 0,
+			closedEarly: false,
+			done: new Promise((resolve) => (finished = resolve)),
+		};
 		const hold = this.holdFile(this.files.length);
 		this.files.push(file);
 		if (hold > 0) {
@@ -97,7 +137,12 @@ export class FileRelay {
 		this.passFile(file, res, answer, finished);
 	}
 
-	private passFile(file: FileRequest, res: ServerResponse, answer: IncomingMessage, finished: () => void): void {
+	private passFile(
+		file: FileRequest,
+		res: ServerResponse,
+		answer: IncomingMessage,
+		finished: () => void,
+	): void {
 		res.on('close', () => {
 			file.closedEarly = !res.writableFinished;
 			file.closedAt = Date.now();
@@ -127,7 +172,10 @@ export class FileRelay {
 		answer.on('data', (chunk: Buffer) => {
 			const pieces = this.mode === 'chunked' ? Math.ceil(chunk.length / 4096) : 1;
 			let ok = true;
-			for (let i = 0; i < pieces; i++) ok = write(chunk.subarray((i * chunk.length) / pieces, ((i + 1) * chunk.length) / pieces)) && ok;
+			for (let i = 0; i < pieces; i++)
+				ok =
+					write(chunk.subarray((i * chunk.length) / pieces, ((i + 1) * chunk.length) / pieces)) &&
+					ok;
 			if (!ok) {
 				answer.pause();
 				res.once('drain', () => answer.resume());
@@ -138,9 +186,14 @@ export class FileRelay {
 }
 
 /** A sandbox fixture whose API key credential goes through a relay (so output files do too). */
-export async function startRelayed(options: Partial<SandboxOptions>): Promise<{ fx: Fixture; relay: FileRelay }> {
+export async function startRelayed(
+	options: Partial<SandboxOptions>,
+): Promise<{ fx: Fixture; relay: FileRelay }> {
 	const fx = await startFixture(options);
 	const relay = new FileRelay(fx.sandbox.origin);
-	fx.credentials.set('mediaGenApi', { baseUrl: `${await relay.start()}/v1`, apiKey: SANDBOX_API_KEY });
+	fx.credentials.set('mediaGenApi', {
+		baseUrl: `${await relay.start()}/v1`,
+		apiKey: SANDBOX_API_KEY,
+	});
 	return { fx, relay };
 }

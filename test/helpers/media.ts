@@ -5,10 +5,19 @@ import { binaryBytes } from './n8n-harness';
 
 /** What a file's first bytes say it is (enough to tell the sandbox's outputs apart). */
 export function sniff(bytes: Buffer): string {
-	if (bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
+	if (bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
+		return 'png';
 	if (bytes.subarray(4, 8).toString('latin1') === 'ftyp') return 'mp4';
-	if (bytes.subarray(0, 4).toString('latin1') === 'RIFF' && bytes.subarray(8, 12).toString('latin1') === 'WAVE') return 'wav';
-	if (bytes.subarray(0, 3).toString('latin1') === 'ID3' || (bytes[0] === 0xff && (bytes[1] & 0xe0) === 0xe0)) return 'mp3';
+	if (
+		bytes.subarray(0, 4).toString('latin1') === 'RIFF' &&
+		bytes.subarray(8, 12).toString('latin1') === 'WAVE'
+	)
+		return 'wav';
+	if (
+		bytes.subarray(0, 3).toString('latin1') === 'ID3' ||
+		(bytes[0] === 0xff && (bytes[1] & 0xe0) === 0xe0)
+	)
+		return 'mp3';
 	if (bytes.subarray(0, 4).toString('latin1') === 'glTF') return 'glb';
 	if (bytes.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]))) return 'zip';
 	if (bytes.subarray(0, 7).toString('latin1') === 'BLENDER') return 'blend';

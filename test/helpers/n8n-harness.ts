@@ -3,7 +3,14 @@ import { createReadStream, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { Container } from '@n8n/di';
-import { BinaryDataService, Credentials, ExecutionLifecycleHooks, LoadOptionsContext, StorageConfig, WorkflowExecute } from 'n8n-core';
+import {
+	BinaryDataService,
+	Credentials,
+	ExecutionLifecycleHooks,
+	LoadOptionsContext,
+	StorageConfig,
+	WorkflowExecute,
+} from 'n8n-core';
 import {
 	ICredentialsHelper,
 	Workflow,
@@ -36,7 +43,10 @@ const credentialTypes: Record<string, ICredentialType> = {
 function resolveExpression(value: unknown, data: IDataObject): unknown {
 	if (typeof value !== 'string' || !value.startsWith('=')) return value;
 	return value.slice(1).replace(/\{\{([\s\S]+?)\}\}/g, (_, expr: string) => {
-		const evaluate = new Function('$self', '$credentials', `return (${expr});`) as (a: IDataObject, b: IDataObject) => unknown;
+		const evaluate = new Function('$self', '$credentials', `return (${expr});`) as (
+			a: IDataObject,
+			b: IDataObject,
+		) => unknown;
 		return String(evaluate(data, data));
 	});
 }
@@ -68,7 +78,11 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		return credentialTypes[type]?.properties ?? [];
 	}
 
-	async authenticate(credentials: ICredentialDataDecryptedObject, typeName: string, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
 		const type = credentialTypes[typeName];
 		const auth = type?.authenticate;
 		if (!auth) return requestOptions;
@@ -93,41 +107,68 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		credentialsExpired: boolean,
 	): Promise<ICredentialDataDecryptedObject | undefined> {
 		const type = credentialTypes[typeName];
-		const expirable = type?.properties.find((p) => p.type === 'hidden' && p.typeOptions?.expirable === true);
+		const expirable = type?.properties.find(
+			(p) => p.type === 'hidden' && p.typeOptions?.expirable === true,
+		);
 		if (!expirable || typeof type.preAuthentication !== 'function') return undefined;
 		if (credentials[expirable.name] !== '' && !credentialsExpired) return undefined;
 		const output = await type.preAuthentication.call(helpers, credentials);
 		if (output[expirable.name] === undefined || !node.credentials) return undefined;
 		this.tokenUpdates++;
-		await this.updateCredentials(node.credentials[typeName], typeName, { ...(this.store.get(typeName) ?? {}), ...output } as ICredentialDataDecryptedObject);
+		await this.updateCredentials(node.credentials[typeName], typeName, {
+			...(this.store.get(typeName) ?? {}),
+			...output,
+		} as ICredentialDataDecryptedObject);
 		return Object.assign(credentials, output) as ICredentialDataDecryptedObject;
 	}
 
-	async runPreAuthentication(helpers: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject, typeName: string) {
+	async runPreAuthentication(
+		helpers: IHttpRequestHelper,
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+	) {
 		const type = credentialTypes[typeName];
 		if (typeof type?.preAuthentication !== 'function') return undefined;
-		return ((await type.preAuthentication.call(helpers, credentials)) as ICredentialDataDecryptedObject | undefined) ?? undefined;
+		return (
+			((await type.preAuthentication.call(helpers, credentials)) as
+				| ICredentialDataDecryptedObject
+				| undefined) ?? undefined
+		);
 	}
 
 	async getCredentials(nodeCredentials: INodeCredentialsDetails) {
 		return new Credentials({ id: nodeCredentials.id ?? null, name: nodeCredentials.name }, '', '');
 	}
 
-	async getDecrypted(_a: IWorkflowExecuteAdditionalData, _n: INodeCredentialsDetails, type: string): Promise<ICredentialDataDecryptedObject> {
+	async getDecrypted(
+		_a: IWorkflowExecuteAdditionalData,
+		_n: INodeCredentialsDetails,
+		type: string,
+	): Promise<ICredentialDataDecryptedObject> {
 		this.decryptions++;
 		const stored = this.store.get(type) ?? {};
 		const data: IDataObject = {};
-		for (const p of credentialTypes[type]?.properties ?? []) data[p.name] = (stored[p.name] ?? p.default) as IDataObject[string];
+		for (const p of credentialTypes[type]?.properties ?? [])
+			data[p.name] = (stored[p.name] ?? p.default) as IDataObject[string];
 		Object.assign(data, stored);
-		for (const [k, v] of Object.entries(data)) data[k] = resolveExpression(v, data) as IDataObject[string];
+		for (const [k, v] of Object.entries(data))
+			data[k] = resolveExpression(v, data) as IDataObject[string];
 		return data as ICredentialDataDecryptedObject;
 	}
 
-	async updateCredentials(_n: INodeCredentialsDetails, type: string, data: ICredentialDataDecryptedObject): Promise<void> {
+	async updateCredentials(
+		_n: INodeCredentialsDetails,
+		type: string,
+		data: ICredentialDataDecryptedObject,
+	): Promise<void> {
 		this.store.set(type, { ...data });
 	}
 
-	async updateCredentialsOauthTokenData(_n: INodeCredentialsDetails, type: string, data: ICredentialDataDecryptedObject): Promise<void> {
+	async updateCredentialsOauthTokenData(
+		_n: INodeCredentialsDetails,
+		type: string,
+		data: ICredentialDataDecryptedObject,
+	): Promise<void> {
 		this.store.set(type, { ...(this.store.get(type) ?? {}), oauthTokenData: data.oauthTokenData });
 	}
 }
@@ -171,7 +212,9 @@ export interface RunNodeOptions {
 	input?: INodeExecutionData[];
 	credentials: TestCredentialsHelper;
 	credentialType?: 'mediaGenApi' | 'mediaGenOAuth2Api';
-	settings?: Partial<Pick<INode, 'retryOnFail' | 'maxTries' | 'waitBetweenTries' | 'continueOnFail' | 'onError'>>;
+	settings?: Partial<
+		Pick<INode, 'retryOnFail' | 'maxTries' | 'waitBetweenTries' | 'continueOnFail' | 'onError'>
+	>;
 	executionId?: string;
 	workflowId?: string;
 	nodeName?: string;
@@ -201,8 +244,14 @@ export function buildWorkflow(options: RunNodeOptions) {
 		position: [0, 0],
 		// Waits happen in the execution unless a test asks for a paused one (test/nodes/paused-wait.test.ts):
 		// the harness runs one execution and cannot resume a paused one by itself.
-		parameters: { authentication: credentialType, waitMode: 'inExecution', ...options.parameters } as INode['parameters'],
-		credentials: { [credentialType]: { id: `cred-${credentialType}`, name: 'MediaGen test credential' } },
+		parameters: {
+			authentication: credentialType,
+			waitMode: 'inExecution',
+			...options.parameters,
+		} as INode['parameters'],
+		credentials: {
+			[credentialType]: { id: `cred-${credentialType}`, name: 'MediaGen test credential' },
+		},
 		...options.settings,
 	};
 	const workflow = new Workflow({
@@ -215,7 +264,18 @@ export function buildWorkflow(options: RunNodeOptions) {
 		settings: { executionOrder: 'v1' },
 	});
 	const executionId = options.executionId ?? `exec-${++executionCounter}`;
-	const hooks = new ExecutionLifecycleHooks('manual', executionId, { id: workflow.id, name: 'test', nodes: [node], connections: {}, active: false, settings: {}, createdAt: new Date(), updatedAt: new Date(), isArchived: false, activeVersionId: null } as never);
+	const hooks = new ExecutionLifecycleHooks('manual', executionId, {
+		id: workflow.id,
+		name: 'test',
+		nodes: [node],
+		connections: {},
+		active: false,
+		settings: {},
+		createdAt: new Date(),
+		updatedAt: new Date(),
+		isArchived: false,
+		activeVersionId: null,
+	} as never);
 	const additionalData = {
 		credentialsHelper: options.credentials,
 		hooks,
@@ -246,7 +306,10 @@ export function buildWorkflow(options: RunNodeOptions) {
 }
 
 /** A new execution's data: the node first on the stack, with the given input items. */
-export function startingData(node: INode, input: INodeExecutionData[] = [{ json: {} }]): IRunExecutionData {
+export function startingData(
+	node: INode,
+	input: INodeExecutionData[] = [{ json: {} }],
+): IRunExecutionData {
 	return {
 		version: 1,
 		startData: {},
@@ -286,7 +349,10 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
  * workflow", the public API's `loadWorkflow: true`) the stack's node is the saved workflow's node:
  * pass its current parameters in `options`; without it the stack keeps the node as it ran.
  */
-export async function retryExecution(failed: NodeRun, options: RunNodeOptions & { loadWorkflow: boolean }): Promise<NodeRun> {
+export async function retryExecution(
+	failed: NodeRun,
+	options: RunNodeOptions & { loadWorkflow: boolean },
+): Promise<NodeRun> {
 	await ensureBinaryData();
 	// what n8n keeps in its database and reads back
 	const data = JSON.parse(JSON.stringify(failed.run.data)) as IRunExecutionData;
@@ -295,8 +361,12 @@ export async function retryExecution(failed: NodeRun, options: RunNodeOptions & 
 	const runs = last ? data.resultData.runData[last] : undefined;
 	if (runs?.length && runs[runs.length - 1].error !== undefined) runs.pop();
 	const { workflow, node, additionalData, name } = buildWorkflow(options);
-	if (options.loadWorkflow) for (const entry of data.executionData!.nodeExecutionStack) if (entry.node.name === node.name) entry.node = node;
-	const run = await new WorkflowExecute(additionalData, 'retry', data).processRunExecutionData(workflow);
+	if (options.loadWorkflow)
+		for (const entry of data.executionData!.nodeExecutionStack)
+			if (entry.node.name === node.name) entry.node = node;
+	const run = await new WorkflowExecute(additionalData, 'retry', data).processRunExecutionData(
+		workflow,
+	);
 	const taskData = run.data.resultData.runData[name]?.at(-1);
 	const items = taskData?.data?.main?.[0] ?? [];
 	return { items, error: (taskData?.error ?? run.data.resultData.error) as NodeRun['error'], run };
@@ -308,20 +378,47 @@ export async function binaryBytes(binary: IBinaryData): Promise<Buffer> {
 }
 
 /** An input binary kept in n8n's binary storage (on disk here), as an earlier node of the workflow would leave it. */
-export async function storedBinary(bytes: Buffer, mimeType: string, fileName: string, workflowId = 'wf-test', executionId = 'exec-input'): Promise<IBinaryData> {
+export async function storedBinary(
+	bytes: Buffer,
+	mimeType: string,
+	fileName: string,
+	workflowId = 'wf-test',
+	executionId = 'exec-input',
+): Promise<IBinaryData> {
 	await ensureBinaryData();
-	return await Container.get(BinaryDataService).store({ type: 'execution', workflowId, executionId }, bytes, { data: '', mimeType, fileName });
+	return await Container.get(BinaryDataService).store(
+		{ type: 'execution', workflowId, executionId },
+		bytes,
+		{ data: '', mimeType, fileName },
+	);
 }
 
 /** An input binary stored from a file on disk, streamed (a big file never sits in memory). */
-export async function storedBinaryFromFile(path: string, mimeType: string, fileName: string, workflowId = 'wf-test', executionId = 'exec-input'): Promise<IBinaryData> {
+export async function storedBinaryFromFile(
+	path: string,
+	mimeType: string,
+	fileName: string,
+	workflowId = 'wf-test',
+	executionId = 'exec-input',
+): Promise<IBinaryData> {
 	await ensureBinaryData();
-	return await Container.get(BinaryDataService).store({ type: 'execution', workflowId, executionId }, createReadStream(path), { data: '', mimeType, fileName });
+	return await Container.get(BinaryDataService).store(
+		{ type: 'execution', workflowId, executionId },
+		createReadStream(path),
+		{ data: '', mimeType, fileName },
+	);
 }
 
 /** Files n8n's binary storage holds for an execution (temporary files of unfinished writes included). */
 export function storedBinaryFiles(workflowId: string, executionId: string): string[] {
-	const dir = join(Container.get(StorageConfig).storagePath, 'workflows', workflowId, 'executions', executionId, 'binary_data');
+	const dir = join(
+		Container.get(StorageConfig).storagePath,
+		'workflows',
+		workflowId,
+		'executions',
+		executionId,
+		'binary_data',
+	);
 	try {
 		return readdirSync(dir);
 	} catch {
@@ -346,7 +443,10 @@ export async function loadOptions(options: EditorMethodOptions) {
 }
 
 /** Evaluates an expression of a node's description (e.g. its subtitle) for a node with these parameters. */
-export function evaluateForNode(options: Pick<RunNodeOptions, 'nodeType' | 'parameters'>, expression: string): unknown {
+export function evaluateForNode(
+	options: Pick<RunNodeOptions, 'nodeType' | 'parameters'>,
+	expression: string,
+): unknown {
 	const { workflow, node } = buildWorkflow({ ...options, credentials: undefined as never });
 	return workflow.expression.getSimpleParameterValue(node, expression, 'internal', {});
 }

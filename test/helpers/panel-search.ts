@@ -20,11 +20,22 @@ interface PanelItem {
 /** Our nodes as the panel searches them: action nodes first, then the trigger (n8n's merged list). */
 function panelItems(): PanelItem[] {
 	const folders = readdirSync(NODES).sort();
-	return [...folders.filter((f) => !f.endsWith('Trigger')), ...folders.filter((f) => f.endsWith('Trigger'))].map((folder) => {
+	return [
+		...folders.filter((f) => !f.endsWith('Trigger')),
+		...folders.filter((f) => f.endsWith('Trigger')),
+	].map((folder) => {
 		// eslint-disable-next-line @typescript-eslint/no-require-imports -- every folder under nodes/ is loaded by name
-		const module = require(join(NODES, folder, `${folder}.node.ts`)) as Record<string, new () => INodeType>;
-		const { alias } = JSON.parse(readFileSync(join(NODES, folder, `${folder}.node.json`), 'utf8')) as { alias: string[] };
-		return { key: folder, properties: { displayName: new module[folder]().description.displayName, codex: { alias } } };
+		const module = require(join(NODES, folder, `${folder}.node.ts`)) as Record<
+			string,
+			new () => INodeType
+		>;
+		const { alias } = JSON.parse(
+			readFileSync(join(NODES, folder, `${folder}.node.json`), 'utf8'),
+		) as { alias: string[] };
+		return {
+			key: folder,
+			properties: { displayName: new module[folder]().description.displayName, codex: { alias } },
+		};
 	});
 }
 
@@ -32,7 +43,11 @@ function panelItems(): PanelItem[] {
 export function panelQuery(term: string): string {
 	const words = term.split(' ');
 	const last = words[words.length - 1].toLowerCase();
-	return (words.length > 1 && 'trigger'.startsWith(last) ? words.slice(0, -1).filter(Boolean).join(' ').trimEnd() : term).toLowerCase();
+	return (
+		words.length > 1 && 'trigger'.startsWith(last)
+			? words.slice(0, -1).filter(Boolean).join(' ').trimEnd()
+			: term
+	).toLowerCase();
 }
 
 let items: PanelItem[] | undefined;
@@ -40,5 +55,7 @@ let items: PanelItem[] | undefined;
 /** The names of our nodes the panel lists for `term`, in its order. */
 export function searchOurNodes(term: string): string[] {
 	items ??= panelItems();
-	return sublimeSearch(panelQuery(term), items).map((r) => (r.item as PanelItem).properties.displayName);
+	return sublimeSearch(panelQuery(term), items).map(
+		(r) => (r.item as PanelItem).properties.displayName,
+	);
 }

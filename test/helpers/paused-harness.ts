@@ -4,9 +4,23 @@ import type { AddressInfo } from 'node:net';
 
 import express, { type Request, type Response } from 'express';
 import { WebhookContext, WorkflowExecute } from 'n8n-core';
-import type { INodeType, IRun, IRunExecutionData, IWebhookData, IWorkflowExecuteAdditionalData, Workflow, WorkflowExecuteMode } from 'n8n-workflow';
+import type {
+	INodeType,
+	IRun,
+	IRunExecutionData,
+	IWebhookData,
+	IWorkflowExecuteAdditionalData,
+	Workflow,
+	WorkflowExecuteMode,
+} from 'n8n-workflow';
 
-import { buildWorkflow, ensureBinaryData, startingData, type NodeRun, type RunNodeOptions } from './n8n-harness';
+import {
+	buildWorkflow,
+	ensureBinaryData,
+	startingData,
+	type NodeRun,
+	type RunNodeOptions,
+} from './n8n-harness';
 
 /** One delivery the waiting-webhook endpoint received. */
 export interface Delivery {
@@ -42,7 +56,11 @@ interface Execution {
 
 function nodeRunOf(run: IRun, name: string): NodeRun {
 	const taskData = run.data.resultData.runData[name]?.[0];
-	return { items: taskData?.data?.main?.[0] ?? [], error: (taskData?.error ?? run.data.resultData.error) as NodeRun['error'], run };
+	return {
+		items: taskData?.data?.main?.[0] ?? [],
+		error: (taskData?.error ?? run.data.resultData.error) as NodeRun['error'],
+		run,
+	};
 }
 
 /** What n8n keeps of an execution in its database: JSON (no shared objects, dates as strings). */
@@ -73,7 +91,11 @@ export class PausedExecutionHost {
 			const s = app.listen(0, '127.0.0.1', () => resolve(s));
 		});
 		const host = new PausedExecutionHost(server);
-		app.post('/webhook-waiting/:executionId{/:suffix}', express.raw({ type: () => true }), (req, res) => void host.serve(req, res));
+		app.post(
+			'/webhook-waiting/:executionId{/:suffix}',
+			express.raw({ type: () => true }),
+			(req, res) => void host.serve(req, res),
+		);
 		return host;
 	}
 
@@ -87,13 +109,29 @@ export class PausedExecutionHost {
 	 */
 	async run(options: RunNodeOptions): Promise<NodeRun & { executionId: string }> {
 		const parameters = { waitMode: undefined, ...options.parameters };
-		const { workflow, node, additionalData, name } = buildWorkflow({ ...options, parameters, webhookWaitingBaseUrl: this.baseUrl });
+		const { workflow, node, additionalData, name } = buildWorkflow({
+			...options,
+			parameters,
+			webhookWaitingBaseUrl: options.webhookWaitingBaseUrl ?? this.baseUrl,
+		});
 		const executionId = String(additionalData.executionId);
 		const mode = options.mode ?? 'manual';
 		const data = startingData(node, options.input);
 		const started = Date.now();
-		const run = await new WorkflowExecute(additionalData, mode, data).processRunExecutionData(workflow);
-		const execution: Execution = { workflow, additionalData, nodeType: options.nodeType, nodeName: name, mode, run, status: run.waitTill ? 'waiting' : 'done', onDone: [], runMs: [Date.now() - started] };
+		const run = await new WorkflowExecute(additionalData, mode, data).processRunExecutionData(
+			workflow,
+		);
+		const execution: Execution = {
+			workflow,
+			additionalData,
+			nodeType: options.nodeType,
+			nodeName: name,
+			mode,
+			run,
+			status: run.waitTill ? 'waiting' : 'done',
+			onDone: [],
+			runMs: [Date.now() - started],
+		};
 		this.executions.set(executionId, execution);
 		return { ...nodeRunOf(run, name), executionId };
 	}
@@ -115,9 +153,13 @@ export class PausedExecutionHost {
 	/** The execution's run once it is done (resumed by a delivery or at its deadline). */
 	finished(executionId: string, timeoutMs = 30_000): Promise<NodeRun> {
 		const execution = this.executions.get(executionId)!;
-		if (execution.status === 'done') return Promise.resolve(nodeRunOf(execution.run, execution.nodeName));
+		if (execution.status === 'done')
+			return Promise.resolve(nodeRunOf(execution.run, execution.nodeName));
 		return new Promise((resolve, reject) => {
-			const timer = setTimeout(() => reject(new Error(`execution ${executionId} did not finish within ${timeoutMs} ms`)), timeoutMs);
+			const timer = setTimeout(
+				() => reject(new Error(`execution ${executionId} did not finish within ${timeoutMs} ms`)),
+				timeoutMs,
+			);
 			execution.onDone.push((run) => {
 				clearTimeout(timer);
 				resolve(run);
@@ -128,7 +170,8 @@ export class PausedExecutionHost {
 	/** Resumes a paused execution as n8n's wait tracker does at its deadline. */
 	async deadline(executionId: string): Promise<NodeRun> {
 		const execution = this.executions.get(executionId)!;
-		if (execution.status !== 'waiting') throw new Error(`execution ${executionId} is ${execution.status}`);
+		if (execution.status !== 'waiting')
+			throw new Error(`execution ${executionId} is ${execution.status}`);
 		execution.status = 'running';
 		return await this.runOn(execution, stored(execution.run.data));
 	}
@@ -136,7 +179,8 @@ export class PausedExecutionHost {
 	/** Cancels a paused execution as n8n's stop does (ExecutionService.stopDuringRun): it stays, with an error. */
 	cancel(executionId: string): void {
 		const execution = this.executions.get(executionId)!;
-		if (execution.status !== 'waiting') throw new Error(`execution ${executionId} is ${execution.status}`);
+		if (execution.status !== 'waiting')
+			throw new Error(`execution ${executionId} is ${execution.status}`);
 		execution.status = 'canceled';
 	}
 
@@ -152,7 +196,11 @@ export class PausedExecutionHost {
 
 	private async runOn(execution: Execution, data: IRunExecutionData): Promise<NodeRun> {
 		const started = Date.now();
-		execution.run = await new WorkflowExecute(execution.additionalData, execution.mode, data).processRunExecutionData(execution.workflow);
+		execution.run = await new WorkflowExecute(
+			execution.additionalData,
+			execution.mode,
+			data,
+		).processRunExecutionData(execution.workflow);
 		execution.runMs.push(Date.now() - started);
 		execution.status = execution.run.waitTill ? 'waiting' : 'done';
 		const result = nodeRunOf(execution.run, execution.nodeName);
@@ -166,7 +214,17 @@ export class PausedExecutionHost {
 		const execution = this.executions.get(executionId);
 		const event = req.get('x-service-event');
 		let answeredAt: number | undefined;
-		const record = (status: number, body: unknown, resumed = false) => this.deliveries.push({ executionId, status, body, resumed, at, event, webhookMs: Date.now() - at, answeredAt: answeredAt ?? Date.now() });
+		const record = (status: number, body: unknown, resumed = false) =>
+			this.deliveries.push({
+				executionId,
+				status,
+				body,
+				resumed,
+				at,
+				event,
+				webhookMs: Date.now() - at,
+				answeredAt: answeredAt ?? Date.now(),
+			});
 		// n8n 2.41.1's answers for an execution that is not waiting (WaitingWebhooks.executeWebhook), word for word
 		const refusal = !execution
 			? { code: 404, message: `The execution "${executionId}" does not exist.` }
@@ -179,7 +237,10 @@ export class PausedExecutionHost {
 						: undefined;
 		// a waiting execution whose node has no webhook on that path (every MediaGen node's is '')
 		const noSuchWebhook = req.params.suffix
-			? { code: 404, message: `The workflow for execution "${executionId}" does not contain a waiting webhook with a matching path/method.` }
+			? {
+					code: 404,
+					message: `The workflow for execution "${executionId}" does not contain a waiting webhook with a matching path/method.`,
+				}
 			: undefined;
 		const answer = refusal ?? noSuchWebhook;
 		if (!execution || answer) {
@@ -187,14 +248,19 @@ export class PausedExecutionHost {
 			return void record(answer!.code, answer);
 		}
 		const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-		Object.assign(req, { rawBody, body: rawBody.length ? JSON.parse(rawBody.toString('utf8')) : {} });
+		Object.assign(req, {
+			rawBody,
+			body: rawBody.length ? JSON.parse(rawBody.toString('utf8')) : {},
+		});
 		const data = stored(execution.run.data);
 		const entry = data.executionData!.nodeExecutionStack[0];
 		entry.node.disabled = true;
 		data.waitTill = undefined;
 		data.resultData.runData[execution.nodeName].pop();
 		const node = execution.workflow.getNode(execution.nodeName)!;
-		const description = execution.nodeType.description.webhooks!.find((w) => w.restartWebhook === true)!;
+		const description = execution.nodeType.description.webhooks!.find(
+			(w) => w.restartWebhook === true,
+		)!;
 		const webhookData: IWebhookData = {
 			httpMethod: 'POST',
 			node: node.name,
@@ -206,11 +272,24 @@ export class PausedExecutionHost {
 		const sent: { status?: number; body?: unknown } = {};
 		const original = { status: res.status.bind(res), json: res.json.bind(res) };
 		res.status = (code: number) => ((sent.status = code), original.status(code));
-		res.json = (body: unknown) => ((sent.body = body), (answeredAt ??= Date.now()), original.json(body));
-		const context = new WebhookContext(execution.workflow, node, { ...execution.additionalData, httpRequest: req, httpResponse: res }, execution.mode, webhookData, [], data);
+		res.json = (body: unknown) => (
+			(sent.body = body),
+			(answeredAt ??= Date.now()),
+			original.json(body)
+		);
+		const context = new WebhookContext(
+			execution.workflow,
+			node,
+			{ ...execution.additionalData, httpRequest: req, httpResponse: res },
+			execution.mode,
+			webhookData,
+			[],
+			data,
+		);
 		try {
 			const result = await execution.nodeType.webhook!.call(context);
-			if (!result.noWebhookResponse && !res.headersSent) res.status(200).json(result.webhookResponse ?? { message: 'Workflow was started' });
+			if (!result.noWebhookResponse && !res.headersSent)
+				res.status(200).json(result.webhookResponse ?? { message: 'Workflow was started' });
 			if (!result.workflowData) return void record(sent.status ?? 200, sent.body);
 			execution.status = 'running';
 			execution.resumedAt = Date.now();

@@ -26,9 +26,15 @@ export async function startReceiver(answers: number[] = []): Promise<Receiver> {
 		req.on('data', (c: Buffer) => chunks.push(c));
 		req.on('end', () => {
 			const rawBody = Buffer.concat(chunks);
-			received.push({ headers: req.headers, rawBody, body: JSON.parse(rawBody.toString('utf8') || '{}') });
+			received.push({
+				headers: req.headers,
+				rawBody,
+				body: JSON.parse(rawBody.toString('utf8') || '{}'),
+			});
 			const status = receiver.answers.length ? receiver.answers.shift()! : 200;
-			res.writeHead(status, { 'Content-Type': 'text/plain' }).end(status < 300 ? 'ok' : `refused with ${status}`);
+			res
+				.writeHead(status, { 'Content-Type': 'text/plain' })
+				.end(status < 300 ? 'ok' : `refused with ${status}`);
 		});
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -39,7 +45,8 @@ export async function startReceiver(answers: number[] = []): Promise<Receiver> {
 		async waitFor(count, timeoutMs = 10_000) {
 			const end = Date.now() + timeoutMs;
 			while (received.length < count) {
-				if (Date.now() > end) throw new Error(`expected ${count} deliveries, got ${received.length}`);
+				if (Date.now() > end)
+					throw new Error(`expected ${count} deliveries, got ${received.length}`);
 				await new Promise((r) => setTimeout(r, 20));
 			}
 			return received;

@@ -1,4 +1,9 @@
-import { SANDBOX_API_KEY, SANDBOX_OAUTH_CLIENT_ID, SANDBOX_OAUTH_CLIENT_SECRET, type SandboxOptions } from '../../sandbox/options';
+import {
+	SANDBOX_API_KEY,
+	SANDBOX_OAUTH_CLIENT_ID,
+	SANDBOX_OAUTH_CLIENT_SECRET,
+	type SandboxOptions,
+} from '../../sandbox/options';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
 import { forgetModels } from '../../src/models/model-catalog';
 import { closeWithContractCheck } from './contract';

@@ -1,14 +1,14 @@
 import type { IExecuteFunctions, IHttpRequestOptions, INode } from 'n8n-workflow';
 
 import type { Run } from '../../src/runs/run';
-import type { WaitClock } from '../../src/runs/wait';
+import type { WaitClock } from '../../src/waits/wait-loop';
 import type { ApiClient } from '../../src/transport/request';
 import { DEFAULT_RETRY_LIMITS } from '../../src/transport/retry-policy';
 import { SecretValues } from '../../src/transport/redact';
 
 /**
  * A run service in simulated time, for the wait loop's pacing: no timer, no socket. The clock moves
- * only when the loop pauses (and by `requestMs` per request), so a test asserts request counts and
+ * only when the loop sleeps (and by `requestMs` per request), so a test asserts request counts and
  * how long after each finish the loop saw it, in simulated milliseconds, whatever the machine's load.
  */
 
@@ -17,7 +17,7 @@ export const SIM_EPOCH = Date.parse('2031-03-01T09:00:00.000Z');
 export class SimClock implements WaitClock {
 	private t = SIM_EPOCH;
 	private standing = 0;
-	private pauses = 0;
+	private sleeps = 0;
 	private readonly timers: Array<{ at: number; run: () => void }> = [];
 
 	now(): number {
@@ -35,11 +35,12 @@ export class SimClock implements WaitClock {
 		while (this.timers.length && this.timers[0].at <= this.t) this.timers.shift()!.run();
 	}
 
-	async pause(ms: number): Promise<boolean> {
+	async sleep(ms: number): Promise<boolean> {
 		// a loop that keeps pausing while nothing can change would spin forever (on microtasks only,
 		// so not even jest's timeout would end it)
 		this.standing = ms > 0 ? 0 : this.standing + 1;
-		if (this.standing > 10_000 || ++this.pauses > 1_000_000) throw new Error('the wait loop spins without an end');
+		if (this.standing > 10_000 || ++this.sleeps > 1_000_000)
+			throw new Error('the wait loop spins without an end');
 		this.advance(ms);
 		await Promise.resolve();
 		return true;
@@ -75,7 +76,14 @@ export interface SubmitPlan {
 	waitStartsAfterMs?: number;
 }
 
-const node: INode = { id: 'sim', name: 'MediaGen Image', type: 'CUSTOM.mediaGenImage', typeVersion: 1, position: [0, 0], parameters: {} };
+const node: INode = {
+	id: 'sim',
+	name: 'MediaGen Image',
+	type: 'CUSTOM.mediaGenImage',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+};
 
 export class SimRunService {
 	readonly clock = new SimClock();
@@ -97,9 +105,16 @@ export class SimRunService {
 		for (let i = 0; i < plan.count; i++) {
 			const bornAt = start + (plan.count > 1 ? Math.round((spread * i) / (plan.count - 1)) : 0);
 			const took = typeof plan.durationMs === 'function' ? plan.durationMs(i) : plan.durationMs;
-			const freeAt = plan.cap && i >= plan.cap ? this.runs[this.runs.length - plan.cap].finishAt : bornAt;
+			const freeAt =
+				plan.cap && i >= plan.cap ? this.runs[this.runs.length - plan.cap].finishAt : bornAt;
 			const startAt = Math.max(bornAt, freeAt);
-			const run: SimRun = { id: `run_${++this.made}`, bornAt, startAt, finishAt: startAt + took, model: plan.model ?? 'image.aurora-1' };
+			const run: SimRun = {
+				id: `run_${++this.made}`,
+				bornAt,
+				startAt,
+				finishAt: startAt + took,
+				model: plan.model ?? 'image.aurora-1',
+			};
 			this.runs.push(run);
 			// the submit answers with the run queued, as the service does
 			made.push({ ...this.view(run, bornAt), status: 'queued' });
@@ -145,7 +160,11 @@ export class SimRunService {
 			const end = qs.starting_after ? this.position(qs.starting_after) : this.runs.length;
 			const limit = Number(qs.limit ?? 20);
 			const data = this.runs.slice(Math.max(0, end - limit), end).reverse();
-			return { object: 'list', data: data.map((r) => this.view(r, now)), has_more: end - limit > 0 };
+			return {
+				object: 'list',
+				data: data.map((r) => this.view(r, now)),
+				has_more: end - limit > 0,
+			};
 		}
 		const id = decodeURIComponent(path.replace('/runs/', ''));
 		this.reads.push({ at: now, kind: 'run' });
@@ -156,9 +175,21 @@ export class SimRunService {
 		const ctx = {
 			getNode: () => node,
 			helpers: {
-				httpRequest: async (options: IHttpRequestOptions) => ({ statusCode: 200, headers: {}, body: this.answer(options) }),
+				httpRequest: async (options: IHttpRequestOptions) => ({
+					statusCode: 200,
+					headers: {},
+					body: this.answer(options),
+				}),
 			},
 		} as unknown as IExecuteFunctions;
-		return { ctx, credentialType: 'mediaGenApi', baseUrl: 'https://api.sim.test/v1', retryLimits: DEFAULT_RETRY_LIMITS, requestTimeoutMs: 30_000, authorization: 'Bearer sim', secrets: new SecretValues() };
+		return {
+			ctx,
+			credentialType: 'mediaGenApi',
+			baseUrl: 'https://api.sim.test/v1',
+			retryLimits: DEFAULT_RETRY_LIMITS,
+			requestTimeoutMs: 30_000,
+			authorization: 'Bearer sim',
+			secrets: new SecretValues(),
+		};
 	}
 }

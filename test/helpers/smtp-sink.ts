@@ -20,7 +20,10 @@ export interface SmtpSink {
 /** Quoted-printable (RFC 2045) as nodemailer writes HTML bodies: `=\r\n` soft breaks, `=XX` bytes. */
 function decodeQuotedPrintable(raw: string): string {
 	const joined = raw.replace(/=\r?\n/g, '');
-	const bytes = Buffer.from(joined.replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1');
+	const bytes = Buffer.from(
+		joined.replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+		'latin1',
+	);
 	return bytes.toString('utf8').replace(/&amp;/g, '&');
 }
 

@@ -1,7 +1,20 @@
 import { WorkflowExecute } from 'n8n-core';
-import { NodeConnectionTypes, Workflow, type IDataObject, type IExecuteFunctions, type INode, type INodeType } from 'n8n-workflow';
+import {
+	NodeConnectionTypes,
+	Workflow,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INode,
+	type INodeType,
+} from 'n8n-workflow';
 
-import { buildWorkflow, ensureBinaryData, startingData, TestNodeTypes, type RunNodeOptions } from './n8n-harness';
+import {
+	buildWorkflow,
+	ensureBinaryData,
+	startingData,
+	TestNodeTypes,
+	type RunNodeOptions,
+} from './n8n-harness';
 
 /**
  * A MediaGen node as n8n hands it to an AI agent or the MCP Server Trigger: n8n registers
@@ -11,7 +24,11 @@ import { buildWorkflow, ensureBinaryData, startingData, TestNodeTypes, type RunN
  */
 export function asTool(node: INodeType, { connected = false } = {}): INodeType {
 	return {
-		description: { ...node.description, name: `${node.description.name}Tool`, ...(connected ? { outputs: [NodeConnectionTypes.AiTool] } : {}) },
+		description: {
+			...node.description,
+			name: `${node.description.name}Tool`,
+			...(connected ? { outputs: [NodeConnectionTypes.AiTool] } : {}),
+		},
 		methods: node.methods,
 		async execute(this: IExecuteFunctions) {
 			return await node.execute!.call(this);
@@ -59,7 +76,19 @@ const hostType: INodeType = {
 		}>;
 		const started = Date.now();
 		const answer = await tool.invoke(args);
-		return [[{ json: { name: tool.name, description: tool.description, inputs: Object.keys(tool.schema.shape ?? {}), answer, tookMs: Date.now() - started } }]];
+		return [
+			[
+				{
+					json: {
+						name: tool.name,
+						description: tool.description,
+						inputs: Object.keys(tool.schema.shape ?? {}),
+						answer,
+						tookMs: Date.now() - started,
+					},
+				},
+			],
+		];
 	},
 };
 
@@ -71,21 +100,49 @@ export async function callTool(options: ToolHostOptions, args: IDataObject): Pro
 	await ensureBinaryData();
 	const toolName = options.toolName ?? 'MediaGen';
 	const toolType = asTool(options.nodeType, { connected: true });
-	const { workflow: single, additionalData } = buildWorkflow({ ...options, nodeType: toolType, nodeName: toolName });
+	const { workflow: single, additionalData } = buildWorkflow({
+		...options,
+		nodeType: toolType,
+		nodeName: toolName,
+	});
 	const toolNode = single.getNode(toolName)!;
-	const host: INode = { id: 'host-1', name: 'Tool host', type: 'toolHost', typeVersion: 1, position: [0, 0], parameters: {} };
+	const host: INode = {
+		id: 'host-1',
+		name: 'Tool host',
+		type: 'toolHost',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
 	const workflow = new Workflow({
 		id: single.id,
 		name: single.name,
 		nodes: [host, toolNode],
-		connections: { [toolName]: { [NodeConnectionTypes.AiTool]: [[{ node: host.name, type: NodeConnectionTypes.AiTool, index: 0 }]] } },
+		connections: {
+			[toolName]: {
+				[NodeConnectionTypes.AiTool]: [
+					[{ node: host.name, type: NodeConnectionTypes.AiTool, index: 0 }],
+				],
+			},
+		},
 		active: false,
 		nodeTypes: new TestNodeTypes({ toolHost: hostType, [toolNode.type]: toolType }),
 		settings: { executionOrder: 'v1' },
 	});
-	const run = await new WorkflowExecute(additionalData, options.mode ?? 'manual', startingData(host, [{ json: { args } }])).processRunExecutionData(workflow);
+	const run = await new WorkflowExecute(
+		additionalData,
+		options.mode ?? 'manual',
+		startingData(host, [{ json: { args } }]),
+	).processRunExecutionData(workflow);
 	const task = run.data.resultData.runData[host.name]?.[0];
-	if (task?.error || !task?.data) throw task?.error ?? run.data.resultData.error ?? new Error('the tool host did not run');
-	const json = task.data.main[0]![0].json as { name: string; description: string; inputs: string[]; answer: string; tookMs: number };
+	if (task?.error || !task?.data)
+		throw task?.error ?? run.data.resultData.error ?? new Error('the tool host did not run');
+	const json = task.data.main[0]![0].json as {
+		name: string;
+		description: string;
+		inputs: string[];
+		answer: string;
+		tookMs: number;
+	};
 	return { ...json, answer: JSON.parse(json.answer) as IDataObject[] };
 }

@@ -53,7 +53,6 @@ export interface TriggerHarness {
 	close(): Promise<void>;
 }
 
-
 let harnesses = 0;
 
 /**
@@ -74,6 +73,8 @@ export async function startTriggerHarness(options: {
 	workflowId?: string;
 	/** the node's version as saved in the workflow (default 1) */
 	typeVersion?: number;
+	/** n8n's webhook address as the node reports it to the service (default: this harness's server) */
+	webhookOrigin?: string;
 }): Promise<TriggerHarness> {
 	await ensureBinaryData();
 	const app = express();
@@ -91,7 +92,9 @@ export async function startTriggerHarness(options: {
 		position: [0, 0],
 		webhookId: randomUUID(),
 		parameters: { authentication: credentialType, ...options.parameters } as INode['parameters'],
-		credentials: { [credentialType]: { id: `cred-${credentialType}`, name: 'MediaGen test credential' } },
+		credentials: {
+			[credentialType]: { id: `cred-${credentialType}`, name: 'MediaGen test credential' },
+		},
 	};
 	const nodeTypes = new TestNodeTypes({ [typeName]: options.nodeType });
 	// a workflow of its own per harness: the trigger remembers event ids per workflow in the process too
@@ -130,9 +133,9 @@ export async function startTriggerHarness(options: {
 		formBaseUrl: `${origin}/form`,
 		formWaitingBaseUrl: `${origin}/form-waiting`,
 		formTestBaseUrl: `${origin}/form-test`,
-		webhookBaseUrl: `${origin}/webhook`,
-		webhookWaitingBaseUrl: `${origin}/webhook-waiting`,
-		webhookTestBaseUrl: `${origin}/webhook-test`,
+		webhookBaseUrl: `${options.webhookOrigin ?? origin}/webhook`,
+		webhookWaitingBaseUrl: `${options.webhookOrigin ?? origin}/webhook-waiting`,
+		webhookTestBaseUrl: `${options.webhookOrigin ?? origin}/webhook-test`,
 		mcpBaseUrl: `${origin}/mcp`,
 		mcpTestBaseUrl: `${origin}/mcp-test`,
 		variables: {},
@@ -154,17 +157,29 @@ export async function startTriggerHarness(options: {
 	const waiters: Array<() => void> = [];
 	const serve = (isTest: boolean) => async (req: Request, res: Response) => {
 		const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-		Object.assign(req, { rawBody, body: rawBody.length ? JSON.parse(rawBody.toString('utf8')) : {} });
+		Object.assign(req, {
+			rawBody,
+			body: rawBody.length ? JSON.parse(rawBody.toString('utf8')) : {},
+		});
 		const mode: WorkflowExecuteMode = isTest ? 'manual' : 'webhook';
 		const workflow = loadWorkflow();
 		// n8n's database read of the workflow (and its static data) is I/O: other requests go on meanwhile
 		await databaseRoundTrip();
-		const context = new WebhookContext(workflow, node, { ...additionalData, httpRequest: req, httpResponse: res }, mode, webhookData(isTest), [], null);
+		const context = new WebhookContext(
+			workflow,
+			node,
+			{ ...additionalData, httpRequest: req, httpResponse: res },
+			mode,
+			webhookData(isTest),
+			[],
+			null,
+		);
 		const call: WebhookCall = { path: req.path, headers: req.headers, rawBody, status: 0 };
 		try {
 			const result = await options.nodeType.webhook!.call(context);
 			// n8n answers (when the node did not), then saves the static data, then starts the execution
-			if (!result.noWebhookResponse) res.status(200).json(result.webhookResponse ?? { message: 'Workflow was started' });
+			if (!result.noWebhookResponse)
+				res.status(200).json(result.webhookResponse ?? { message: 'Workflow was started' });
 			await databaseRoundTrip();
 			saveStaticData(workflow);
 			if (result.workflowData) call.emitted = result.workflowData[0];
@@ -186,14 +201,25 @@ export async function startTriggerHarness(options: {
 		testUrl,
 		calls,
 		staticDataSaves: 0,
-		staticData: () => ((JSON.parse(storedStaticData) as IDataObject)[staticDataKey] ?? {}) as IDataObject,
+		staticData: () =>
+			((JSON.parse(storedStaticData) as IDataObject)[staticDataKey] ?? {}) as IDataObject,
 		setStaticData(data) {
-			storedStaticData = JSON.stringify({ ...(JSON.parse(storedStaticData) as IDataObject), [staticDataKey]: data });
+			storedStaticData = JSON.stringify({
+				...(JSON.parse(storedStaticData) as IDataObject),
+				[staticDataKey]: data,
+			});
 		},
 		async hook(method, { test = false } = {}) {
 			const activation: WorkflowActivateMode = test ? 'manual' : 'activate';
 			const workflow = loadWorkflow();
-			const context = new HookContext(workflow, node, additionalData, test ? 'manual' : 'trigger', activation, webhookData(test));
+			const context = new HookContext(
+				workflow,
+				node,
+				additionalData,
+				test ? 'manual' : 'trigger',
+				activation,
+				webhookData(test),
+			);
 			const result = await options.nodeType.webhookMethods!.default![method].call(context);
 			saveStaticData(workflow);
 			return result;
@@ -201,7 +227,8 @@ export async function startTriggerHarness(options: {
 		async waitForCalls(count, timeoutMs = 10_000) {
 			const end = Date.now() + timeoutMs;
 			while (calls.length < count) {
-				if (Date.now() > end) throw new Error(`expected ${count} webhook calls, got ${calls.length}`);
+				if (Date.now() > end)
+					throw new Error(`expected ${count} webhook calls, got ${calls.length}`);
 				await new Promise<void>((resolve) => {
 					waiters.push(resolve);
 					setTimeout(resolve, 50);

@@ -14,7 +14,12 @@ describe('Image Generate with "Use Batch API"', () => {
 		const { items, error } = await runNode({
 			nodeType: new MediaGenImage(),
 			credentials: fx.credentials,
-			parameters: { resource: 'image', operation: 'generate', prompt: '={{ $json.prompt }}', options: { useBatchApi: true, concurrency: 2 } },
+			parameters: {
+				resource: 'image',
+				operation: 'generate',
+				prompt: '={{ $json.prompt }}',
+				options: { useBatchApi: true, concurrency: 2 },
+			},
 			input,
 		});
 		expect(error).toBeUndefined();
@@ -24,13 +29,19 @@ describe('Image Generate with "Use Batch API"', () => {
 		expect(items.map((i) => i.json.status)).toEqual(Array(5).fill('completed'));
 		expect(items.every((i) => i.binary?.data.mimeType === 'image/png')).toBe(true);
 		expect((await binaryBytes(items[4].binary!.data)).subarray(1, 4).toString()).toBe('PNG');
-		const prompts = [...fx.sandbox.state.runs.values()].map((r) => (r.run.input_summary as { prompt: string }).prompt).sort();
+		const prompts = [...fx.sandbox.state.runs.values()]
+			.map((r) => (r.run.input_summary as { prompt: string }).prompt)
+			.sort();
 		expect(prompts).toEqual(input.map((i) => i.json.prompt).sort());
 		expect(fx.sandbox.state.ledger).toHaveLength(5);
 		// what each item's run was charged: read from the runs (a batch item does not say it)
 		const charges = new Map(fx.sandbox.state.ledger.map((e) => [e.run_id, e.credits]));
-		expect(items.map((i) => (i.json.usage as { credits?: number } | undefined)?.credits)).toEqual(items.map((i) => charges.get(String(i.json.run_id))));
-		expect(items.map((i) => (i.json.usage as { credits?: number }).credits)).toEqual(Array(5).fill(4));
+		expect(items.map((i) => (i.json.usage as { credits?: number } | undefined)?.credits)).toEqual(
+			items.map((i) => charges.get(String(i.json.run_id))),
+		);
+		expect(items.map((i) => (i.json.usage as { credits?: number }).credits)).toEqual(
+			Array(5).fill(4),
+		);
 	});
 
 	it('with Simplify (node version 2) each batch item carries the credits its run was charged', async () => {
@@ -38,7 +49,13 @@ describe('Image Generate with "Use Batch API"', () => {
 			nodeType: new MediaGenImage(),
 			credentials: fx.credentials,
 			typeVersion: 2,
-			parameters: { resource: 'image', operation: 'generate', prompt: '={{ $json.prompt }}', simplify: true, options: { useBatchApi: true, returnUrlsOnly: true } },
+			parameters: {
+				resource: 'image',
+				operation: 'generate',
+				prompt: '={{ $json.prompt }}',
+				simplify: true,
+				options: { useBatchApi: true, returnUrlsOnly: true },
+			},
 			input: [{ json: { prompt: 'a' } }, { json: { prompt: 'b' } }],
 		});
 		expect(error).toBeUndefined();
@@ -52,7 +69,13 @@ describe('Image Generate with "Use Batch API"', () => {
 		const { error } = await runNode({
 			nodeType: new MediaGenImage(),
 			credentials: fx.credentials,
-			parameters: { resource: 'image', operation: 'generate', prompt: 'x', count: '={{ $json.count }}', options: { useBatchApi: true } },
+			parameters: {
+				resource: 'image',
+				operation: 'generate',
+				prompt: 'x',
+				count: '={{ $json.count }}',
+				options: { useBatchApi: true },
+			},
 			input: [{ json: { count: 1 } }, { json: { count: 7 } }],
 		});
 		expect(error?.message).toContain('Count: 7 is not allowed');
@@ -63,7 +86,12 @@ describe('Image Generate with "Use Batch API"', () => {
 		const { error } = await runNode({
 			nodeType: new MediaGenImage(),
 			credentials: fx.credentials,
-			parameters: { resource: 'image', operation: 'generate', prompt: 'x', options: { useBatchApi: true, maxCredits: 100 } },
+			parameters: {
+				resource: 'image',
+				operation: 'generate',
+				prompt: 'x',
+				options: { useBatchApi: true, maxCredits: 100 },
+			},
 		});
 		expect(error?.message).toContain('Max Credits cannot be combined with Use Batch API');
 		expect(fx.sandbox.state.requests.filter((r) => r.method === 'POST')).toHaveLength(0);

@@ -12,7 +12,9 @@ describe('cancelling the execution while the node waits', () => {
 
 	it('stops polling: no request reaches the service after the cancel', async () => {
 		let cancelledAt = 0;
-		const polls = () => fx.sandbox.state.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/v1/runs')).length;
+		const polls = () =>
+			fx.sandbox.state.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/v1/runs'))
+				.length;
 		let pollsAtCancel = -1;
 		const done = runNode({
 			nodeType: new MediaGenImage(),

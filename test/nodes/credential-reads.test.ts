@@ -17,7 +17,12 @@ describe('credential reads', () => {
 		const { error, items: out } = await runNode({
 			nodeType: new MediaGenImage(),
 			credentials: fx.credentials,
-			parameters: { resource: 'image', operation: 'generate', prompt: '={{ $json.prompt }}', options: { returnUrlsOnly: true } },
+			parameters: {
+				resource: 'image',
+				operation: 'generate',
+				prompt: '={{ $json.prompt }}',
+				options: { returnUrlsOnly: true },
+			},
 			input: Array.from({ length: items }, (_, i) => ({ json: { prompt: `poster ${i}` } })),
 		});
 		expect(error).toBeUndefined();

@@ -50,10 +50,17 @@ describe('output downloads from host names resolving to private addresses (n8n e
 			return options?.all ? [record] : record;
 		}) as typeof dns.promises.lookup;
 		dns.lookup = ((hostname: string, options: unknown, callback?: unknown) => {
-			const done = (typeof options === 'function' ? options : callback) as (e: Error | null, a: unknown, f?: number) => void;
+			const done = (typeof options === 'function' ? options : callback) as (
+				e: Error | null,
+				a: unknown,
+				f?: number,
+			) => void;
 			const known = NAMES[hostname];
-			if (!known) return (originalLookup as (...args: unknown[]) => void)(hostname, options, callback);
-			return (options as { all?: boolean })?.all ? done(null, [{ address: known[1], family: 4 }]) : done(null, known[1], 4);
+			if (!known)
+				return (originalLookup as (...args: unknown[]) => void)(hostname, options, callback);
+			return (options as { all?: boolean })?.all
+				? done(null, [{ address: known[1], family: 4 }])
+				: done(null, known[1], 4);
 		}) as typeof dns.lookup;
 	});
 	afterAll(async () => {
@@ -66,22 +73,51 @@ describe('output downloads from host names resolving to private addresses (n8n e
 	async function received(fileUrl: string, baseUrl = 'https://api.mediagen-names.test/v1') {
 		const credentials = new TestCredentialsHelper();
 		credentials.set('mediaGenApi', { baseUrl, apiKey: 'mg_key_download_names' });
-		trigger = await startTriggerHarness({ nodeType: new MediaGenTrigger(), credentials, parameters: { events: ['run.completed'], options: { downloadOutputs: true } } });
+		trigger = await startTriggerHarness({
+			nodeType: new MediaGenTrigger(),
+			credentials,
+			parameters: { events: ['run.completed'], options: { downloadOutputs: true } },
+		});
 		trigger.setStaticData({ endpointId: 'whe_names', signingSecret: SECRET });
-		const body = JSON.stringify({ id: `evt_${fileUrl.length}_${Date.now()}`, object: 'event', type: 'run.completed', created_at: new Date().toISOString(), data: { object: { id: 'run_names', object: 'run', status: 'completed', output: { output_url: fileUrl } } } });
+		const body = JSON.stringify({
+			id: `evt_${fileUrl.length}_${Date.now()}`,
+			object: 'event',
+			type: 'run.completed',
+			created_at: new Date().toISOString(),
+			data: {
+				object: {
+					id: 'run_names',
+					object: 'run',
+					status: 'completed',
+					output: { output_url: fileUrl },
+				},
+			},
+		});
 		const signature = `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}`;
-		const answer = await fetch(trigger.productionUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'X-Service-Signature': signature }, body });
+		const answer = await fetch(trigger.productionUrl, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', 'X-Service-Signature': signature },
+			body,
+		});
 		expect(answer.status).toBe(200);
 		const [call] = await trigger.waitForCalls(1);
 		return call.emitted![0].json;
 	}
 
-	it.each(['files.private-name.test', 'files.metadata-name.test'])('refuses %s, which resolves to a non-public address, without connecting', async (name) => {
-		const before = connections.length;
-		const item = await received(`https://${name}:${port}/a.png`);
-		expect(item.download_error).toEqual({ code: 'download_refused', message: expect.stringContaining("its host name resolves to an address n8n's SSRF rules block") });
-		expect(connections.length).toBe(before);
-	});
+	it.each(['files.private-name.test', 'files.metadata-name.test'])(
+		'refuses %s, which resolves to a non-public address, without connecting',
+		async (name) => {
+			const before = connections.length;
+			const item = await received(`https://${name}:${port}/a.png`);
+			expect(item.download_error).toEqual({
+				code: 'download_refused',
+				message: expect.stringContaining(
+					"its host name resolves to an address n8n's SSRF rules block",
+				),
+			});
+			expect(connections.length).toBe(before);
+		},
+	);
 
 	it('checks before connecting, not at it: a name whose answer changes in between still connects (what N8N_SSRF_PROTECTION_ENABLED adds)', async () => {
 		const before = connections.length;
@@ -90,9 +126,12 @@ describe('output downloads from host names resolving to private addresses (n8n e
 		expect(connections.length).toBe(before + 1);
 	});
 
-	it('downloads from a private name when the Base URL\'s name resolves to a private address too (the service runs there)', async () => {
+	it("downloads from a private name when the Base URL's name resolves to a private address too (the service runs there)", async () => {
 		const before = connections.length;
-		const item = await received(`https://files.private-service.test:${port}/a.png`, 'https://api.private-service.test/v1');
+		const item = await received(
+			`https://files.private-service.test:${port}/a.png`,
+			'https://api.private-service.test/v1',
+		);
 		expect(item.download_error).toEqual(expect.objectContaining({ code: 'download_failed' }));
 		expect(connections.length).toBe(before + 1);
 	});
@@ -100,18 +139,38 @@ describe('output downloads from host names resolving to private addresses (n8n e
 	it('checks every redirect hop: a public file URL redirecting to a private name is refused at that hop', async () => {
 		const asked: string[] = [];
 		const ctx = {
-			getNode: () => ({ name: 'MediaGen', type: 'n8n-nodes-mediagen.mediaGenImage', typeVersion: 1, position: [0, 0], parameters: {} }),
+			getNode: () => ({
+				name: 'MediaGen',
+				type: 'n8n-nodes-mediagen.mediaGenImage',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			}),
 			helpers: {
-				getSecureEgressFilter: () => ({ validateUrl: async (url: string) => (new URL(url).hostname === 'files.private-name.test' ? { ok: false, error: new Error('blocked') } : { ok: true, result: undefined }) }),
+				getSecureEgressFilter: () => ({
+					validateUrl: async (url: string) =>
+						new URL(url).hostname === 'files.private-name.test'
+							? { ok: false, error: new Error('blocked') }
+							: { ok: true, result: undefined },
+				}),
 				httpRequest: async (request: { url: string }) => {
 					asked.push(request.url);
-					return { statusCode: 302, headers: { location: 'https://files.private-name.test/a.png' }, body: { on: () => undefined } };
+					return {
+						statusCode: 302,
+						headers: { location: 'https://files.private-name.test/a.png' },
+						body: { on: () => undefined },
+					};
 				},
 			},
 		} as unknown as IExecuteFunctions;
-		const error = await downloadOutput(ctx, { url: 'https://cdn.mediagen-names.test/a.png' }, 'run_x', 'https://api.mediagen-names.test/v1', { runId: 'run_x', maxBytes: 1000 }).catch((e: unknown) => e);
+		const error = await downloadOutput(
+			ctx,
+			{ url: 'https://cdn.mediagen-names.test/a.png' },
+			'run_x',
+			'https://api.mediagen-names.test/v1',
+			{ runId: 'run_x', maxBytes: 1000 },
+		).catch((e: unknown) => e);
 		expect(problemOf(error)?.code).toBe('download_refused');
 		expect(asked).toEqual(['https://cdn.mediagen-names.test/a.png']);
 	});
 });
-

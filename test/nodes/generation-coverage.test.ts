@@ -56,13 +56,19 @@ const nodes: Record<string, INodeType> = {
 
 function operationValues(node: INodeType, resource: string): string[] {
 	const properties = node.description.properties as INodeProperties[];
-	const operation = properties.find((p) => p.name === 'operation' && (p.displayOptions?.show?.resource as string[] | undefined)?.includes(resource));
+	const operation = properties.find(
+		(p) =>
+			p.name === 'operation' &&
+			(p.displayOptions?.show?.resource as string[] | undefined)?.includes(resource),
+	);
 	return ((operation?.options ?? []) as INodePropertyOptions[]).map((o) => String(o.value));
 }
 
 describe("every generation endpoint of the API document's tables", () => {
 	const rows = tableRows();
-	const handlers = sandboxHandlers(new SandboxServices(new SandboxState({ ...defaultSandboxOptions })));
+	const handlers = sandboxHandlers(
+		new SandboxServices(new SandboxState({ ...defaultSandboxOptions })),
+	);
 	const ours = rows.filter((r) => !OWNED_ELSEWHERE.has(`${r.method} ${r.path}`));
 
 	it('reads the whole table (24 routes of the Generation table, 5 discovery routes)', () => {
@@ -70,24 +76,31 @@ describe("every generation endpoint of the API document's tables", () => {
 		expect(ours.map((r) => `${r.method} ${r.path}`)).toContain('POST /audio/transcriptions');
 	});
 
-	it.each(ours.map((r) => [`${r.method} ${r.path}`, r] as const))('%s has its catalog entry, sandbox handler and node operation', (key, row) => {
-		const entry = endpointFor(row.method, row.path) as Endpoint;
-		expect(entry).toBeDefined();
-		expect(entry.scope).toBe(row.scope === 'unspecified' ? 'videos:write' : row.scope);
-		expect(entry.idempotency).toBe(expectedIdempotency(row.method, row.path, row.idem));
-		expect(typeof handlers[key]).toBe('function');
-		const node = nodes[entry.node];
-		expect(node).toBeDefined();
-		const values = operationValues(node, entry.resource);
-		expect(values).toContain(entry.operation);
-		if (offersEstimate(entry)) {
-			expect(values).toContain(estimateOperation(entry).operation);
-			const options = (node.description.properties as INodeProperties[]).find(
-				(p) => p.name === 'options' && (p.displayOptions?.show?.operation as string[] | undefined)?.includes(entry.operation),
-			);
-			expect((options?.options ?? []).map((o) => o.name)).toEqual(expect.arrayContaining(['maxCredits', 'quoteToken']));
-		}
-	});
+	it.each(ours.map((r) => [`${r.method} ${r.path}`, r] as const))(
+		'%s has its catalog entry, sandbox handler and node operation',
+		(key, row) => {
+			const entry = endpointFor(row.method, row.path) as Endpoint;
+			expect(entry).toBeDefined();
+			expect(entry.scope).toBe(row.scope === 'unspecified' ? 'videos:write' : row.scope);
+			expect(entry.idempotency).toBe(expectedIdempotency(row.method, row.path, row.idem));
+			expect(typeof handlers[key]).toBe('function');
+			const node = nodes[entry.node];
+			expect(node).toBeDefined();
+			const values = operationValues(node, entry.resource);
+			expect(values).toContain(entry.operation);
+			if (offersEstimate(entry)) {
+				expect(values).toContain(estimateOperation(entry).operation);
+				const options = (node.description.properties as INodeProperties[]).find(
+					(p) =>
+						p.name === 'options' &&
+						(p.displayOptions?.show?.operation as string[] | undefined)?.includes(entry.operation),
+				);
+				expect((options?.options ?? []).map((o) => o.name)).toEqual(
+					expect.arrayContaining(['maxCredits', 'quoteToken']),
+				);
+			}
+		},
+	);
 
 	it('gives every model-aware generating submit an Estimate Cost and Max Credits', () => {
 		const withEstimate = ours.map((r) => endpointFor(r.method, r.path)!).filter(offersEstimate);

@@ -32,7 +32,17 @@ describe('MediaGen 3D, Lip Sync, Product and the new Image operations in n8n-cor
 				outputFormats: formats,
 				additionalFields: { targetPolycount: 5000, topology: 'quad' },
 			},
-			input: [{ json: {}, binary: Object.fromEntries(images.map((png, i) => [i ? 'side' : 'front', { data: png.toString('base64'), mimeType: 'image/png', fileName: `${i}.png` }])) }],
+			input: [
+				{
+					json: {},
+					binary: Object.fromEntries(
+						images.map((png, i) => [
+							i ? 'side' : 'front',
+							{ data: png.toString('base64'), mimeType: 'image/png', fileName: `${i}.png` },
+						]),
+					),
+				},
+			],
 		});
 		expect(error).toBeUndefined();
 		const [item] = items;
@@ -47,7 +57,14 @@ describe('MediaGen 3D, Lip Sync, Product and the new Image operations in n8n-cor
 			'application/x-blender',
 			'model/stl',
 		]);
-		expect(await Promise.all(binaries.map(kindOf))).toEqual(['glb', 'fbx', 'obj', 'zip', 'blend', 'stl']);
+		expect(await Promise.all(binaries.map(kindOf))).toEqual([
+			'glb',
+			'fbx',
+			'obj',
+			'zip',
+			'blend',
+			'stl',
+		]);
 		expect(posts(fx.sandbox, '/uploads')).toHaveLength(2);
 		expect(fx.sandbox.state.chargesFor(String(item.json.id))[0].credits).toBe(2 * 20);
 	});
@@ -57,11 +74,29 @@ describe('MediaGen 3D, Lip Sync, Product and the new Image operations in n8n-cor
 		const { items, error } = await runNode({
 			nodeType: new MediaGenLipSync(),
 			credentials: fx.credentials,
-			parameters: { resource: 'lipSync', operation: 'generate', audioUrlSource: 'binary', audioUrlBinaryProperty: 'speech', videoUrl: 'https://cdn.example.com/face.mp4', additionalFields: { resolution: '720p' } },
-			input: [{ json: {}, binary: { speech: { data: speech.toString('base64'), mimeType: 'audio/wav', fileName: 's.wav' } } }],
+			parameters: {
+				resource: 'lipSync',
+				operation: 'generate',
+				audioUrlSource: 'binary',
+				audioUrlBinaryProperty: 'speech',
+				videoUrl: 'https://cdn.example.com/face.mp4',
+				additionalFields: { resolution: '720p' },
+			},
+			input: [
+				{
+					json: {},
+					binary: {
+						speech: { data: speech.toString('base64'), mimeType: 'audio/wav', fileName: 's.wav' },
+					},
+				},
+			],
 		});
 		expect(error).toBeUndefined();
-		expect(items[0].json).toMatchObject({ status: 'completed', capability: 'lipsync_generation', model: 'lipsync.sync-1' });
+		expect(items[0].json).toMatchObject({
+			status: 'completed',
+			capability: 'lipsync_generation',
+			model: 'lipsync.sync-1',
+		});
 		expect(items[0].binary!.data.mimeType).toBe('video/mp4');
 		expect(await kindOf(items[0].binary!.data)).toBe('mp4');
 	});
@@ -70,10 +105,19 @@ describe('MediaGen 3D, Lip Sync, Product and the new Image operations in n8n-cor
 		const { items, error } = await runNode({
 			nodeType: new MediaGenProduct(),
 			credentials: fx.credentials,
-			parameters: { resource: 'product', operation: 'extract', url: 'https://shop.example.com/p/42', additionalFields: { maxImages: 2 } },
+			parameters: {
+				resource: 'product',
+				operation: 'extract',
+				url: 'https://shop.example.com/p/42',
+				additionalFields: { maxImages: 2 },
+			},
 		});
 		expect(error).toBeUndefined();
-		expect((items[0].json.output as Record<string, unknown>).product).toMatchObject({ url: 'https://shop.example.com/p/42', title: expect.any(String), price: { amount: expect.any(Number), currency: 'EUR' } });
+		expect((items[0].json.output as Record<string, unknown>).product).toMatchObject({
+			url: 'https://shop.example.com/p/42',
+			title: expect.any(String),
+			price: { amount: expect.any(Number), currency: 'EUR' },
+		});
 		expect(Object.keys(items[0].binary!)).toEqual(['data', 'data_1']);
 		expect(await kindOf(items[0].binary!.data)).toBe('png');
 	});
@@ -82,7 +126,12 @@ describe('MediaGen 3D, Lip Sync, Product and the new Image operations in n8n-cor
 		const { items, error } = await runNode({
 			nodeType: new MediaGenImage(),
 			credentials: fx.credentials,
-			parameters: { resource: 'image', operation: 'capture', url: 'https://example.com/', additionalFields: { fullPage: true } },
+			parameters: {
+				resource: 'image',
+				operation: 'capture',
+				url: 'https://example.com/',
+				additionalFields: { fullPage: true },
+			},
 		});
 		expect(error).toBeUndefined();
 		expect(items[0].binary!.data.mimeType).toBe('image/png');
@@ -90,8 +139,17 @@ describe('MediaGen 3D, Lip Sync, Product and the new Image operations in n8n-cor
 	});
 
 	it('Image: blocks out a scene as PNG and files it in a project (a courtesy Idempotency-Key: the route does not require one)', async () => {
-		const params = { resource: 'image', operation: 'sceneBlockout', prompt: 'a market square, wide shot', aspectRatio: '16:9' };
-		const { items, error } = await runNode({ nodeType: new MediaGenImage(), credentials: fx.credentials, parameters: { ...params, options: { projectId: SANDBOX_PROJECT_ID } } });
+		const params = {
+			resource: 'image',
+			operation: 'sceneBlockout',
+			prompt: 'a market square, wide shot',
+			aspectRatio: '16:9',
+		};
+		const { items, error } = await runNode({
+			nodeType: new MediaGenImage(),
+			credentials: fx.credentials,
+			parameters: { ...params, options: { projectId: SANDBOX_PROJECT_ID } },
+		});
 		expect(error).toBeUndefined();
 		expect(await kindOf(items[0].binary!.data)).toBe('png');
 		expect(posts(fx.sandbox, '/scenes/blockouts')[0].idempotencyKey).toMatch(/^n8n-[0-9a-f]{48}$/);
@@ -99,22 +157,46 @@ describe('MediaGen 3D, Lip Sync, Product and the new Image operations in n8n-cor
 
 	it.each([
 		['/scenes/blockouts', { prompt: 'x', team_id: SANDBOX_TEAM_ID }, 'team_billing_unsupported'],
-		['/products/extract', { url: 'https://shop.example.com/p/1', project_id: SANDBOX_PROJECT_ID }, 'project_filing_unsupported'],
-		['/models/3d/generations', { image_urls: ['https://cdn.example.com/a.png'], project_id: SANDBOX_PROJECT_ID }, 'project_filing_unsupported'],
-		['/audio/transcriptions', { audio_url: 'https://cdn.example.com/a.mp3', project_id: SANDBOX_PROJECT_ID }, 'project_filing_unsupported'],
-	])('the service refuses what %s cannot take (%j → %s), and the node does not offer that option', async (path, body, code) => {
-		const response = await fetch(`${fx.sandbox.baseUrl}${path}`, {
-			method: 'POST',
-			headers: { Authorization: 'Bearer mg_sandbox_full_access_key', 'Content-Type': 'application/json', 'Idempotency-Key': `k-${path}` },
-			body: JSON.stringify(body),
-		});
-		expect(response.status).toBe(400);
-		expect(((await response.json()) as { code: string }).code).toBe(code);
-		const endpoint = catalog.find((e) => e.method === 'POST' && e.path === path)!;
-		const optionName = code === 'team_billing_unsupported' ? 'teamId' : 'projectId';
-		const node = { MediaGenImage, MediaGenProduct, MediaGenModel3D, MediaGenAudio }[endpoint.node as 'MediaGenImage'];
-		const options = new node().description.properties.filter((p) => p.name === 'options' && p.displayOptions?.show?.operation?.includes(endpoint.operation));
-		expect(options).toHaveLength(1);
-		expect((options[0].options ?? []).map((o) => o.name)).not.toContain(optionName);
-	});
+		[
+			'/products/extract',
+			{ url: 'https://shop.example.com/p/1', project_id: SANDBOX_PROJECT_ID },
+			'project_filing_unsupported',
+		],
+		[
+			'/models/3d/generations',
+			{ image_urls: ['https://cdn.example.com/a.png'], project_id: SANDBOX_PROJECT_ID },
+			'project_filing_unsupported',
+		],
+		[
+			'/audio/transcriptions',
+			{ audio_url: 'https://cdn.example.com/a.mp3', project_id: SANDBOX_PROJECT_ID },
+			'project_filing_unsupported',
+		],
+	])(
+		'the service refuses what %s cannot take (%j → %s), and the node does not offer that option',
+		async (path, body, code) => {
+			const response = await fetch(`${fx.sandbox.baseUrl}${path}`, {
+				method: 'POST',
+				headers: {
+					Authorization: 'Bearer mg_sandbox_full_access_key',
+					'Content-Type': 'application/json',
+					'Idempotency-Key': `k-${path}`,
+				},
+				body: JSON.stringify(body),
+			});
+			expect(response.status).toBe(400);
+			expect(((await response.json()) as { code: string }).code).toBe(code);
+			const endpoint = catalog.find((e) => e.method === 'POST' && e.path === path)!;
+			const optionName = code === 'team_billing_unsupported' ? 'teamId' : 'projectId';
+			const node = { MediaGenImage, MediaGenProduct, MediaGenModel3D, MediaGenAudio }[
+				endpoint.node as 'MediaGenImage'
+			];
+			const options = new node().description.properties.filter(
+				(p) =>
+					p.name === 'options' && p.displayOptions?.show?.operation?.includes(endpoint.operation),
+			);
+			expect(options).toHaveLength(1);
+			expect((options[0].options ?? []).map((o) => o.name)).not.toContain(optionName);
+		},
+	);
 });

@@ -29,7 +29,8 @@ describe("n8n's SSRF protection, on, covers what the nodes request and download"
 		process.env.N8N_SSRF_PROTECTION_ENABLED = 'true';
 		process.env.N8N_SSRF_ALLOWED_IP_RANGES = '127.0.0.1/32';
 		dns.promises.lookup = (async (hostname: string, options?: { all?: boolean }) => {
-			if (hostname !== LOOPBACK_NAME) return await originalPromiseLookup(hostname, options as dns.LookupAllOptions);
+			if (hostname !== LOOPBACK_NAME)
+				return await originalPromiseLookup(hostname, options as dns.LookupAllOptions);
 			const record = { address: '127.0.0.2', family: 4 };
 			return options?.all ? [record] : record;
 		}) as typeof dns.promises.lookup;
@@ -50,31 +51,85 @@ describe("n8n's SSRF protection, on, covers what the nodes request and download"
 	});
 
 	it('lets the allowed service through: a generated image is downloaded from it', async () => {
-		const { items, error } = await runNode({ nodeType: new MediaGenImage(), credentials: fx.credentials, parameters: { resource: 'image', operation: 'generate', prompt: 'a fox' } });
+		const { items, error } = await runNode({
+			nodeType: new MediaGenImage(),
+			credentials: fx.credentials,
+			parameters: { resource: 'image', operation: 'generate', prompt: 'a fox' },
+		});
 		expect(error).toBeUndefined();
 		expect(items[0].binary?.data.mimeType).toBe('image/png');
 	});
 
 	it('refuses a service address it does not allow, once, with its own words (blocked_by_n8n, no retries)', async () => {
 		const before = connections.length;
-		fx.credentials.set('mediaGenApi', { baseUrl: `http://127.0.0.2:${port}/v1`, apiKey: 'mg_sandbox_full_access_key' });
-		const { items } = await runNode({ nodeType: new MediaGenImage(), credentials: fx.credentials, parameters: { resource: 'image', operation: 'generate', prompt: 'a fox', model: 'image.aurora-2' }, settings: { onError: 'continueRegularOutput' } });
-		fx.credentials.set('mediaGenApi', { baseUrl: fx.sandbox.baseUrl, apiKey: 'mg_sandbox_full_access_key' });
-		expect(items[0].json).toEqual(expect.objectContaining({ code: 'blocked_by_n8n', error: expect.stringContaining('restricted IP address') }));
+		fx.credentials.set('mediaGenApi', {
+			baseUrl: `http://127.0.0.2:${port}/v1`,
+			apiKey: 'mg_sandbox_full_access_key',
+		});
+		const { items } = await runNode({
+			nodeType: new MediaGenImage(),
+			credentials: fx.credentials,
+			parameters: {
+				resource: 'image',
+				operation: 'generate',
+				prompt: 'a fox',
+				model: 'image.aurora-2',
+			},
+			settings: { onError: 'continueRegularOutput' },
+		});
+		fx.credentials.set('mediaGenApi', {
+			baseUrl: fx.sandbox.baseUrl,
+			apiKey: 'mg_sandbox_full_access_key',
+		});
+		expect(items[0].json).toEqual(
+			expect.objectContaining({
+				code: 'blocked_by_n8n',
+				error: expect.stringContaining('restricted IP address'),
+			}),
+		);
 		expect(String(items[0].json.detail)).toContain('N8N_SSRF_ALLOWED_HOSTNAMES');
 		expect(connections.length).toBe(before);
 	});
 
 	it('refuses an output file whose host name resolves to a loopback address it does not allow, without connecting (the trigger, Download Outputs)', async () => {
 		const before = connections.length;
-		const trigger = await startTriggerHarness({ nodeType: new MediaGenTrigger(), credentials: fx.credentials, parameters: { events: ['run.completed'], options: { downloadOutputs: true } } });
+		const trigger = await startTriggerHarness({
+			nodeType: new MediaGenTrigger(),
+			credentials: fx.credentials,
+			parameters: { events: ['run.completed'], options: { downloadOutputs: true } },
+		});
 		try {
 			trigger.setStaticData({ endpointId: 'whe_ssrf', signingSecret: SECRET });
-			const body = JSON.stringify({ id: 'evt_ssrf', object: 'event', type: 'run.completed', created_at: new Date().toISOString(), data: { object: { id: 'run_ssrf', object: 'run', status: 'completed', output: { output_url: `https://${LOOPBACK_NAME}:${port}/a.png` } } } });
-			const answer = await fetch(trigger.productionUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'X-Service-Signature': `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}` }, body });
+			const body = JSON.stringify({
+				id: 'evt_ssrf',
+				object: 'event',
+				type: 'run.completed',
+				created_at: new Date().toISOString(),
+				data: {
+					object: {
+						id: 'run_ssrf',
+						object: 'run',
+						status: 'completed',
+						output: { output_url: `https://${LOOPBACK_NAME}:${port}/a.png` },
+					},
+				},
+			});
+			const answer = await fetch(trigger.productionUrl, {
+				method: 'POST',
+				headers: {
+					'content-type': 'application/json',
+					'X-Service-Signature': `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}`,
+				},
+				body,
+			});
 			expect(answer.status).toBe(200);
 			const [call] = await trigger.waitForCalls(1);
-			expect(call.emitted![0].json.download_error).toEqual({ code: 'download_refused', message: expect.stringContaining("n8n's SSRF protection refused an output file of run run_ssrf") });
+			expect(call.emitted![0].json.download_error).toEqual({
+				code: 'download_refused',
+				message: expect.stringContaining(
+					"n8n's SSRF protection refused an output file of run run_ssrf",
+				),
+			});
 			expect(connections.length).toBe(before);
 		} finally {
 			await trigger.close();

@@ -7,7 +7,7 @@ import { MediaGenAccount } from '../../nodes/MediaGenAccount/MediaGenAccount.nod
 import { MediaGenImage } from '../../nodes/MediaGenImage/MediaGenImage.node';
 import { SANDBOX_OAUTH_CLIENT_ID, SANDBOX_OAUTH_CLIENT_SECRET } from '../../sandbox/options';
 import type { Sandbox } from '../../sandbox/server';
-import { ALL_NODE_SCOPES } from '../../src/node/scopes';
+import { ALL_NODE_SCOPES } from '../../src/credentials/scopes';
 import { runNode, type NodeRun } from '../helpers/n8n-harness';
 import { posts, startFixture, type Fixture } from '../helpers/sandbox-fixture';
 
@@ -15,9 +15,16 @@ const generate = { resource: 'image', operation: 'generate', prompt: 'a red fox'
 const getAccount = { resource: 'account', operation: 'get' };
 
 const tokenRequests = (sandbox: Sandbox) => posts(sandbox, '/oauth/token');
-const issuedScopes = (sandbox: Sandbox) => [...sandbox.state.tokens.values()].map((t) => [...t.scopes].sort());
-const refused = (sandbox: Sandbox) => sandbox.state.requests.filter((r) => r.status === 401).map((r) => `${r.method} ${r.path}`);
-const visible = (result: NodeRun) => [JSON.stringify(result.items), inspect(result.error, { depth: 6 }), JSON.stringify(result.run.data.resultData)].join('\n');
+const issuedScopes = (sandbox: Sandbox) =>
+	[...sandbox.state.tokens.values()].map((t) => [...t.scopes].sort());
+const refused = (sandbox: Sandbox) =>
+	sandbox.state.requests.filter((r) => r.status === 401).map((r) => `${r.method} ${r.path}`);
+const visible = (result: NodeRun) =>
+	[
+		JSON.stringify(result.items),
+		inspect(result.error, { depth: 6 }),
+		JSON.stringify(result.run.data.resultData),
+	].join('\n');
 
 /** Expires every access token the sandbox issued, as soon as `condition` holds (checked every 2 ms). */
 function expireTokensWhen(sandbox: Sandbox, condition: () => boolean): () => void {
@@ -32,9 +39,20 @@ function expireTokensWhen(sandbox: Sandbox, condition: () => boolean): () => voi
 describe('MediaGen OAuth2 credential in n8n-core: the document’s token request, cached, fetched again on 401', () => {
 	let fx: Fixture;
 	const useClient = (fields: Record<string, unknown>) =>
-		fx.credentials.set('mediaGenOAuth2Api', { baseUrl: fx.sandbox.baseUrl, clientId: SANDBOX_OAUTH_CLIENT_ID, clientSecret: SANDBOX_OAUTH_CLIENT_SECRET, ...fields });
+		fx.credentials.set('mediaGenOAuth2Api', {
+			baseUrl: fx.sandbox.baseUrl,
+			clientId: SANDBOX_OAUTH_CLIENT_ID,
+			clientSecret: SANDBOX_OAUTH_CLIENT_SECRET,
+			...fields,
+		});
 	const run = (nodeType: MediaGenAccount | MediaGenImage, parameters: IDataObject, settings = {}) =>
-		runNode({ nodeType, credentials: fx.credentials, credentialType: 'mediaGenOAuth2Api', parameters, settings });
+		runNode({
+			nodeType,
+			credentials: fx.credentials,
+			credentialType: 'mediaGenOAuth2Api',
+			parameters,
+			settings,
+		});
 
 	beforeEach(async () => {
 		fx = await startFixture();
@@ -44,19 +62,22 @@ describe('MediaGen OAuth2 credential in n8n-core: the document’s token request
 	it.each([
 		['in the JSON body', 'body'],
 		['as HTTP Basic', 'header'],
-	])('gets a token with the client %s, asking for every scope the nodes need, and keeps it for the next execution', async (_label, authentication) => {
-		useClient({ authentication });
-		const first = await run(new MediaGenAccount(), getAccount);
-		expect(first.error).toBeUndefined();
-		expect(first.items[0].json.object).toBe('account');
-		const second = await run(new MediaGenAccount(), getAccount);
-		expect(second.error).toBeUndefined();
-		// the strict sandbox answers 200 only to a JSON body with the document's properties (or Basic)
-		expect(tokenRequests(fx.sandbox).map((r) => r.status)).toEqual([200]);
-		expect(issuedScopes(fx.sandbox)).toEqual([[...ALL_NODE_SCOPES].sort()]);
-		expect(refused(fx.sandbox)).toEqual([]);
-		expect(fx.credentials.tokenUpdates).toBe(1);
-	});
+	])(
+		'gets a token with the client %s, asking for every scope the nodes need, and keeps it for the next execution',
+		async (_label, authentication) => {
+			useClient({ authentication });
+			const first = await run(new MediaGenAccount(), getAccount);
+			expect(first.error).toBeUndefined();
+			expect(first.items[0].json.object).toBe('account');
+			const second = await run(new MediaGenAccount(), getAccount);
+			expect(second.error).toBeUndefined();
+			// the strict sandbox answers 200 only to a JSON body with the document's properties (or Basic)
+			expect(tokenRequests(fx.sandbox).map((r) => r.status)).toEqual([200]);
+			expect(issuedScopes(fx.sandbox)).toEqual([[...ALL_NODE_SCOPES].sort()]);
+			expect(refused(fx.sandbox)).toEqual([]);
+			expect(fx.credentials.tokenUpdates).toBe(1);
+		},
+	);
 
 	it('with an empty Scope asks for the client’s default scopes', async () => {
 		useClient({ authentication: 'body', scope: '' });
@@ -87,7 +108,9 @@ describe('MediaGen OAuth2 credential in n8n-core: the document’s token request
 		const { items, error } = await run(new MediaGenImage(), generate);
 		expect(error).toBeUndefined();
 		expect(items[0].json.status).toBe('completed');
-		const submits = posts(fx.sandbox, '/images/generations').filter((r) => fx.sandbox.state.requests.indexOf(r) >= before);
+		const submits = posts(fx.sandbox, '/images/generations').filter(
+			(r) => fx.sandbox.state.requests.indexOf(r) >= before,
+		);
 		expect(submits.map((r) => r.status)).toEqual([401, 202]);
 		expect(submits[0].idempotencyKey).toBe(submits[1].idempotencyKey);
 		expect(tokenRequests(fx.sandbox).map((r) => r.status)).toEqual([200, 200]);
@@ -99,8 +122,12 @@ describe('MediaGen OAuth2 credential in n8n-core: the document’s token request
 		const wrongSecret = 'client_secret_that_must_not_leak_0451';
 		useClient({ authentication: 'body', clientSecret: wrongSecret });
 		const result = await run(new MediaGenImage(), generate);
-		expect(result.error?.message).toMatch(/^invalid_client — The token request of the MediaGen OAuth2 credential failed \(HTTP 401/);
-		expect(result.error?.context?.problem).toEqual(expect.objectContaining({ code: 'invalid_client', status: 401 }));
+		expect(result.error?.message).toMatch(
+			/^invalid_client — The token request of the MediaGen OAuth2 credential failed \(HTTP 401/,
+		);
+		expect(result.error?.context?.problem).toEqual(
+			expect.objectContaining({ code: 'invalid_client', status: 401 }),
+		);
 		expect(result.error?.description).toMatch(/check its Client ID and Client Secret/);
 		expect(tokenRequests(fx.sandbox).map((r) => r.status)).toEqual([401]);
 		expect(posts(fx.sandbox, '/images/generations')).toHaveLength(0);
@@ -110,7 +137,13 @@ describe('MediaGen OAuth2 credential in n8n-core: the document’s token request
 	it('a scope the client is not granted fails with invalid_scope (Continue On Fail item), nothing spent', async () => {
 		useClient({ authentication: 'header', scope: 'images:write galaxies:write' });
 		const result = await run(new MediaGenImage(), generate, { onError: 'continueRegularOutput' });
-		expect(result.items[0].json).toEqual(expect.objectContaining({ code: 'invalid_scope', status: 400, hint: expect.stringMatching(/leave Scope empty/) }));
+		expect(result.items[0].json).toEqual(
+			expect.objectContaining({
+				code: 'invalid_scope',
+				status: 400,
+				hint: expect.stringMatching(/leave Scope empty/),
+			}),
+		);
 		expect(fx.sandbox.state.ledger).toHaveLength(0);
 		expect(visible(result)).not.toContain(SANDBOX_OAUTH_CLIENT_SECRET);
 	});
@@ -118,8 +151,14 @@ describe('MediaGen OAuth2 credential in n8n-core: the document’s token request
 	it('a kept token is not sent once the user changed the Scope: a token for the new scopes is fetched', async () => {
 		useClient({ authentication: 'body', scope: 'account:read' });
 		expect((await run(new MediaGenAccount(), getAccount)).error).toBeUndefined();
-		fx.credentials.set('mediaGenOAuth2Api', { ...fx.credentials.store.get('mediaGenOAuth2Api'), scope: 'account:read credits:read' });
-		const credits = await run(new MediaGenAccount(), { resource: 'account', operation: 'getCredits' });
+		fx.credentials.set('mediaGenOAuth2Api', {
+			...fx.credentials.store.get('mediaGenOAuth2Api'),
+			scope: 'account:read credits:read',
+		});
+		const credits = await run(new MediaGenAccount(), {
+			resource: 'account',
+			operation: 'getCredits',
+		});
 		expect(credits.error).toBeUndefined();
 		expect(issuedScopes(fx.sandbox)).toEqual([['account:read'], ['account:read', 'credits:read']]);
 	});

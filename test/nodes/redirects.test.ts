@@ -3,7 +3,12 @@
 // are fetched without credentials and every redirect hop is checked again. A relay in front of the
 // sandbox (the credential's Base URL) redirects chosen requests to a second server that records what
 // reaches it.
-import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
+import {
+	createServer,
+	request as httpRequest,
+	type IncomingHttpHeaders,
+	type Server,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { MediaGenImage } from '../../nodes/MediaGenImage/MediaGenImage.node';
@@ -31,7 +36,8 @@ describe('redirects never carry the credential to another origin', () => {
 	const seenByOther: Seen[] = [];
 	/** requests the relay answers with a redirect: "METHOD /path-prefix" → Location */
 	const redirects = new Map<string, string>();
-	const redirectFor = (method?: string, url?: string) => [...redirects].find(([key]) => `${method} ${url}`.startsWith(key))?.[1];
+	const redirectFor = (method?: string, url?: string) =>
+		[...redirects].find(([key]) => `${method} ${url}`.startsWith(key))?.[1];
 
 	beforeEach(async () => {
 		fx = await startFixture({ latencyMs: 50 });
@@ -47,16 +53,26 @@ describe('redirects never carry the credential to another origin', () => {
 			const location = redirectFor(req.method, req.url);
 			if (location) return void res.writeHead(302, { location }).end();
 			// everything else goes to the sandbox; JSON answers get the relay's origin in their URLs
-			const upstream = httpRequest({ host: sandbox.hostname, port: sandbox.port, method: req.method, path: req.url, headers: { ...req.headers, host: sandbox.host } }, (answer) => {
-				const chunks: Buffer[] = [];
-				answer.on('data', (c: Buffer) => chunks.push(c));
-				answer.on('end', () => {
-					let body = Buffer.concat(chunks);
-					if (String(answer.headers['content-type']).includes('json')) body = Buffer.from(body.toString().split(sandbox.origin).join(relayOrigin));
-					const headers = { ...answer.headers, 'content-length': String(body.length) };
-					res.writeHead(answer.statusCode ?? 502, headers).end(body);
-				});
-			});
+			const upstream = httpRequest(
+				{
+					host: sandbox.hostname,
+					port: sandbox.port,
+					method: req.method,
+					path: req.url,
+					headers: { ...req.headers, host: sandbox.host },
+				},
+				(answer) => {
+					const chunks: Buffer[] = [];
+					answer.on('data', (c: Buffer) => chunks.push(c));
+					answer.on('end', () => {
+						let body = Buffer.concat(chunks);
+						if (String(answer.headers['content-type']).includes('json'))
+							body = Buffer.from(body.toString().split(sandbox.origin).join(relayOrigin));
+						const headers = { ...answer.headers, 'content-length': String(body.length) };
+						res.writeHead(answer.statusCode ?? 502, headers).end(body);
+					});
+				},
+			);
 			req.pipe(upstream);
 		});
 		relayOrigin = await listen(relay);
@@ -73,7 +89,11 @@ describe('redirects never carry the credential to another origin', () => {
 
 	it('refuses a redirect from the API (the submit is not sent anywhere else) and names it', async () => {
 		redirects.set('POST /v1/images/generations', `${otherOrigin}/v1/images/generations`);
-		const { error } = await runNode({ nodeType: new MediaGenImage(), credentials: fx.credentials, parameters: generate });
+		const { error } = await runNode({
+			nodeType: new MediaGenImage(),
+			credentials: fx.credentials,
+			parameters: generate,
+		});
 		expect(error?.message).toMatch(/^redirect_refused/);
 		expect(error?.description ?? '').not.toContain(SANDBOX_API_KEY);
 		expect(seenByOther).toEqual([]);
@@ -82,7 +102,11 @@ describe('redirects never carry the credential to another origin', () => {
 
 	it('refuses a redirect of a read from the API to another host', async () => {
 		redirects.set('GET /v1/models', `${otherOrigin}/v1/models`);
-		const { error } = await runNode({ nodeType: new MediaGenImage(), credentials: fx.credentials, parameters: generate });
+		const { error } = await runNode({
+			nodeType: new MediaGenImage(),
+			credentials: fx.credentials,
+			parameters: generate,
+		});
 		expect(error?.message).toMatch(/^redirect_refused/);
 		expect(seenByOther).toEqual([]);
 	});
@@ -97,7 +121,11 @@ describe('redirects never carry the credential to another origin', () => {
 		const fileUrl = new URL(String((items[0].json.output_urls as string[])[0]));
 		expect(fileUrl.origin).toBe(relayOrigin);
 		redirects.set('GET /storage/files/', `${otherOrigin}/moved/a.png`);
-		const download = await runNode({ nodeType: new MediaGenImage(), credentials: fx.credentials, parameters: generate });
+		const download = await runNode({
+			nodeType: new MediaGenImage(),
+			credentials: fx.credentials,
+			parameters: generate,
+		});
 		// the second server answered JSON for a PNG: the file arrives, and no credential went with it
 		expect(download.error).toBeUndefined();
 		const moved = seenByOther.filter((s) => s.url === '/moved/a.png');
@@ -108,7 +136,11 @@ describe('redirects never carry the credential to another origin', () => {
 
 	it('refuses an output file redirected to plain http on another host', async () => {
 		redirects.set('GET /storage/files/', 'http://files.example.com/a.png');
-		const { error } = await runNode({ nodeType: new MediaGenImage(), credentials: fx.credentials, parameters: generate });
+		const { error } = await runNode({
+			nodeType: new MediaGenImage(),
+			credentials: fx.credentials,
+			parameters: generate,
+		});
 		expect(error?.message).toMatch(/^download_refused/);
 		expect(error?.message).toContain('only https');
 	});

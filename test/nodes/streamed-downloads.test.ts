@@ -29,12 +29,21 @@ describe('streamed output downloads', () => {
 		await fx.sandbox.close();
 	});
 
-	const video = (options: Record<string, unknown> = {}, extra: Partial<Parameters<typeof runNode>[0]> = {}) => {
+	const video = (
+		options: Record<string, unknown> = {},
+		extra: Partial<Parameters<typeof runNode>[0]> = {},
+	) => {
 		const executionId = `stream-${++executionCount}`;
 		const run = runNode({
 			nodeType: new MediaGenVideo(),
 			credentials: fx.credentials,
-			parameters: { resource: 'video', operation: 'generate', prompt: 'a long take', duration: 5, options },
+			parameters: {
+				resource: 'video',
+				operation: 'generate',
+				prompt: 'a long take',
+				duration: 5,
+				options,
+			},
 			workflowId: 'wf-stream',
 			executionId,
 			...extra,
@@ -54,7 +63,13 @@ describe('streamed output downloads', () => {
 		expect(binary.fileName).toMatch(/\.mp4$/);
 		expect(binary.id).toBeDefined();
 		expect(stored()).toHaveLength(2); // the file and its metadata
-		const served = Buffer.from((await axios.get<ArrayBuffer>((items[0].json.output_urls as string[])[0], { responseType: 'arraybuffer' })).data);
+		const served = Buffer.from(
+			(
+				await axios.get<ArrayBuffer>((items[0].json.output_urls as string[])[0], {
+					responseType: 'arraybuffer',
+				})
+			).data,
+		);
 		const kept = await binaryBytes(binary);
 		expect(kept.length).toBe(6 * MB + 3);
 		expect(sha256(kept)).toBe(sha256(served));
@@ -62,11 +77,21 @@ describe('streamed output downloads', () => {
 
 	it('types a small PNG by its bytes too, and keeps every byte of a file that arrives in one piece', async () => {
 		relay.mode = 'mislabelled';
-		const { items, error } = await runNode({ nodeType: new MediaGenImage(), credentials: fx.credentials, parameters: { resource: 'image', operation: 'generate', prompt: 'a fox' } });
+		const { items, error } = await runNode({
+			nodeType: new MediaGenImage(),
+			credentials: fx.credentials,
+			parameters: { resource: 'image', operation: 'generate', prompt: 'a fox' },
+		});
 		expect(error).toBeUndefined();
 		const binary = items[0].binary!.data;
 		expect(binary.mimeType).toBe('image/png');
-		const served = Buffer.from((await axios.get<ArrayBuffer>((items[0].json.output_urls as string[])[0], { responseType: 'arraybuffer' })).data);
+		const served = Buffer.from(
+			(
+				await axios.get<ArrayBuffer>((items[0].json.output_urls as string[])[0], {
+					responseType: 'arraybuffer',
+				})
+			).data,
+		);
 		expect((await binaryBytes(binary)).equals(served)).toBe(true);
 	});
 
@@ -75,7 +100,9 @@ describe('streamed output downloads', () => {
 		fx.sandbox.state.options.videoOutputBytes = 32 * MB;
 		const { run, stored } = video({ maxOutputSize: 1 });
 		const { error } = await run;
-		expect(error?.message).toBe(`output_too_large — An output file of run ${runIdOf()} is 32 MB, more than Max Output Size (1 MB); it was not downloaded`);
+		expect(error?.message).toBe(
+			`output_too_large — An output file of run ${runIdOf()} is 32 MB, more than Max Output Size (1 MB); it was not downloaded`,
+		);
 		expect(error?.description).toContain('Raise Options → Max Output Size');
 		await relay.files[0].done;
 		expect(relay.files[0].closedEarly).toBe(true);
@@ -88,7 +115,9 @@ describe('streamed output downloads', () => {
 		relay.mode = 'chunked';
 		const { run, stored } = video({ maxOutputSize: 1 });
 		const { error } = await run;
-		expect(error?.message).toBe(`output_too_large — An output file of run ${runIdOf()} grew past Max Output Size (1 MB) while downloading; nothing was kept`);
+		expect(error?.message).toBe(
+			`output_too_large — An output file of run ${runIdOf()} grew past Max Output Size (1 MB) while downloading; nothing was kept`,
+		);
 		await relay.files[0].done;
 		expect(relay.files[0].closedEarly).toBe(true);
 		expect(relay.files[0].sent).toBeLessThan(32 * MB);
@@ -99,7 +128,9 @@ describe('streamed output downloads', () => {
 		fx.sandbox.state.options.videoOutputBytes = 3 * MB;
 		const { run } = video({ maxOutputSize: 1 }, { settings: { onError: 'continueRegularOutput' } });
 		const { items } = await run;
-		expect((items[0] as INodeExecutionData).json).toEqual(expect.objectContaining({ code: 'output_too_large', run_id: runIdOf() }));
+		expect((items[0] as INodeExecutionData).json).toEqual(
+			expect.objectContaining({ code: 'output_too_large', run_id: runIdOf() }),
+		);
 	});
 
 	it('stops a download when the execution is cancelled: the connection closes and nothing is stored', async () => {

@@ -15,7 +15,6 @@ import { posts, type Fixture } from '../helpers/sandbox-fixture';
 const MB = 1024 * 1024;
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
-
 describe('streamed uploads of input binaries kept on disk', () => {
 	let fx: Fixture;
 	let relay: FileRelay;
@@ -31,7 +30,12 @@ describe('streamed uploads of input binaries kept on disk', () => {
 		runNode({
 			nodeType: new MediaGenAudio(),
 			credentials: fx.credentials,
-			parameters: { resource: 'audio', operation: 'transcribe', audioUrlSource: 'binary', audioUrlBinaryProperty: 'recording' },
+			parameters: {
+				resource: 'audio',
+				operation: 'transcribe',
+				audioUrlSource: 'binary',
+				audioUrlBinaryProperty: 'recording',
+			},
 			input: [{ json: {}, binary: { recording: binary } }],
 		});
 
@@ -42,7 +46,9 @@ describe('streamed uploads of input binaries kept on disk', () => {
 		const { items, error } = await transcribe(binary);
 		expect(error).toBeUndefined();
 		expect(items[0].json.status).toBe('completed');
-		const put = relay.requests.find((r) => r.method === 'PUT' && r.path.startsWith('/storage/uploads/'))!;
+		const put = relay.requests.find(
+			(r) => r.method === 'PUT' && r.path.startsWith('/storage/uploads/'),
+		)!;
 		expect(put.headers['content-length']).toBe(String(recording.length));
 		expect(put.headers['transfer-encoding']).toBeUndefined();
 		const kept = [...fx.sandbox.state.uploads.values()][0];
@@ -63,7 +69,9 @@ describe('streamed uploads of input binaries kept on disk', () => {
 		// 20 MB of 1 kHz 8-bit mono plays ~20,971 s; the transcription model takes at most 7,200 s
 		const binary = await storedBinary(monoWav(20 * MB, 1000), 'audio/wav', 'long.wav');
 		const { error } = await transcribe(binary);
-		expect(error?.message).toBe('Audio: "20971.5 s" is not allowed by the model Scribe (transcription.scribe-1); allowed: at most 7200 s');
+		expect(error?.message).toBe(
+			'Audio: "20971.5 s" is not allowed by the model Scribe (transcription.scribe-1); allowed: at most 7200 s',
+		);
 		expect(relay.requests.filter((r) => r.method !== 'GET')).toEqual([]);
 		expect(posts(fx.sandbox, '/uploads')).toHaveLength(0);
 	});
@@ -74,10 +82,17 @@ describe('streamed uploads of input binaries kept on disk', () => {
 		const { error } = await runNode({
 			nodeType: new MediaGenImage(),
 			credentials: fx.credentials,
-			parameters: { resource: 'image', operation: 'removeBackground', imageUrlSource: 'binary', imageUrlBinaryProperty: 'photo' },
+			parameters: {
+				resource: 'image',
+				operation: 'removeBackground',
+				imageUrlSource: 'binary',
+				imageUrlBinaryProperty: 'photo',
+			},
 			input: [{ json: {}, binary: { photo: binary } }],
 		});
-		expect(error?.message).toBe('Image: "21 MB" is not allowed by the model Cutout (image_edit.cutout); allowed: at most 20 MB');
+		expect(error?.message).toBe(
+			'Image: "21 MB" is not allowed by the model Cutout (image_edit.cutout); allowed: at most 20 MB',
+		);
 		expect(posts(fx.sandbox, '/uploads')).toHaveLength(0);
 	});
 });

@@ -15,24 +15,44 @@ import { callTool } from '../helpers/tool-host';
  * test/e2e/mcp-server.test.ts.
  */
 
-const fromAi = (key: string, description: string, type = 'string') => `={{ $fromAI('${key}', '${description}', '${type}') }}`;
+const fromAi = (key: string, description: string, type = 'string') =>
+	`={{ $fromAI('${key}', '${description}', '${type}') }}`;
 
 const VIDEO_MODEL = 'video.motion-2';
 const video = (extra: Record<string, unknown> = {}) => ({
 	nodeType: new MediaGenVideo(),
-	parameters: { resource: 'video', operation: 'generate', model: VIDEO_MODEL, prompt: fromAi('prompt', 'what the video shows'), duration: 5, ...extra },
+	parameters: {
+		resource: 'video',
+		operation: 'generate',
+		model: VIDEO_MODEL,
+		prompt: fromAi('prompt', 'what the video shows'),
+		duration: 5,
+		...extra,
+	},
 });
 const image = (extra: Record<string, unknown> = {}) => ({
 	nodeType: new MediaGenImage(),
-	parameters: { resource: 'image', operation: 'generate', model: 'image.aurora-2', prompt: fromAi('prompt', 'what the image shows'), ...extra },
+	parameters: {
+		resource: 'image',
+		operation: 'generate',
+		model: 'image.aurora-2',
+		prompt: fromAi('prompt', 'what the image shows'),
+		...extra,
+	},
 });
 const runTool = (operation: 'wait' | 'get' | 'download', extra: Record<string, unknown> = {}) => ({
 	nodeType: new MediaGenRun(),
-	parameters: { resource: 'run', operation, runId: fromAi('run_id', 'the run_id a MediaGen tool answered with'), ...extra },
+	parameters: {
+		resource: 'run',
+		operation,
+		runId: fromAi('run_id', 'the run_id a MediaGen tool answered with'),
+		...extra,
+	},
 });
 
 const runsOf = (sandbox: Sandbox) => [...sandbox.state.runs.values()].map((r) => r.run);
-const storageReads = (sandbox: Sandbox) => sandbox.state.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/storage/'));
+const storageReads = (sandbox: Sandbox) =>
+	sandbox.state.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/storage/'));
 
 async function until(what: string, check: () => boolean, timeoutMs = 30_000): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
@@ -48,7 +68,10 @@ describe('a MediaGen tool call that outlives its Tool Time Budget (n8n-core tool
 
 	it('answers in time with the run id, status, price and the tool to check with; the run goes on and is charged once', async () => {
 		fx = await startFixture({ latencyMs: 6000 });
-		const call = await callTool({ ...video({ toolTimeBudget: 1 }), credentials: fx.credentials }, { prompt: 'a lighthouse at dusk' });
+		const call = await callTool(
+			{ ...video({ toolTimeBudget: 1 }), credentials: fx.credentials },
+			{ prompt: 'a lighthouse at dusk' },
+		);
 		const [made] = runsOf(fx.sandbox);
 		// answered while the run was still going: nothing charged yet
 		expect(made.status).not.toBe('completed');
@@ -60,7 +83,9 @@ describe('a MediaGen tool call that outlives its Tool Time Budget (n8n-core tool
 				model: VIDEO_MODEL,
 				still_running: true,
 				price: `${findModel(VIDEO_MODEL)!.pricing.credits} credits per second (${VIDEO_MODEL})`,
-				next: expect.stringContaining(`call the MediaGen Run tool (Wait for Completion, or Get) with run_id "${made.id}"`),
+				next: expect.stringContaining(
+					`call the MediaGen Run tool (Wait for Completion, or Get) with run_id "${made.id}"`,
+				),
 			},
 		]);
 		await until('the run to complete', () => made.status === 'completed');
@@ -69,8 +94,14 @@ describe('a MediaGen tool call that outlives its Tool Time Budget (n8n-core tool
 
 	it('asked again for the same job (a new execution, as every MCP call is), it does not submit again: the same run, one charge', async () => {
 		fx = await startFixture({ latencyMs: 3000 });
-		const first = await callTool({ ...video({ toolTimeBudget: 1 }), credentials: fx.credentials }, { prompt: 'a lighthouse at dusk' });
-		const again = await callTool({ ...video({ toolTimeBudget: 1 }), credentials: fx.credentials }, { prompt: 'a lighthouse at dusk' });
+		const first = await callTool(
+			{ ...video({ toolTimeBudget: 1 }), credentials: fx.credentials },
+			{ prompt: 'a lighthouse at dusk' },
+		);
+		const again = await callTool(
+			{ ...video({ toolTimeBudget: 1 }), credentials: fx.credentials },
+			{ prompt: 'a lighthouse at dusk' },
+		);
 		expect(again.answer[0].run_id).toBe(first.answer[0].run_id);
 		expect(runsOf(fx.sandbox)).toHaveLength(1);
 		// both calls sent the submit under one key; the service answered the second with the original run
@@ -98,9 +129,17 @@ describe('a MediaGen tool call that outlives its Tool Time Budget (n8n-core tool
 
 	it('with Max Credits, a job still going reports the credits of the quote its submit is bound to', async () => {
 		fx = await startFixture({ latencyMs: 4000 });
-		const call = await callTool({ ...video({ toolTimeBudget: 1, options: { maxCredits: 100 } }), credentials: fx.credentials }, { prompt: 'a lighthouse at dusk' });
+		const call = await callTool(
+			{
+				...video({ toolTimeBudget: 1, options: { maxCredits: 100 } }),
+				credentials: fx.credentials,
+			},
+			{ prompt: 'a lighthouse at dusk' },
+		);
 		const credits = findModel(VIDEO_MODEL)!.pricing.credits * 5;
-		expect(call.answer[0]).toEqual(expect.objectContaining({ still_running: true, credits_quoted: credits }));
+		expect(call.answer[0]).toEqual(
+			expect.objectContaining({ still_running: true, credits_quoted: credits }),
+		);
 		await until('the run to complete', () => runsOf(fx.sandbox)[0].status === 'completed');
 		expect(fx.sandbox.state.ledger.map((e) => e.credits)).toEqual([credits]);
 	});
@@ -112,18 +151,38 @@ describe('the MediaGen Run tool, to check on a job (n8n-core tool path)', () => 
 
 	it('Wait for Completion answers compactly with the finished video URL; still going, it answers within its budget with the run id', async () => {
 		fx = await startFixture({ latencyMs: 4000 });
-		const started = await callTool({ ...video({ toolTimeBudget: 1 }), credentials: fx.credentials }, { prompt: 'a lighthouse at dusk' });
+		const started = await callTool(
+			{ ...video({ toolTimeBudget: 1 }), credentials: fx.credentials },
+			{ prompt: 'a lighthouse at dusk' },
+		);
 		const runId = started.answer[0].run_id as string;
-		const early = await callTool({ ...runTool('wait', { toolTimeBudget: 1 }), credentials: fx.credentials }, { run_id: runId });
-		expect(early.answer).toEqual([expect.objectContaining({ run_id: runId, still_running: true, next: expect.stringContaining('MediaGen Run tool') })]);
-		const done = await callTool({ ...runTool('wait'), credentials: fx.credentials }, { run_id: runId });
+		const early = await callTool(
+			{ ...runTool('wait', { toolTimeBudget: 1 }), credentials: fx.credentials },
+			{ run_id: runId },
+		);
+		expect(early.answer).toEqual([
+			expect.objectContaining({
+				run_id: runId,
+				still_running: true,
+				next: expect.stringContaining('MediaGen Run tool'),
+			}),
+		]);
+		const done = await callTool(
+			{ ...runTool('wait'), credentials: fx.credentials },
+			{ run_id: runId },
+		);
 		const [charge] = fx.sandbox.state.ledger;
 		expect(done.answer).toEqual([
 			{
 				run_id: runId,
 				status: 'completed',
 				model: VIDEO_MODEL,
-				outputs: [{ url: expect.stringMatching(/\/storage\/files\/run_[\w-]+\/.+\.mp4\?/), mime_type: 'video/mp4' }],
+				outputs: [
+					{
+						url: expect.stringMatching(/\/storage\/files\/run_[\w-]+\/.+\.mp4\?/),
+						mime_type: 'video/mp4',
+					},
+				],
 				credits_spent: charge.credits,
 			},
 		]);
@@ -133,10 +192,19 @@ describe('the MediaGen Run tool, to check on a job (n8n-core tool path)', () => 
 
 	it('Get and Download Outputs answer with the same compact run: URLs, nothing downloaded', async () => {
 		fx = await startFixture();
-		const made = await callTool({ ...image(), credentials: fx.credentials }, { prompt: 'a lighthouse at dusk' });
+		const made = await callTool(
+			{ ...image(), credentials: fx.credentials },
+			{ prompt: 'a lighthouse at dusk' },
+		);
 		const runId = made.answer[0].run_id as string;
-		const get = await callTool({ ...runTool('get'), credentials: fx.credentials }, { run_id: runId });
-		const download = await callTool({ ...runTool('download'), credentials: fx.credentials }, { run_id: runId });
+		const get = await callTool(
+			{ ...runTool('get'), credentials: fx.credentials },
+			{ run_id: runId },
+		);
+		const download = await callTool(
+			{ ...runTool('download'), credentials: fx.credentials },
+			{ run_id: runId },
+		);
 		expect(get.answer).toEqual(made.answer);
 		// the run's output (GET /runs/{id}/output) names no model or credits
 		const { run_id, status, outputs } = made.answer[0];
@@ -146,33 +214,74 @@ describe('the MediaGen Run tool, to check on a job (n8n-core tool path)', () => 
 	});
 });
 
-describe('cost in the model\'s hands (n8n-core tool path)', () => {
+describe("cost in the model's hands (n8n-core tool path)", () => {
 	let fx: Fixture;
 	afterEach(async () => fx.sandbox.close());
 
 	it('Estimate Only answers with the price and a quote token, makes and charges nothing; then the same call makes it at that price', async () => {
 		fx = await startFixture();
-		const tool = { ...image({ estimateOnly: fromAi('estimate_only', 'true for the price only', 'boolean') }), credentials: fx.credentials };
+		const tool = {
+			...image({ estimateOnly: fromAi('estimate_only', 'true for the price only', 'boolean') }),
+			credentials: fx.credentials,
+		};
 		const quote = await callTool(tool, { prompt: 'a lighthouse at dusk', estimate_only: true });
 		const credits = findModel('image.aurora-2')!.pricing.credits;
 		expect(quote.answer).toEqual([
-			expect.objectContaining({ object: 'cost_estimate', model: 'image.aurora-2', credits, quote_token: expect.any(String), next: expect.stringContaining('Nothing was made or charged') }),
+			expect.objectContaining({
+				object: 'cost_estimate',
+				model: 'image.aurora-2',
+				credits,
+				quote_token: expect.any(String),
+				next: expect.stringContaining('Nothing was made or charged'),
+			}),
 		]);
 		expect(posts(fx.sandbox, '/images/generations')).toHaveLength(0);
 		expect(runsOf(fx.sandbox)).toHaveLength(0);
 
 		const made = await callTool(tool, { prompt: 'a lighthouse at dusk', estimate_only: false });
-		expect(made.answer[0]).toEqual(expect.objectContaining({ status: 'completed', credits_spent: credits }));
+		expect(made.answer[0]).toEqual(
+			expect.objectContaining({ status: 'completed', credits_spent: credits }),
+		);
 		expect(fx.sandbox.state.ledger.map((e) => e.credits)).toEqual([credits]);
 	});
 
+	it.each(['yes', '1'])(
+		'Estimate Only given as the text %j is refused naming the field and true/false: nothing is made or charged (issue 32, 20)',
+		async (said) => {
+			fx = await startFixture();
+			const tool = {
+				...image({ estimateOnly: fromAi('estimate_only', 'true for the price only', 'string') }),
+				credentials: fx.credentials,
+			};
+			const call = await callTool(tool, { prompt: 'a lighthouse at dusk', estimate_only: said });
+			expect(call.answer).toEqual([
+				expect.objectContaining({
+					status: 'error',
+					error: `Estimate Only: ${JSON.stringify(said)} is not allowed; allowed: true or false`,
+				}),
+			]);
+			expect(posts(fx.sandbox, '/images/generations')).toHaveLength(0);
+			expect(runsOf(fx.sandbox)).toHaveLength(0);
+			expect(fx.sandbox.state.ledger).toHaveLength(0);
+		},
+	);
+
 	it('the caller reads the Tool Description (price basis, budget, estimate) and an input per $fromAI() parameter', async () => {
 		fx = await startFixture();
-		const call = await callTool({ ...video({ estimateOnly: fromAi('estimate_only', 'true for the price only', 'boolean') }), credentials: fx.credentials, toolName: 'Make Video' }, { prompt: 'a lighthouse at dusk', estimate_only: true });
+		const call = await callTool(
+			{
+				...video({ estimateOnly: fromAi('estimate_only', 'true for the price only', 'boolean') }),
+				credentials: fx.credentials,
+				toolName: 'Make Video',
+			},
+			{ prompt: 'a lighthouse at dusk', estimate_only: true },
+		);
 		expect(call.name).toBe('Make_Video');
 		expect(call.inputs.sort()).toEqual(['estimate_only', 'prompt']);
 		expect(call.description).toMatch(/^MediaGen Video: Generate a video\./);
-		expect(call.description).toContain("Cost: per second of output: the model's credits per second × seconds of output (each model's rate: GET /models/pricing");
+		expect(call.description).toContain(
+			"Cost: per second of output: the model's credits per second × seconds of output (each model's rate: GET /models/pricing",
+		);
 		expect(call.description).toContain('Price first: estimate_only true');
 		expect(call.description).toContain('Tool Time Budget (50 s unless set)');
 		expect(call.answer[0].credits).toBe(findModel(VIDEO_MODEL)!.pricing.credits * 5);

@@ -20,14 +20,27 @@ describe('MediaGen Video in n8n-core (against the sandbox)', () => {
 	afterAll(async () => fx.sandbox.close());
 
 	it('generates a text-to-video with audio and returns it as MP4 binary, priced per second with the audio multiplier', async () => {
-		const { items, error } = await run({ resource: 'video', operation: 'generate', prompt: 'a lighthouse at dusk', aspectRatio: '9:16', duration: 10, additionalFields: { generateAudio: true } });
+		const { items, error } = await run({
+			resource: 'video',
+			operation: 'generate',
+			prompt: 'a lighthouse at dusk',
+			aspectRatio: '9:16',
+			duration: 10,
+			additionalFields: { generateAudio: true },
+		});
 		expect(error).toBeUndefined();
 		const [item] = items;
-		expect(item.json).toMatchObject({ status: 'completed', capability: 'video_generation', model: 'video.motion-2' });
+		expect(item.json).toMatchObject({
+			status: 'completed',
+			capability: 'video_generation',
+			model: 'video.motion-2',
+		});
 		expect(item.binary!.data.mimeType).toBe('video/mp4');
 		expect(item.binary!.data.fileName).toMatch(/\.mp4$/);
 		expect(await kindOf(item.binary!.data)).toBe('mp4');
-		expect(fx.sandbox.state.chargesFor(String(item.json.id))).toEqual([expect.objectContaining({ credits: 10 * 6 * 1.5 })]);
+		expect(fx.sandbox.state.chargesFor(String(item.json.id))).toEqual([
+			expect.objectContaining({ credits: 10 * 6 * 1.5 }),
+		]);
 		expect(posts(fx.sandbox, '/videos/generations').at(-1)?.idempotencyKey).toMatch(/^n8n-/);
 	});
 
@@ -35,8 +48,23 @@ describe('MediaGen Video in n8n-core (against the sandbox)', () => {
 		const photo = makePng(16, 16, 7);
 		const uploadsBefore = fx.sandbox.state.uploads.size;
 		const { items, error } = await run(
-			{ resource: 'video', operation: 'generate', prompt: 'slow push in', duration: 5, additionalFields: { imageUrlBinaryProperty: 'photo' } },
-			{ input: [{ json: {}, binary: { photo: { data: photo.toString('base64'), mimeType: 'image/png', fileName: 'p.png' } } }] },
+			{
+				resource: 'video',
+				operation: 'generate',
+				prompt: 'slow push in',
+				duration: 5,
+				additionalFields: { imageUrlBinaryProperty: 'photo' },
+			},
+			{
+				input: [
+					{
+						json: {},
+						binary: {
+							photo: { data: photo.toString('base64'), mimeType: 'image/png', fileName: 'p.png' },
+						},
+					},
+				],
+			},
 		);
 		expect(error).toBeUndefined();
 		expect(items[0].json.input_summary).toMatchObject({ has_image: true, duration: 5 });
@@ -45,7 +73,13 @@ describe('MediaGen Video in n8n-core (against the sandbox)', () => {
 	});
 
 	it('renders a draft (draft_cache_url, a quarter of the price) and finalizes it at the full price', async () => {
-		const draft = await run({ resource: 'video', operation: 'generate', prompt: 'a fox runs', duration: 5, additionalFields: { draft: true } });
+		const draft = await run({
+			resource: 'video',
+			operation: 'generate',
+			prompt: 'a fox runs',
+			duration: 5,
+			additionalFields: { draft: true },
+		});
 		expect(draft.error).toBeUndefined();
 		const output = draft.items[0].json.output as Record<string, string>;
 		expect(output.draft_cache_url).toContain('/storage/files/');
@@ -55,32 +89,68 @@ describe('MediaGen Video in n8n-core (against the sandbox)', () => {
 
 		const final = await run({ resource: 'video', operation: 'finalizeDraft', id: draftId });
 		expect(final.error).toBeUndefined();
-		expect(final.items[0].json).toMatchObject({ status: 'completed', model: 'video.motion-2', input_summary: expect.objectContaining({ draft_run_id: draftId }) });
+		expect(final.items[0].json).toMatchObject({
+			status: 'completed',
+			model: 'video.motion-2',
+			input_summary: expect.objectContaining({ draft_run_id: draftId }),
+		});
 		expect(final.items[0].binary!.data.mimeType).toBe('video/mp4');
 		expect(fx.sandbox.state.chargesFor(String(final.items[0].json.id))[0].credits).toBe(30);
-		expect(posts(fx.sandbox, `/videos/generations/${draftId}/final`)[0].idempotencyKey).toMatch(/^n8n-/);
+		expect(posts(fx.sandbox, `/videos/generations/${draftId}/final`)[0].idempotencyKey).toMatch(
+			/^n8n-/,
+		);
 	});
 
 	it('refuses to finalize a draft older than 7 days with draft_expired (no run)', async () => {
-		const draft = await run({ resource: 'video', operation: 'generate', prompt: 'old', duration: 5, additionalFields: { draft: true } });
+		const draft = await run({
+			resource: 'video',
+			operation: 'generate',
+			prompt: 'old',
+			duration: 5,
+			additionalFields: { draft: true },
+		});
 		const record = fx.sandbox.state.runs.get(String(draft.items[0].json.id))!;
 		record.run.completed_at = new Date(Date.now() - 8 * 86400_000).toISOString();
 		const runs = fx.sandbox.state.runs.size;
-		const { error } = await run({ resource: 'video', operation: 'finalizeDraft', id: record.run.id });
+		const { error } = await run({
+			resource: 'video',
+			operation: 'finalizeDraft',
+			id: record.run.id,
+		});
 		expect(error?.message).toMatch(/^draft_expired/);
 		expect(fx.sandbox.state.runs.size).toBe(runs);
 	});
 
 	it('refuses to finalize a run that is not a draft, with the service code', async () => {
-		const plain = await run({ resource: 'video', operation: 'generate', prompt: 'x', duration: 5, waitForCompletion: false });
-		const { error } = await run({ resource: 'video', operation: 'finalizeDraft', id: String(plain.items[0].json.id) });
+		const plain = await run({
+			resource: 'video',
+			operation: 'generate',
+			prompt: 'x',
+			duration: 5,
+			waitForCompletion: false,
+		});
+		const { error } = await run({
+			resource: 'video',
+			operation: 'finalizeDraft',
+			id: String(plain.items[0].json.id),
+		});
 		expect(error?.message).toMatch(/^invalid_parameter/);
 	});
 
 	it('upscales a video with a factor inside the model range (min/max scale factor)', async () => {
-		const { items, error } = await run({ resource: 'video', operation: 'upscale', model: 'video_upscale.flex', videoUrl: 'https://cdn.example.com/in.mp4', scale: 2.5 });
+		const { items, error } = await run({
+			resource: 'video',
+			operation: 'upscale',
+			model: 'video_upscale.flex',
+			videoUrl: 'https://cdn.example.com/in.mp4',
+			scale: 2.5,
+		});
 		expect(error).toBeUndefined();
-		expect(items[0].json).toMatchObject({ status: 'completed', capability: 'video_upscaling', model: 'video_upscale.flex' });
+		expect(items[0].json).toMatchObject({
+			status: 'completed',
+			capability: 'video_upscaling',
+			model: 'video_upscale.flex',
+		});
 		expect(await kindOf(items[0].binary!.data)).toBe('mp4');
 	});
 
@@ -96,20 +166,44 @@ describe('MediaGen Video in n8n-core (against the sandbox)', () => {
 	});
 
 	it('analyzes a video into JSON (no file)', async () => {
-		const { items, error } = await run({ resource: 'video', operation: 'analyze', videoUrl: 'https://cdn.example.com/in.mp4', additionalFields: { prompt: 'Is there a person?' } });
+		const { items, error } = await run({
+			resource: 'video',
+			operation: 'analyze',
+			videoUrl: 'https://cdn.example.com/in.mp4',
+			additionalFields: { prompt: 'Is there a person?' },
+		});
 		expect(error).toBeUndefined();
 		expect(items[0].binary).toBeUndefined();
-		expect((items[0].json.output as Record<string, Record<string, unknown>>).analysis).toMatchObject({ summary: expect.any(String), answer: expect.stringContaining('Is there a person?') });
+		expect(
+			(items[0].json.output as Record<string, Record<string, unknown>>).analysis,
+		).toMatchObject({
+			summary: expect.any(String),
+			answer: expect.stringContaining('Is there a person?'),
+		});
 	});
 
 	it('creates a voice from uploaded samples and returns its voice_id', async () => {
-		const { items, error } = await run({ resource: 'video', operation: 'createVoice', name: 'Narrator', audioUrls: ['https://cdn.example.com/a.wav', 'https://cdn.example.com/b.wav'] });
+		const { items, error } = await run({
+			resource: 'video',
+			operation: 'createVoice',
+			name: 'Narrator',
+			audioUrls: ['https://cdn.example.com/a.wav', 'https://cdn.example.com/b.wav'],
+		});
 		expect(error).toBeUndefined();
-		expect((items[0].json.output as Record<string, Record<string, unknown>>).voice).toMatchObject({ id: expect.stringMatching(/^vvoice_/), name: 'Narrator', samples: 2 });
+		expect((items[0].json.output as Record<string, Record<string, unknown>>).voice).toMatchObject({
+			id: expect.stringMatching(/^vvoice_/),
+			name: 'Narrator',
+			samples: 2,
+		});
 	});
 
 	it('extracts frames as PNG asset URLs', async () => {
-		const { items, error } = await run({ resource: 'video', operation: 'extractFrames', videoUrl: 'https://cdn.example.com/in.mp4', count: 3 });
+		const { items, error } = await run({
+			resource: 'video',
+			operation: 'extractFrames',
+			videoUrl: 'https://cdn.example.com/in.mp4',
+			count: 3,
+		});
 		expect(error).toBeUndefined();
 		const frames = items[0].json.frames as Array<{ url: string; time: number }>;
 		expect(frames).toHaveLength(3);
@@ -126,12 +220,24 @@ describe('MediaGen Video in n8n-core (against the sandbox)', () => {
 		const created = await run({ resource: 'timeline', operation: 'create', name: 'Teaser', clips });
 		expect(created.error).toBeUndefined();
 		const id = String(created.items[0].json.id);
-		expect(created.items[0].json).toMatchObject({ object: 'timeline', name: 'Teaser', duration_seconds: 7 });
+		expect(created.items[0].json).toMatchObject({
+			object: 'timeline',
+			name: 'Teaser',
+			duration_seconds: 7,
+		});
 
 		const read = await run({ resource: 'timeline', operation: 'get', timelineId: id });
 		expect(read.items[0].json).toMatchObject({ id, name: 'Teaser' });
 
-		const updated = await run({ resource: 'timeline', operation: 'update', timelineId: id, additionalFields: { name: 'Teaser v2', clips: JSON.stringify([{ video_url: 'https://cdn.example.com/a.mp4', duration: 6 }]) } });
+		const updated = await run({
+			resource: 'timeline',
+			operation: 'update',
+			timelineId: id,
+			additionalFields: {
+				name: 'Teaser v2',
+				clips: JSON.stringify([{ video_url: 'https://cdn.example.com/a.mp4', duration: 6 }]),
+			},
+		});
 		expect(updated.items[0].json).toMatchObject({ name: 'Teaser v2', duration_seconds: 6 });
 
 		const rendered = await run({ resource: 'timeline', operation: 'render', timelineId: id });
@@ -139,7 +245,12 @@ describe('MediaGen Video in n8n-core (against the sandbox)', () => {
 		expect(await kindOf(rendered.items[0].binary!.data)).toBe('mp4');
 		expect(fx.sandbox.state.chargesFor(String(rendered.items[0].json.id))[0].credits).toBe(6);
 
-		const renders = await run({ resource: 'timeline', operation: 'listRenders', timelineId: id, returnAll: true });
+		const renders = await run({
+			resource: 'timeline',
+			operation: 'listRenders',
+			timelineId: id,
+			returnAll: true,
+		});
 		expect(renders.items.map((i) => i.json.id)).toEqual([rendered.items[0].json.id]);
 
 		const missing = await run({ resource: 'timeline', operation: 'get', timelineId: 'tl_nope' });
@@ -150,7 +261,12 @@ describe('MediaGen Video in n8n-core (against the sandbox)', () => {
 		const presets = await run({ resource: 'motion', operation: 'listPresets', returnAll: true });
 		expect(presets.items.length).toBeGreaterThan(3);
 		expect(presets.items[0].json.object).toBe('motion_preset');
-		const library = await run({ resource: 'motion', operation: 'listMotionLibrary', returnAll: false, limit: 2 });
+		const library = await run({
+			resource: 'motion',
+			operation: 'listMotionLibrary',
+			returnAll: false,
+			limit: 2,
+		});
 		expect(library.items).toHaveLength(2);
 		expect(library.items[0].json.object).toBe('motion');
 	});
@@ -159,13 +275,29 @@ describe('MediaGen Video in n8n-core (against the sandbox)', () => {
 		const send = async (body: object) => {
 			const response = await fetch(`${fx.sandbox.baseUrl}/videos/generations`, {
 				method: 'POST',
-				headers: { Authorization: 'Bearer mg_sandbox_full_access_key', 'Content-Type': 'application/json', 'Idempotency-Key': `cap-${JSON.stringify(body)}` },
+				headers: {
+					Authorization: 'Bearer mg_sandbox_full_access_key',
+					'Content-Type': 'application/json',
+					'Idempotency-Key': `cap-${JSON.stringify(body)}`,
+				},
 				body: JSON.stringify(body),
 			});
-			return { status: response.status, problem: (await response.json()) as { code: string; param: string } };
+			return {
+				status: response.status,
+				problem: (await response.json()) as { code: string; param: string },
+			};
 		};
-		expect(await send({ model: 'video.extend-1', duration: 5 })).toMatchObject({ status: 400, problem: { code: 'invalid_parameter', param: 'source_video_url' } });
-		expect(await send({ model: 'video.motion-1', prompt: 'p', image_url: 'https://cdn.example.com/a.png' })).toMatchObject({ status: 400, problem: { code: 'invalid_parameter', param: 'image_url' } });
+		expect(await send({ model: 'video.extend-1', duration: 5 })).toMatchObject({
+			status: 400,
+			problem: { code: 'invalid_parameter', param: 'source_video_url' },
+		});
+		expect(
+			await send({
+				model: 'video.motion-1',
+				prompt: 'p',
+				image_url: 'https://cdn.example.com/a.png',
+			}),
+		).toMatchObject({ status: 400, problem: { code: 'invalid_parameter', param: 'image_url' } });
 	});
 
 	it('fails the run with insufficient_credits when the balance is too low (no charge)', async () => {
@@ -194,12 +326,20 @@ describe('MediaGen Video billed to a workspace pool', () => {
 				runNode({
 					nodeType: video,
 					credentials: fx.credentials,
-					parameters: { resource: 'video', operation: 'generate', prompt: 'team shot', duration: 5, options: { teamId } },
+					parameters: {
+						resource: 'video',
+						operation: 'generate',
+						prompt: 'team shot',
+						duration: 5,
+						options: { teamId },
+					},
 					settings: { onError: 'continueRegularOutput' },
 				});
 			const paid = await submit();
 			expect(paid.items[0].json.status).toBe('completed');
-			expect(fx.sandbox.state.ledger).toEqual([expect.objectContaining({ team_id: SANDBOX_TEAM_ID, credits: 30 })]);
+			expect(fx.sandbox.state.ledger).toEqual([
+				expect.objectContaining({ team_id: SANDBOX_TEAM_ID, credits: 30 }),
+			]);
 			expect(team.pool).toBe(5000 - 30);
 
 			team.memberCaps = { [SANDBOX_ACCOUNT_ID]: 50 };
@@ -210,7 +350,9 @@ describe('MediaGen Video billed to a workspace pool', () => {
 			team.monthlyCap = undefined;
 			team.pool = 10;
 			expect((await submit()).items[0].json.code).toBe('team_pool_insufficient');
-			expect((await submit(SANDBOX_VIEWER_TEAM_ID)).items[0].json.code).toBe('team_role_cannot_spend');
+			expect((await submit(SANDBOX_VIEWER_TEAM_ID)).items[0].json.code).toBe(
+				'team_role_cannot_spend',
+			);
 			expect(fx.sandbox.state.ledger).toHaveLength(1);
 		} finally {
 			await fx.sandbox.close();

@@ -17,7 +17,12 @@ if (port) {
 		const callback = typeof args[args.length - 1] === 'function' ? args.pop() : undefined;
 		let options;
 		if (typeof args[0] === 'object' && args[0] !== null) options = { ...args[0] };
-		else options = { ...(typeof args[2] === 'object' ? args[2] : typeof args[1] === 'object' ? args[1] : {}), port: args[0], host: typeof args[1] === 'string' ? args[1] : undefined };
+		else
+			options = {
+				...(typeof args[2] === 'object' ? args[2] : typeof args[1] === 'object' ? args[1] : {}),
+				port: args[0],
+				host: typeof args[1] === 'string' ? args[1] : undefined,
+			};
 		const name = options.servername || options.host;
 		if (name === HOST && (options.port === undefined || Number(options.port) === 443)) {
 			options = { ...options, host: '127.0.0.1', port, servername: HOST };

@@ -21,7 +21,11 @@ const USER = { name: 'mediagen', password: 'mediagen-registry-1' };
 export function ensureVerdaccio(log = () => {}) {
 	if (existsSync(VERDACCIO)) return;
 	log('installing verdaccio 6.8.0 into test/registry (once, ~10 s) ...');
-	execFileSync('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--package-lock=false'], { cwd: HERE, stdio: 'pipe' });
+	execFileSync(
+		'npm',
+		['install', '--no-audit', '--no-fund', '--ignore-scripts', '--package-lock=false'],
+		{ cwd: HERE, stdio: 'pipe' },
+	);
 }
 
 const freePort = () =>
@@ -36,11 +40,59 @@ const freePort = () =>
 
 function makeCertificates(dir) {
 	const ssl = (...args) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
-	ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=mediagen test registry CA');
-	ssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'registry.key', '-out', 'registry.csr', '-subj', '/CN=registry.npmjs.org');
-	writeFileSync(join(dir, 'san.ext'), 'subjectAltName=DNS:registry.npmjs.org,IP:127.0.0.1\nbasicConstraints=CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\n');
-	ssl('x509', '-req', '-in', 'registry.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'registry.pem', '-days', '2', '-extfile', 'san.ext');
-	return { ca: join(dir, 'ca.pem'), key: join(dir, 'registry.key'), cert: join(dir, 'registry.pem') };
+	ssl(
+		'req',
+		'-x509',
+		'-newkey',
+		'rsa:2048',
+		'-nodes',
+		'-keyout',
+		'ca.key',
+		'-out',
+		'ca.pem',
+		'-days',
+		'2',
+		'-subj',
+		'/CN=mediagen test registry CA',
+	);
+	ssl(
+		'req',
+		'-newkey',
+		'rsa:2048',
+		'-nodes',
+		'-keyout',
+		'registry.key',
+		'-out',
+		'registry.csr',
+		'-subj',
+		'/CN=registry.npmjs.org',
+	);
+	writeFileSync(
+		join(dir, 'san.ext'),
+		'subjectAltName=DNS:registry.npmjs.org,IP:127.0.0.1\nbasicConstraints=CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\n',
+	);
+	ssl(
+		'x509',
+		'-req',
+		'-in',
+		'registry.csr',
+		'-CA',
+		'ca.pem',
+		'-CAkey',
+		'ca.key',
+		'-CAcreateserial',
+		'-out',
+		'registry.pem',
+		'-days',
+		'2',
+		'-extfile',
+		'san.ext',
+	);
+	return {
+		ca: join(dir, 'ca.pem'),
+		key: join(dir, 'registry.key'),
+		cert: join(dir, 'registry.pem'),
+	};
 }
 
 /** One HTTPS request to the registry, trusting the test CA. */
@@ -55,12 +107,18 @@ function call(port, ca, method, path, body, token) {
 				method,
 				path,
 				ca: readFileSync(ca),
-				headers: { accept: 'application/json', ...(data ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+				headers: {
+					accept: 'application/json',
+					...(data ? { 'content-type': 'application/json' } : {}),
+					...(token ? { authorization: `Bearer ${token}` } : {}),
+				},
 			},
 			(res) => {
 				let text = '';
 				res.on('data', (chunk) => (text += chunk));
-				res.on('end', () => resolve({ status: res.statusCode, body: text ? JSON.parse(text) : undefined }));
+				res.on('end', () =>
+					resolve({ status: res.statusCode, body: text ? JSON.parse(text) : undefined }),
+				);
 			},
 		);
 		req.on('error', reject);
@@ -95,7 +153,11 @@ export async function startRegistry(dir, { log = () => {} } = {}) {
 			'',
 		].join('\n'),
 	);
-	const child = spawn(process.execPath, [VERDACCIO, '--config', config, '--listen', `https://127.0.0.1:${port}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+	const child = spawn(
+		process.execPath,
+		[VERDACCIO, '--config', config, '--listen', `https://127.0.0.1:${port}`],
+		{ stdio: ['ignore', 'pipe', 'pipe'] },
+	);
 	let output = '';
 	child.stdout.on('data', (chunk) => (output += chunk));
 	child.stderr.on('data', (chunk) => (output += chunk));
@@ -103,11 +165,18 @@ export async function startRegistry(dir, { log = () => {} } = {}) {
 	for (const deadline = Date.now() + 30_000; ; ) {
 		const ping = await call(port, certificates.ca, 'GET', '/-/ping').catch(() => undefined);
 		if (ping?.status === 200) break;
-		if (child.exitCode !== null || Date.now() > deadline) throw new Error(`verdaccio did not start:\n${output.slice(-2000)}`);
+		if (child.exitCode !== null || Date.now() > deadline)
+			throw new Error(`verdaccio did not start:\n${output.slice(-2000)}`);
 		await new Promise((r) => setTimeout(r, 200));
 	}
-	const signup = await call(port, certificates.ca, 'PUT', `/-/user/org.couchdb.user:${USER.name}`, { name: USER.name, password: USER.password });
-	if (!signup.body?.token) throw new Error(`verdaccio refused the user: HTTP ${signup.status} ${JSON.stringify(signup.body)}`);
+	const signup = await call(port, certificates.ca, 'PUT', `/-/user/org.couchdb.user:${USER.name}`, {
+		name: USER.name,
+		password: USER.password,
+	});
+	if (!signup.body?.token)
+		throw new Error(
+			`verdaccio refused the user: HTTP ${signup.status} ${JSON.stringify(signup.body)}`,
+		);
 	const token = signup.body.token;
 	const env = {
 		NODE_OPTIONS: `--require ${join(HERE, 'answer-for-npmjs.cjs')}`,
@@ -122,11 +191,33 @@ export async function startRegistry(dir, { log = () => {} } = {}) {
 	async function publish(folder) {
 		const { name, version } = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8'));
 		const registry = `https://127.0.0.1:${port}/`;
-		execFileSync('npm', ['publish', folder, `--registry=${registry}`, `--//127.0.0.1:${port}/:_authToken=${token}`, '--ignore-scripts', '--provenance=false', '--access=public', '--tag=latest'], {
-			env: { ...process.env, NODE_EXTRA_CA_CERTS: certificates.ca, npm_config_cafile: certificates.ca },
-			stdio: 'pipe',
-		});
-		const metadata = await call(port, certificates.ca, 'GET', `/${encodeURIComponent(name)}/${version}`);
+		execFileSync(
+			'npm',
+			[
+				'publish',
+				folder,
+				`--registry=${registry}`,
+				`--//127.0.0.1:${port}/:_authToken=${token}`,
+				'--ignore-scripts',
+				'--provenance=false',
+				'--access=public',
+				'--tag=latest',
+			],
+			{
+				env: {
+					...process.env,
+					NODE_EXTRA_CA_CERTS: certificates.ca,
+					npm_config_cafile: certificates.ca,
+				},
+				stdio: 'pipe',
+			},
+		);
+		const metadata = await call(
+			port,
+			certificates.ca,
+			'GET',
+			`/${encodeURIComponent(name)}/${version}`,
+		);
 		return { name, version, integrity: metadata.body?.dist?.integrity };
 	}
 
@@ -145,11 +236,15 @@ export async function startRegistry(dir, { log = () => {} } = {}) {
 
 const isMain = process.argv[1] && new URL(import.meta.url).pathname === process.argv[1];
 if (isMain) {
-	const { values } = parseArgs({ options: { dir: { type: 'string' }, publish: { type: 'string', multiple: true, default: [] } } });
+	const { values } = parseArgs({
+		options: { dir: { type: 'string' }, publish: { type: 'string', multiple: true, default: [] } },
+	});
 	const registry = await startRegistry(values.dir, { log: (m) => process.stderr.write(`${m}\n`) });
 	const published = [];
 	for (const folder of values.publish) published.push(await registry.publish(folder));
-	process.stdout.write(`${JSON.stringify({ port: registry.port, ca: registry.ca, env: registry.env, published })}\n`);
+	process.stdout.write(
+		`${JSON.stringify({ port: registry.port, ca: registry.ca, env: registry.env, published })}\n`,
+	);
 	const stop = async () => {
 		await registry.stop();
 		process.exit(0);

@@ -26,7 +26,9 @@ describe('sandbox authentication', () => {
 			['a token without a scheme', 'mg_sandbox_full_access_key'],
 			['two tokens', 'Bearer one two'],
 		])('answers 401 unauthorized for a malformed header (%s)', async (_name, header) => {
-			const res = await clientFor(sandbox.baseUrl).get('/account', { headers: { Authorization: header } });
+			const res = await clientFor(sandbox.baseUrl).get('/account', {
+				headers: { Authorization: header },
+			});
 			expectProblem(res, 401, 'unauthorized');
 		});
 
@@ -38,7 +40,9 @@ describe('sandbox authentication', () => {
 		it('serves the account to the ready-made API key', async () => {
 			const res = await clientFor(sandbox.baseUrl, SANDBOX_API_KEY).get('/account');
 			expect(res.status).toBe(200);
-			expect(res.data).toEqual(expect.objectContaining({ object: 'account', id: 'acc_sandbox', status: 'active' }));
+			expect(res.data).toEqual(
+				expect.objectContaining({ object: 'account', id: 'acc_sandbox', status: 'active' }),
+			);
 			expect(res.data).not.toHaveProperty('balance');
 		});
 	});
@@ -54,7 +58,12 @@ describe('sandbox authentication', () => {
 				scope: 'account:read credits:read',
 			});
 			expect(res.status).toBe(200);
-			expect(res.data).toEqual({ access_token: expect.any(String), token_type: 'Bearer', expires_in: 3600, scope: 'account:read credits:read' });
+			expect(res.data).toEqual({
+				access_token: expect.any(String),
+				token_type: 'Bearer',
+				expires_in: 3600,
+				scope: 'account:read credits:read',
+			});
 			const account = await clientFor(sandbox.baseUrl, res.data.access_token).get('/account');
 			expect(account.status).toBe(200);
 			expect(account.data.id).toBe('acc_sandbox');
@@ -67,7 +76,11 @@ describe('sandbox authentication', () => {
 				client_secret: SANDBOX_OAUTH_CLIENT_SECRET,
 				scope: 'account:read',
 			});
-			const problem = expectProblem(await clientFor(sandbox.baseUrl, res.data.access_token).get('/runs'), 403, 'insufficient_scope');
+			const problem = expectProblem(
+				await clientFor(sandbox.baseUrl, res.data.access_token).get('/runs'),
+				403,
+				'insufficient_scope',
+			);
 			expect(problem.required_scope).toBe('runs:read');
 		});
 
@@ -79,24 +92,56 @@ describe('sandbox authentication', () => {
 				client_secret: SANDBOX_OAUTH_CLIENT_SECRET,
 				scope: 'models:read',
 			});
-			const problem = expectProblem(await http().post('/oauth/token', form.toString(), { headers: { 'Content-Type': 'application/x-www-form-urlencoded' } }), 400, 'invalid_request');
+			const problem = expectProblem(
+				await http().post('/oauth/token', form.toString(), {
+					headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+				}),
+				400,
+				'invalid_request',
+			);
 			expect(problem.detail).toMatch(/JSON/);
 			expect(sandbox.state.tokensIssued).toBe(before);
 		});
 
 		it('refuses any property besides grant_type, client_id, client_secret and scope (400 invalid_request naming it)', async () => {
-			const body = { grant_type: 'client_credentials', client_id: SANDBOX_OAUTH_CLIENT_ID, client_secret: SANDBOX_OAUTH_CLIENT_SECRET };
-			const extra = expectProblem(await http().post('/oauth/token', { ...body, audience: 'api' }), 400, 'invalid_request');
+			const body = {
+				grant_type: 'client_credentials',
+				client_id: SANDBOX_OAUTH_CLIENT_ID,
+				client_secret: SANDBOX_OAUTH_CLIENT_SECRET,
+			};
+			const extra = expectProblem(
+				await http().post('/oauth/token', { ...body, audience: 'api' }),
+				400,
+				'invalid_request',
+			);
 			expect(extra.param).toBe('audience');
 			expect((await http().post('/oauth/token', body)).status).toBe(200);
 		});
 
 		it('with HTTP Basic, the body holds grant_type and scope only', async () => {
-			const basic = { auth: { username: SANDBOX_OAUTH_CLIENT_ID, password: SANDBOX_OAUTH_CLIENT_SECRET } };
-			const twice = expectProblem(await http().post('/oauth/token', { grant_type: 'client_credentials', client_id: SANDBOX_OAUTH_CLIENT_ID }, basic), 400, 'invalid_request');
+			const basic = {
+				auth: { username: SANDBOX_OAUTH_CLIENT_ID, password: SANDBOX_OAUTH_CLIENT_SECRET },
+			};
+			const twice = expectProblem(
+				await http().post(
+					'/oauth/token',
+					{ grant_type: 'client_credentials', client_id: SANDBOX_OAUTH_CLIENT_ID },
+					basic,
+				),
+				400,
+				'invalid_request',
+			);
 			expect(twice.param).toBe('client_id');
-			expectProblem(await http().post('/oauth/token', { scope: 'models:read' }, basic), 400, 'invalid_request');
-			expectProblem(await http().post('/oauth/token', { grant_type: 'password' }, basic), 400, 'unsupported_grant_type');
+			expectProblem(
+				await http().post('/oauth/token', { scope: 'models:read' }, basic),
+				400,
+				'invalid_request',
+			);
+			expectProblem(
+				await http().post('/oauth/token', { grant_type: 'password' }, basic),
+				400,
+				'unsupported_grant_type',
+			);
 		});
 
 		it('accepts the client id and secret as HTTP Basic', async () => {
@@ -107,17 +152,27 @@ describe('sandbox authentication', () => {
 			);
 			expect(res.status).toBe(200);
 			expect(res.data.token_type).toBe('Bearer');
-			expect((await clientFor(sandbox.baseUrl, res.data.access_token).get('/account/credits')).status).toBe(200);
+			expect(
+				(await clientFor(sandbox.baseUrl, res.data.access_token).get('/account/credits')).status,
+			).toBe(200);
 		});
 
 		it('answers 401 invalid_client for a wrong client secret (JSON and Basic)', async () => {
 			expectProblem(
-				await http().post('/oauth/token', { grant_type: 'client_credentials', client_id: SANDBOX_OAUTH_CLIENT_ID, client_secret: 'wrong' }),
+				await http().post('/oauth/token', {
+					grant_type: 'client_credentials',
+					client_id: SANDBOX_OAUTH_CLIENT_ID,
+					client_secret: 'wrong',
+				}),
 				401,
 				'invalid_client',
 			);
 			expectProblem(
-				await http().post('/oauth/token', { grant_type: 'client_credentials' }, { auth: { username: SANDBOX_OAUTH_CLIENT_ID, password: 'wrong' } }),
+				await http().post(
+					'/oauth/token',
+					{ grant_type: 'client_credentials' },
+					{ auth: { username: SANDBOX_OAUTH_CLIENT_ID, password: 'wrong' } },
+				),
 				401,
 				'invalid_client',
 			);
@@ -125,7 +180,11 @@ describe('sandbox authentication', () => {
 
 		it('answers 401 invalid_client for an unknown client id', async () => {
 			expectProblem(
-				await http().post('/oauth/token', { grant_type: 'client_credentials', client_id: 'nobody', client_secret: SANDBOX_OAUTH_CLIENT_SECRET }),
+				await http().post('/oauth/token', {
+					grant_type: 'client_credentials',
+					client_id: 'nobody',
+					client_secret: SANDBOX_OAUTH_CLIENT_SECRET,
+				}),
 				401,
 				'invalid_client',
 			);

@@ -13,7 +13,12 @@ describe('sandbox injected faults', () => {
 	afterEach(() => sandbox.close());
 
 	it("when:'before' answers the fault without creating a run, once", async () => {
-		sandbox.injectFault({ when: 'before', status: 503, method: 'POST', path: '/images/generations' });
+		sandbox.injectFault({
+			when: 'before',
+			status: 503,
+			method: 'POST',
+			path: '/images/generations',
+		});
 		expectProblem(await submitImage(http), 503, 'service_unavailable');
 		expect(sandbox.state.runs.size).toBe(0);
 		const next = await submitImage(http);
@@ -22,7 +27,12 @@ describe('sandbox injected faults', () => {
 	});
 
 	it("when:'after' creates the run and still answers the fault; a retry with the same key replays that run", async () => {
-		sandbox.injectFault({ when: 'after', status: 503, method: 'POST', path: '/images/generations' });
+		sandbox.injectFault({
+			when: 'after',
+			status: 503,
+			method: 'POST',
+			path: '/images/generations',
+		});
 		const failed = await submitImage(http, {}, 'key-after-fault');
 		expect(failed.status).toBe(503);
 		expect(sandbox.state.runs.size).toBe(1);
@@ -35,7 +45,12 @@ describe('sandbox injected faults', () => {
 	});
 
 	it('drops the connection for reset: true', async () => {
-		sandbox.injectFault({ when: 'before', reset: true, method: 'POST', path: '/images/generations' });
+		sandbox.injectFault({
+			when: 'before',
+			reset: true,
+			method: 'POST',
+			path: '/images/generations',
+		});
 		const error = await submitImage(http).then(
 			() => undefined,
 			(e: { code?: string; response?: unknown }) => e,
@@ -54,7 +69,13 @@ describe('sandbox injected faults', () => {
 	});
 
 	it('matches method and path: other requests are untouched, and count sets how many are hit', async () => {
-		sandbox.injectFault({ when: 'before', status: 500, method: 'POST', path: '/images/generations', count: 2 });
+		sandbox.injectFault({
+			when: 'before',
+			status: 500,
+			method: 'POST',
+			path: '/images/generations',
+			count: 2,
+		});
 		expect((await http.get('/runs')).status).toBe(200);
 		expect((await submitImage(http)).status).toBe(500);
 		expect((await submitImage(http)).status).toBe(500);

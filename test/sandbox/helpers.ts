@@ -10,7 +10,9 @@ import { closeWithContractCheck } from '../helpers/contract';
 export type SandboxOptions = Parameters<typeof startSandbox>[0];
 
 /** A sandbox with a fast default latency, and an axios client on its base URL that never throws on status. */
-export async function openSandbox(options: SandboxOptions = {}): Promise<{ sandbox: Sandbox; http: AxiosInstance }> {
+export async function openSandbox(
+	options: SandboxOptions = {},
+): Promise<{ sandbox: Sandbox; http: AxiosInstance }> {
 	const sandbox = closeWithContractCheck(await startSandbox({ latencyMs: 100, ...options }));
 	return { sandbox, http: clientFor(sandbox.baseUrl, SANDBOX_API_KEY) };
 }
@@ -33,7 +35,11 @@ export function idem(key: string = randomUUID()): { headers: Record<string, stri
 }
 
 /** Asserts the response is a problem document with every field the API document names, and returns it. */
-export function expectProblem(res: AxiosResponse, status: number, code: string): Record<string, unknown> {
+export function expectProblem(
+	res: AxiosResponse,
+	status: number,
+	code: string,
+): Record<string, unknown> {
 	const body = res.data as Record<string, unknown>;
 	expect({ status: res.status, code: body?.code }).toEqual({ status, code });
 	expect(String(res.headers['content-type'])).toMatch(/^application\/problem\+json/);
@@ -51,18 +57,29 @@ export function expectProblem(res: AxiosResponse, status: number, code: string):
 }
 
 /** Submits an image generation with a fresh Idempotency-Key. */
-export function submitImage(http: AxiosInstance, body: Record<string, unknown> = {}, key?: string): Promise<AxiosResponse> {
+export function submitImage(
+	http: AxiosInstance,
+	body: Record<string, unknown> = {},
+	key?: string,
+): Promise<AxiosResponse> {
 	return http.post('/images/generations', { prompt: 'a lighthouse at dusk', ...body }, idem(key));
 }
 
 /** Polls GET /runs/{id} until the run is completed or failed. */
-export async function waitForRun(http: AxiosInstance, runId: string, timeoutMs = 5000): Promise<Record<string, unknown>> {
+export async function waitForRun(
+	http: AxiosInstance,
+	runId: string,
+	timeoutMs = 5000,
+): Promise<Record<string, unknown>> {
 	const end = Date.now() + timeoutMs;
 	for (;;) {
 		const res = await http.get(`/runs/${runId}`);
-		if (res.status !== 200) throw new Error(`GET /runs/${runId} answered ${res.status}: ${JSON.stringify(res.data)}`);
-		if (res.data.status === 'completed' || res.data.status === 'failed') return res.data as Record<string, unknown>;
-		if (Date.now() > end) throw new Error(`run ${runId} still ${res.data.status} after ${timeoutMs} ms`);
+		if (res.status !== 200)
+			throw new Error(`GET /runs/${runId} answered ${res.status}: ${JSON.stringify(res.data)}`);
+		if (res.data.status === 'completed' || res.data.status === 'failed')
+			return res.data as Record<string, unknown>;
+		if (Date.now() > end)
+			throw new Error(`run ${runId} still ${res.data.status} after ${timeoutMs} ms`);
 		await sleep(25);
 	}
 }

@@ -44,13 +44,27 @@ describe('sandbox idempotency (decisions.md)', () => {
 		expect(third.headers['idempotent-replayed']).toBe('true');
 
 		expect(sandbox.state.chargesFor(first.data.id)).toHaveLength(1);
-		expect([...sandbox.state.runs.values()].filter((r) => r.run.input_summary && (r.run.input_summary as { prompt?: string }).prompt === 'a red kite')).toHaveLength(1);
+		expect(
+			[...sandbox.state.runs.values()].filter(
+				(r) =>
+					r.run.input_summary &&
+					(r.run.input_summary as { prompt?: string }).prompt === 'a red kite',
+			),
+		).toHaveLength(1);
 	});
 
 	it('treats a body with its keys in another order as the same body', async () => {
 		const key = randomUUID();
-		const first = await http.post('/images/generations', { prompt: 'order', count: 1, aspect_ratio: '1:1' }, { headers: { 'Idempotency-Key': key } });
-		const second = await http.post('/images/generations', { aspect_ratio: '1:1', count: 1, prompt: 'order' }, { headers: { 'Idempotency-Key': key } });
+		const first = await http.post(
+			'/images/generations',
+			{ prompt: 'order', count: 1, aspect_ratio: '1:1' },
+			{ headers: { 'Idempotency-Key': key } },
+		);
+		const second = await http.post(
+			'/images/generations',
+			{ aspect_ratio: '1:1', count: 1, prompt: 'order' },
+			{ headers: { 'Idempotency-Key': key } },
+		);
 		expect(first.status).toBe(202);
 		expect(second.status).toBe(202);
 		expect(second.data.id).toBe(first.data.id);
@@ -61,16 +75,28 @@ describe('sandbox idempotency (decisions.md)', () => {
 		const first = await submitImage(http, { prompt: 'first body' }, key);
 		expect(first.status).toBe(202);
 		const runs = sandbox.state.runs.size;
-		expectProblem(await submitImage(http, { prompt: 'second body' }, key), 409, 'idempotency_key_reused');
+		expectProblem(
+			await submitImage(http, { prompt: 'second body' }, key),
+			409,
+			'idempotency_key_reused',
+		);
 		expect(sandbox.state.runs.size).toBe(runs);
 		await waitForRun(http, first.data.id);
 		expect(sandbox.state.ledger.filter((e) => e.run_id === first.data.id)).toHaveLength(1);
 	});
 
 	it('scopes keys to the account: another account using the same key gets its own run', async () => {
-		const other = { ...sandbox.state.account(SANDBOX_ACCOUNT_ID), id: 'acc_other', balance: 1000, reserved: 0 };
+		const other = {
+			...sandbox.state.account(SANDBOX_ACCOUNT_ID),
+			id: 'acc_other',
+			balance: 1000,
+			reserved: 0,
+		};
 		sandbox.state.accounts.set(other.id, other);
-		const otherHttp = clientFor(sandbox.baseUrl, sandbox.state.createApiKey(['images:write', 'runs:read'], 'other', other.id));
+		const otherHttp = clientFor(
+			sandbox.baseUrl,
+			sandbox.state.createApiKey(['images:write', 'runs:read'], 'other', other.id),
+		);
 		const key = randomUUID();
 		const mine = await submitImage(http, { prompt: 'shared key' }, key);
 		const theirs = await submitImage(otherHttp, { prompt: 'shared key' }, key);
@@ -82,7 +108,15 @@ describe('sandbox idempotency (decisions.md)', () => {
 
 	it('does not remember a refused submit: the same key may be used again once the body is valid', async () => {
 		const key = randomUUID();
-		expectProblem(await http.post('/images/generations', { prompt: '' }, { headers: { 'Idempotency-Key': key } }), 400, 'invalid_prompt');
+		expectProblem(
+			await http.post(
+				'/images/generations',
+				{ prompt: '' },
+				{ headers: { 'Idempotency-Key': key } },
+			),
+			400,
+			'invalid_prompt',
+		);
 		const res = await submitImage(http, { prompt: 'now valid' }, key);
 		expect(res.status).toBe(202);
 		expect(res.headers['idempotent-replayed']).toBeUndefined();

@@ -22,7 +22,9 @@ function sourceFiles(dir: string): string[] {
 
 /** Every module specifier a file names: import/export from, import type, require(), import(). */
 function specifiers(file: string): string[] {
-	return ts.preProcessFile(readFileSync(file, 'utf8'), true, true).importedFiles.map((f) => f.fileName);
+	return ts
+		.preProcessFile(readFileSync(file, 'utf8'), true, true)
+		.importedFiles.map((f) => f.fileName);
 }
 
 /** The package files a sandbox file reaches, as "sandbox/x.ts → ../src/y". */
@@ -56,7 +58,9 @@ describe('the sandbox is a second opinion', () => {
 		];
 		for (const line of kinds) {
 			const specs = ts.preProcessFile(line, true, true).importedFiles.map((f) => f.fileName);
-			const reached = specs.map((spec) => resolve(dirname(probe), spec)).filter((t) => PACKAGE_DIRS.some((dir) => t.startsWith(dir + sep)));
+			const reached = specs
+				.map((spec) => resolve(dirname(probe), spec))
+				.filter((t) => PACKAGE_DIRS.some((dir) => t.startsWith(dir + sep)));
 			expect({ line, reached: reached.length }).toEqual({ line, reached: 1 });
 		}
 	});
@@ -73,8 +77,15 @@ describe('the sandbox is a second opinion', () => {
 				idempotencyKey: decided ? 'optional' : row.idempotency,
 				auth: row.auth,
 			};
-			expect({ key: rowKey(row), scope: served.scope, idempotencyKey: served.idempotencyKey, auth: served.auth }).toEqual(want);
+			expect({
+				key: rowKey(row),
+				scope: served.scope,
+				idempotencyKey: served.idempotencyKey,
+				auth: served.auth,
+			}).toEqual(want);
 		}
-		expect(seed.filter((r) => r.scope === 'unspecified' || r.idempotency === 'unspecified').map(rowKey)).toEqual(['POST /videos/generations/{id}/final']);
+		expect(
+			seed.filter((r) => r.scope === 'unspecified' || r.idempotency === 'unspecified').map(rowKey),
+		).toEqual(['POST /videos/generations/{id}/final']);
 	});
 });

@@ -15,9 +15,10 @@ import { expectProblem, idem, openSandbox, waitForRun } from './helpers';
 
 const MB = 1024 * 1024;
 
-
 /** Reads a response stream through: size, sha256 and the first bytes, without keeping it. */
-async function drain(stream: Readable): Promise<{ size: number; sha256: string; head: Buffer; tail: Buffer }> {
+async function drain(
+	stream: Readable,
+): Promise<{ size: number; sha256: string; head: Buffer; tail: Buffer }> {
 	const hash = createHash('sha256');
 	let size = 0;
 	let head = Buffer.alloc(0);
@@ -42,8 +43,14 @@ describe('sandbox: large uploads and outputs', () => {
 
 	it('keeps an upload above the spill size in a temporary file, serves it back byte for byte, and measures it from its header', async () => {
 		const wav = monoWav(SPILL_BYTES + 12 * MB, 1000);
-		const { data: upload } = await http.post('/uploads', { content_type: 'audio/wav', filename: 'long.wav' });
-		const put = await axios.put(upload.upload_url, wav, { headers: { 'Content-Type': 'audio/wav' }, maxBodyLength: Infinity });
+		const { data: upload } = await http.post('/uploads', {
+			content_type: 'audio/wav',
+			filename: 'long.wav',
+		});
+		const put = await axios.put(upload.upload_url, wav, {
+			headers: { 'Content-Type': 'audio/wav' },
+			maxBodyLength: Infinity,
+		});
 		expect(put.status).toBe(200);
 		const kept = sandbox.state.uploads.get(upload.asset_id)!;
 		expect(kept.bytes).toBeUndefined();
@@ -55,14 +62,23 @@ describe('sandbox: large uploads and outputs', () => {
 		expect((await drain(read.data)).sha256).toBe(createHash('sha256').update(wav).digest('hex'));
 
 		// 20 MB of 1 kHz 8-bit mono plays ~20,900 s: the transcription model takes at most 7,200 s
-		const refused = await http.post('/audio/transcriptions', { audio_url: upload.asset_url }, idem());
-		expect(expectProblem(refused, 400, 'invalid_parameter').detail).toMatch(/audio_url: the file plays 20\d{3}\.\d\d s, at most 7200 s/);
+		const refused = await http.post(
+			'/audio/transcriptions',
+			{ audio_url: upload.asset_url },
+			idem(),
+		);
+		expect(expectProblem(refused, 400, 'invalid_parameter').detail).toMatch(
+			/audio_url: the file plays 20\d{3}\.\d\d s, at most 7200 s/,
+		);
 	});
 
 	it('removes its temporary files when it closes', async () => {
 		const other = await openSandbox({ latencyMs: 50 });
 		const { data: upload } = await other.http.post('/uploads', { content_type: 'audio/wav' });
-		await axios.put(upload.upload_url, monoWav(SPILL_BYTES + MB, 1000), { headers: { 'Content-Type': 'audio/wav' }, maxBodyLength: Infinity });
+		await axios.put(upload.upload_url, monoWav(SPILL_BYTES + MB, 1000), {
+			headers: { 'Content-Type': 'audio/wav' },
+			maxBodyLength: Infinity,
+		});
 		const path = other.sandbox.state.uploads.get(upload.asset_id)!.spool!.path;
 		expect(existsSync(path)).toBe(true);
 		await other.sandbox.close();
@@ -80,7 +96,11 @@ describe('sandbox: large uploads and outputs', () => {
 	it('sends an MP4 output of videoOutputBytes: the clip, then one free box up to that size, with Content-Length and the asked duration', async () => {
 		sandbox.state.options.videoOutputBytes = 24 * MB + 7;
 		try {
-			const submitted = await http.post('/videos/generations', { prompt: 'a long take', duration: 5 }, idem());
+			const submitted = await http.post(
+				'/videos/generations',
+				{ prompt: 'a long take', duration: 5 },
+				idem(),
+			);
 			expect(submitted.status).toBe(202);
 			const run = await waitForRun(http, submitted.data.id);
 			const url = (run.output as { output_url: string }).output_url;
@@ -96,9 +116,13 @@ describe('sandbox: large uploads and outputs', () => {
 			const file = sandbox.state.runs.get(submitted.data.id)!.files.values().next().value!;
 			expect(file.bytes.length).toBeLessThan(MB);
 			expect(file.padding).toBe(24 * MB + 7 - file.bytes.length);
-			const whole = Buffer.from((await axios.get<ArrayBuffer>(url, { responseType: 'arraybuffer' })).data);
+			const whole = Buffer.from(
+				(await axios.get<ArrayBuffer>(url, { responseType: 'arraybuffer' })).data,
+			);
 			expect(whole.readUInt32BE(file.bytes.length)).toBe(file.padding);
-			expect(whole.subarray(file.bytes.length + 4, file.bytes.length + 8).toString('latin1')).toBe('free');
+			expect(whole.subarray(file.bytes.length + 4, file.bytes.length + 8).toString('latin1')).toBe(
+				'free',
+			);
 			expect(playingSeconds(whole)).toBe(5);
 		} finally {
 			sandbox.state.options.videoOutputBytes = 0;

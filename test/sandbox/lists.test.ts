@@ -14,13 +14,19 @@ describe('sandbox lists: GET /runs', () => {
 	beforeAll(async () => {
 		({ sandbox, http } = await openSandbox({ latencyMs: 50 }));
 		const created: string[] = [];
-		for (let i = 0; i < 3; i++) created.push((await submitImage(http, { prompt: `completed ${i}` })).data.id);
+		for (let i = 0; i < 3; i++)
+			created.push((await submitImage(http, { prompt: `completed ${i}` })).data.id);
 		for (const id of created) await waitForRun(http, id);
 		sandbox.state.options.failureRate = 1;
-		for (let i = 0; i < 2; i++) failed.push((await submitImage(http, { prompt: `failed ${i}` })).data.id);
+		for (let i = 0; i < 2; i++)
+			failed.push((await submitImage(http, { prompt: `failed ${i}` })).data.id);
 		for (const id of failed) await waitForRun(http, id);
 		sandbox.state.options.failureRate = 0;
-		const edit = await http.post('/images/background-remove', { image_url: 'https://example.com/cat.png' }, idem());
+		const edit = await http.post(
+			'/images/background-remove',
+			{ image_url: 'https://example.com/cat.png' },
+			idem(),
+		);
 		expect(edit.status).toBe(202);
 		editing = edit.data.id;
 		await waitForRun(http, editing);
@@ -39,7 +45,9 @@ describe('sandbox lists: GET /runs', () => {
 		const pages: Array<{ ids: string[]; has_more: boolean }> = [];
 		let after: string | undefined;
 		for (let guard = 0; guard < 10; guard++) {
-			const res = await http.get('/runs', { params: { limit: 2, ...(after ? { starting_after: after } : {}) } });
+			const res = await http.get('/runs', {
+				params: { limit: 2, ...(after ? { starting_after: after } : {}) },
+			});
 			expect(res.status).toBe(200);
 			const pageIds = res.data.data.map((r: { id: string }) => r.id);
 			pages.push({ ids: pageIds, has_more: res.data.has_more });
@@ -68,17 +76,30 @@ describe('sandbox lists: GET /runs', () => {
 	it('filters by capability', async () => {
 		const res = await http.get('/runs', { params: { capability: 'image_editing' } });
 		expect(res.data.data.map((r: { id: string }) => r.id)).toEqual([editing]);
-		const images = await http.get('/runs', { params: { capability: 'image_generation', status: 'completed' } });
+		const images = await http.get('/runs', {
+			params: { capability: 'image_generation', status: 'completed' },
+		});
 		expect(images.data.data).toHaveLength(3);
 	});
 
-	it.each([['0'], ['101'], ['-1'], ['two'], ['1.5']])('answers 400 invalid_parameter (param limit) for limit=%s', async (limit) => {
-		const problem = expectProblem(await http.get('/runs', { params: { limit } }), 400, 'invalid_parameter');
-		expect(problem.param).toBe('limit');
-	});
+	it.each([['0'], ['101'], ['-1'], ['two'], ['1.5']])(
+		'answers 400 invalid_parameter (param limit) for limit=%s',
+		async (limit) => {
+			const problem = expectProblem(
+				await http.get('/runs', { params: { limit } }),
+				400,
+				'invalid_parameter',
+			);
+			expect(problem.param).toBe('limit');
+		},
+	);
 
 	it('answers 400 invalid_parameter (param starting_after) for an id that is not in the list', async () => {
-		const problem = expectProblem(await http.get('/runs', { params: { starting_after: 'run_missing' } }), 400, 'invalid_parameter');
+		const problem = expectProblem(
+			await http.get('/runs', { params: { starting_after: 'run_missing' } }),
+			400,
+			'invalid_parameter',
+		);
 		expect(problem.param).toBe('starting_after');
 	});
 });

@@ -1,7 +1,17 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
 import { crc32 } from 'node:zlib';
 
-import { makeBlend, makeGlb, makeModelFile, makeMp3, makeObj, makeStl, makeUsdz, makeWav, mp4Clip } from '../../sandbox/media-files';
+import {
+	makeBlend,
+	makeGlb,
+	makeModelFile,
+	makeMp3,
+	makeObj,
+	makeStl,
+	makeUsdz,
+	makeWav,
+	mp4Clip,
+} from '../../sandbox/media-files';
 
 /** Top-level MP4 boxes: [type, size]. */
 function boxes(bytes: Buffer): Array<[string, number]> {
@@ -38,7 +48,8 @@ describe('sandbox media files are real files of their type', () => {
 		expect(mp3.subarray(0, 3).toString('latin1')).toBe('ID3');
 		const frames = mp3.subarray(10);
 		expect(frames.length % 36).toBe(0);
-		for (let at = 0; at < frames.length; at += 36) expect([...frames.subarray(at, at + 4)]).toEqual([0xff, 0xf3, 0x18, 0xc4]);
+		for (let at = 0; at < frames.length; at += 36)
+			expect([...frames.subarray(at, at + 4)]).toEqual([0xff, 0xf3, 0x18, 0xc4]);
 		expect(frames.length / 36).toBe(Math.round(16000 / 576));
 	});
 
@@ -53,7 +64,8 @@ describe('sandbox media files are real files of their type', () => {
 		const binLength = glb.readUInt32LE(20 + jsonLength);
 		expect(glb.subarray(24 + jsonLength, 28 + jsonLength).toString('latin1')).toBe('BIN\0');
 		expect(gltf.buffers[0].byteLength).toBe(binLength);
-		for (const view of gltf.bufferViews) expect(view.byteOffset + view.byteLength).toBeLessThanOrEqual(binLength);
+		for (const view of gltf.bufferViews)
+			expect(view.byteOffset + view.byteLength).toBeLessThanOrEqual(binLength);
 		expect(gltf.accessors[0]).toMatchObject({ type: 'VEC3', count: 4 });
 	});
 
@@ -74,8 +86,16 @@ describe('sandbox media files are real files of their type', () => {
 	it('OBJ, STL, FBX and BLEND: the text and header forms their tools read', () => {
 		expect(makeObj(1).toString('utf8')).toMatch(/^# .*\no model\n(v .+\n){4}(f \d+ \d+ \d+\n){4}$/);
 		expect(makeStl(1).toString('utf8')).toMatch(/^solid model\n[\s\S]*endsolid model\n$/);
-		expect((makeStl(1).toString('utf8').match(/facet normal/g) ?? []).length).toBe(4);
-		expect(makeModelFile('fbx', 1).toString('utf8')).toMatch(/^; FBX 7\.4\.0 project file\n[\s\S]*PolygonVertexIndex: \*12/);
+		expect(
+			(
+				makeStl(1)
+					.toString('utf8')
+					.match(/facet normal/g) ?? []
+			).length,
+		).toBe(4);
+		expect(makeModelFile('fbx', 1).toString('utf8')).toMatch(
+			/^; FBX 7\.4\.0 project file\n[\s\S]*PolygonVertexIndex: \*12/,
+		);
 		expect(makeBlend().subarray(0, 12).toString('latin1')).toBe('BLENDER-v300');
 		expect(makeBlend().subarray(12, 16).toString('latin1')).toBe('ENDB');
 	});

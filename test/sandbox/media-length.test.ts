@@ -16,7 +16,12 @@ function wav(channels: number, sampleRate: number, bits: number, dataBytes: numb
 	fmt.writeUInt32LE((sampleRate * channels * bits) / 8, 8);
 	fmt.writeUInt16LE((channels * bits) / 8, 12);
 	fmt.writeUInt16LE(bits, 14);
-	const body = Buffer.concat([Buffer.from('WAVE'), chunk('LIST', Buffer.from('INFOabc')), chunk('fmt ', fmt), chunk('data', Buffer.alloc(dataBytes))]);
+	const body = Buffer.concat([
+		Buffer.from('WAVE'),
+		chunk('LIST', Buffer.from('INFOabc')),
+		chunk('fmt ', fmt),
+		chunk('data', Buffer.alloc(dataBytes)),
+	]);
 	const riff = Buffer.alloc(8);
 	riff.write('RIFF', 0, 'ascii');
 	riff.writeUInt32LE(body.length, 4);
@@ -41,7 +46,12 @@ function movie(version: 0 | 1, timescale: number, duration: number): Buffer {
 		mvhd.writeUInt32BE(timescale, 12);
 		mvhd.writeUInt32BE(duration, 16);
 	}
-	return Buffer.concat([box('ftyp', Buffer.from('isom\0\0\0\0isom')), box('free', Buffer.alloc(4)), box('moov', Buffer.concat([box('udta', Buffer.alloc(6)), box('mvhd', mvhd)])), box('mdat', Buffer.alloc(10))]);
+	return Buffer.concat([
+		box('ftyp', Buffer.from('isom\0\0\0\0isom')),
+		box('free', Buffer.alloc(4)),
+		box('moov', Buffer.concat([box('udta', Buffer.alloc(6)), box('mvhd', mvhd)])),
+		box('mdat', Buffer.alloc(10)),
+	]);
 }
 
 describe('the sandbox measures stored media (file limits)', () => {

@@ -25,14 +25,33 @@ function webp(kind: 'VP8X' | 'VP8L' | 'VP8 ', width: number, height: number): Bu
 /** SOI, a comment segment, a fill byte, then a progressive frame header (SOF2). */
 function jpeg(width: number, height: number): Buffer {
 	const comment = Buffer.from([0xff, 0xfe, 0x00, 0x07, ...Buffer.from('hello', 'latin1')]);
-	const frame = Buffer.from([0xff, 0xff, 0xc2, 0x00, 0x0b, 8, height >> 8, height & 0xff, width >> 8, width & 0xff, 1, 1, 0x11, 0]);
+	const frame = Buffer.from([
+		0xff,
+		0xff,
+		0xc2,
+		0x00,
+		0x0b,
+		8,
+		height >> 8,
+		height & 0xff,
+		width >> 8,
+		width & 0xff,
+		1,
+		1,
+		0x11,
+		0,
+	]);
 	return Buffer.concat([Buffer.from([0xff, 0xd8]), comment, frame]);
 }
 
 describe('the sandbox reads the size of stored pictures (outputs shaped like their input)', () => {
 	it.each([
 		['PNG', makePng(30, 20, 1), { width: 30, height: 20 }],
-		['GIF', Buffer.from([...Buffer.from('GIF89a', 'latin1'), 0x40, 0x01, 0xf0, 0x00, 0, 0, 0]), { width: 320, height: 240 }],
+		[
+			'GIF',
+			Buffer.from([...Buffer.from('GIF89a', 'latin1'), 0x40, 0x01, 0xf0, 0x00, 0, 0, 0]),
+			{ width: 320, height: 240 },
+		],
 		['WebP (extended)', webp('VP8X', 1920, 1080), { width: 1920, height: 1080 }],
 		['WebP (lossless)', webp('VP8L', 800, 600), { width: 800, height: 600 }],
 		['WebP (lossy)', webp('VP8 ', 640, 480), { width: 640, height: 480 }],
@@ -54,7 +73,11 @@ describe('the sandbox measures MP3 inputs (outputs as long as their input)', () 
 	});
 
 	it('reads MPEG-1 Layer III frames with and without padding (128 kbit/s, 44.1 kHz: 417 or 418 bytes, 1152 samples)', () => {
-		const frame = (padded: boolean) => Buffer.concat([Buffer.from([0xff, 0xfb, padded ? 0x92 : 0x90, 0x64]), Buffer.alloc(padded ? 414 : 413)]);
+		const frame = (padded: boolean) =>
+			Buffer.concat([
+				Buffer.from([0xff, 0xfb, padded ? 0x92 : 0x90, 0x64]),
+				Buffer.alloc(padded ? 414 : 413),
+			]);
 		const file = Buffer.concat(Array.from({ length: 100 }, (_, i) => frame(i % 3 === 0)));
 		expect(mp3Seconds(file)).toBeCloseTo((100 * 1152) / 44100, 3);
 	});

@@ -6,7 +6,11 @@ import { openSandbox, PNG_SIGNATURE, sleep, submitImage, waitForRun } from './he
 async function balance(http: AxiosInstance): Promise<number> {
 	const res = await http.get('/account/credits');
 	expect(res.status).toBe(200);
-	expect(res.data).toEqual({ account_id: 'acc_sandbox', balance: expect.any(Number), currency: 'credits' });
+	expect(res.data).toEqual({
+		account_id: 'acc_sandbox',
+		balance: expect.any(Number),
+		currency: 'credits',
+	});
 	return res.data.balance as number;
 }
 
@@ -24,12 +28,25 @@ describe('sandbox runs: lifecycle, outputs and credits', () => {
 	afterAll(() => sandbox.close());
 
 	it('moves a run queued (202) → processing → completed with images served as real PNG files', async () => {
-		const submit = await submitImage(http, { prompt: 'three moons', count: 2, aspect_ratio: '1:1' });
+		const submit = await submitImage(http, {
+			prompt: 'three moons',
+			count: 2,
+			aspect_ratio: '1:1',
+		});
 		expect(submit.status).toBe(202);
 		expect(submit.data).toEqual(
-			expect.objectContaining({ object: 'run', status: 'queued', capability: 'image_generation', model: 'image.aurora-2', output: null, completed_at: null }),
+			expect.objectContaining({
+				object: 'run',
+				status: 'queued',
+				capability: 'image_generation',
+				model: 'image.aurora-2',
+				output: null,
+				completed_at: null,
+			}),
 		);
-		expect(submit.data.input_summary).toEqual(expect.objectContaining({ prompt: 'three moons', count: 2, aspect_ratio: '1:1' }));
+		expect(submit.data.input_summary).toEqual(
+			expect.objectContaining({ prompt: 'three moons', count: 2, aspect_ratio: '1:1' }),
+		);
 
 		const during = await http.get(`/runs/${submit.data.id}`);
 		expect(during.data.status).toBe('processing');
@@ -57,7 +74,10 @@ describe('sandbox runs: lifecycle, outputs and credits', () => {
 	it('refuses an output URL whose signature was tampered with', async () => {
 		const { data } = await submitImage(http);
 		const run = await waitForRun(http, data.id);
-		const url = (run.output as { output_url: string }).output_url.replace(/sig=[^&]+/, 'sig=forged');
+		const url = (run.output as { output_url: string }).output_url.replace(
+			/sig=[^&]+/,
+			'sig=forged',
+		);
 		expect((await fetchFile(url)).status).toBe(403);
 	});
 
@@ -74,7 +94,12 @@ describe('sandbox runs: lifecycle, outputs and credits', () => {
 		expect(await balance(http)).toBe(start - price);
 		expect(sandbox.state.ledger.length).toBe(ledgerBefore + 1);
 		expect(sandbox.state.chargesFor(submit.data.id)).toEqual([
-			expect.objectContaining({ run_id: submit.data.id, account_id: 'acc_sandbox', team_id: null, credits: price }),
+			expect.objectContaining({
+				run_id: submit.data.id,
+				account_id: 'acc_sandbox',
+				team_id: null,
+				credits: price,
+			}),
 		]);
 		await sleep(250);
 		expect(sandbox.state.chargesFor(submit.data.id)).toHaveLength(1);
@@ -85,7 +110,14 @@ describe('sandbox runs: lifecycle, outputs and credits', () => {
 		await waitForRun(http, data.id);
 		const output = await http.get(`/runs/${data.id}/output`);
 		expect(output.status).toBe(200);
-		expect(output.data).toEqual(expect.objectContaining({ id: data.id, object: 'run_output', status: 'completed', output: expect.objectContaining({ output_url: expect.any(String) }) }));
+		expect(output.data).toEqual(
+			expect.objectContaining({
+				id: data.id,
+				object: 'run_output',
+				status: 'completed',
+				output: expect.objectContaining({ output_url: expect.any(String) }),
+			}),
+		);
 		const missing = await http.get('/runs/run_missing');
 		expect(missing.status).toBe(404);
 		expect(missing.data.code).toBe('not_found');
@@ -95,11 +127,17 @@ describe('sandbox runs: lifecycle, outputs and credits', () => {
 		['a slash', 'run/1', 'run%2F1'],
 		['a space and a question mark', 'run 1?', 'run%201%3F'],
 		['unicode', 'rün_☃', 'r%C3%BCn_%E2%98%83'],
-	])('reads a path id with %s as one id, decoded (404 naming it, not another route)', async (_what, id, encoded) => {
-		const res = await http.get(`/runs/${encoded}`);
-		expect({ status: res.status, code: res.data.code }).toEqual({ status: 404, code: 'not_found' });
-		expect(res.data.detail).toBe(`No run ${id}`);
-	});
+	])(
+		'reads a path id with %s as one id, decoded (404 naming it, not another route)',
+		async (_what, id, encoded) => {
+			const res = await http.get(`/runs/${encoded}`);
+			expect({ status: res.status, code: res.data.code }).toEqual({
+				status: 404,
+				code: 'not_found',
+			});
+			expect(res.data.detail).toBe(`No run ${id}`);
+		},
+	);
 });
 
 describe('sandbox runs: provider failures (failureRate 1)', () => {
@@ -117,7 +155,9 @@ describe('sandbox runs: provider failures (failureRate 1)', () => {
 		expect(submit.status).toBe(202);
 		const run = await waitForRun(http, submit.data.id);
 		expect(run.status).toBe('failed');
-		expect(run.error).toEqual(expect.objectContaining({ code: 'provider_error', message: expect.any(String) }));
+		expect(run.error).toEqual(
+			expect.objectContaining({ code: 'provider_error', message: expect.any(String) }),
+		);
 		expect(run.output).toBeNull();
 		expect(run.completed_at).toEqual(expect.any(String));
 		expect(sandbox.state.ledger).toHaveLength(0);
@@ -172,6 +212,8 @@ describe('sandbox runs: concurrency per account', () => {
 		expect(['processing', 'completed']).toContain(afterFirst);
 		const done = await waitForRun(http, second);
 		expect(done.status).toBe('completed');
-		expect(Date.parse(String(done.completed_at))).toBeGreaterThanOrEqual(Date.parse(String((await http.get(`/runs/${first}`)).data.completed_at)) + 100);
+		expect(Date.parse(String(done.completed_at))).toBeGreaterThanOrEqual(
+			Date.parse(String((await http.get(`/runs/${first}`)).data.completed_at)) + 100,
+		);
 	});
 });

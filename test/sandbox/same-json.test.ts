@@ -2,8 +2,16 @@ import { sameJson } from '../../sandbox/same-json';
 
 describe('sameJson: the sandbox tells a retry from other parameters', () => {
 	it.each([
-		['key order, nested too', { a: 1, b: { c: [1, { d: 2, e: 3 }] } }, { b: { c: [1, { e: 3, d: 2 }] }, a: 1 }],
-		['equal scalars and null', { a: null, b: 'x', c: true, d: 0.5 }, { d: 0.5, c: true, b: 'x', a: null }],
+		[
+			'key order, nested too',
+			{ a: 1, b: { c: [1, { d: 2, e: 3 }] } },
+			{ b: { c: [1, { e: 3, d: 2 }] }, a: 1 },
+		],
+		[
+			'equal scalars and null',
+			{ a: null, b: 'x', c: true, d: 0.5 },
+			{ d: 0.5, c: true, b: 'x', a: null },
+		],
 		['empty containers', { a: {}, b: [] }, { b: [], a: {} }],
 	])('same: %s', (_what, a, b) => {
 		expect(sameJson(a, b)).toBe(true);

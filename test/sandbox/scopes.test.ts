@@ -9,7 +9,10 @@ describe('sandbox scopes', () => {
 
 	beforeAll(async () => {
 		({ sandbox } = await openSandbox());
-		narrow = clientFor(sandbox.baseUrl, sandbox.state.createApiKey(['runs:read', 'account:read'], 'no images'));
+		narrow = clientFor(
+			sandbox.baseUrl,
+			sandbox.state.createApiKey(['runs:read', 'account:read'], 'no images'),
+		);
 	});
 	afterAll(() => sandbox.close());
 
@@ -30,7 +33,10 @@ describe('sandbox scopes', () => {
 	});
 
 	it('accepts a submit from a key that has images:write', async () => {
-		const writer = clientFor(sandbox.baseUrl, sandbox.state.createApiKey(['images:write'], 'images only'));
+		const writer = clientFor(
+			sandbox.baseUrl,
+			sandbox.state.createApiKey(['images:write'], 'images only'),
+		);
 		const res = await submitImage(writer);
 		expect(res.status).toBe(202);
 		expect(res.data.status).toBe('queued');

@@ -14,8 +14,15 @@ describe('sandbox team billing and project filing on POST /images/generations', 
 	afterAll(() => sandbox.close());
 
 	it('answers 403 insufficient_scope (teams:read) when the key cannot read the workspace', async () => {
-		const noTeams = clientFor(sandbox.baseUrl, sandbox.state.createApiKey(['images:write', 'runs:read']));
-		const problem = expectProblem(await submitImage(noTeams, { team_id: SANDBOX_TEAM_ID }), 403, 'insufficient_scope');
+		const noTeams = clientFor(
+			sandbox.baseUrl,
+			sandbox.state.createApiKey(['images:write', 'runs:read']),
+		);
+		const problem = expectProblem(
+			await submitImage(noTeams, { team_id: SANDBOX_TEAM_ID }),
+			403,
+			'insufficient_scope',
+		);
 		expect(problem.required_scope).toBe('teams:read');
 		expect(sandbox.state.runs.size).toBe(0);
 	});
@@ -25,7 +32,11 @@ describe('sandbox team billing and project filing on POST /images/generations', 
 	});
 
 	it('answers 403 team_role_cannot_spend for a viewer of the workspace', async () => {
-		expectProblem(await submitImage(http, { team_id: SANDBOX_VIEWER_TEAM_ID }), 403, 'team_role_cannot_spend');
+		expectProblem(
+			await submitImage(http, { team_id: SANDBOX_VIEWER_TEAM_ID }),
+			403,
+			'team_role_cannot_spend',
+		);
 		expect(sandbox.state.runs.size).toBe(0);
 	});
 
@@ -36,7 +47,9 @@ describe('sandbox team billing and project filing on POST /images/generations', 
 		expect(submit.status).toBe(202);
 		const run = await waitForRun(http, submit.data.id);
 		expect(run.status).toBe('completed');
-		expect(sandbox.state.chargesFor(submit.data.id)).toEqual([expect.objectContaining({ team_id: SANDBOX_TEAM_ID, credits: 8 })]);
+		expect(sandbox.state.chargesFor(submit.data.id)).toEqual([
+			expect.objectContaining({ team_id: SANDBOX_TEAM_ID, credits: 8 }),
+		]);
 		expect(sandbox.state.teams.get(SANDBOX_TEAM_ID)!.pool).toBe(pool - 8);
 		expect((await http.get('/account/credits')).data.balance).toBe(personal);
 	});
@@ -59,9 +72,17 @@ describe('sandbox team billing and project filing on POST /images/generations', 
 
 	it('checks project_id: projects:read scope, then membership, then accepts the sandbox project', async () => {
 		const noProjects = clientFor(sandbox.baseUrl, sandbox.state.createApiKey(['images:write']));
-		const scope = expectProblem(await submitImage(noProjects, { project_id: SANDBOX_PROJECT_ID }), 403, 'insufficient_scope');
+		const scope = expectProblem(
+			await submitImage(noProjects, { project_id: SANDBOX_PROJECT_ID }),
+			403,
+			'insufficient_scope',
+		);
 		expect(scope.required_scope).toBe('projects:read');
-		const missing = expectProblem(await submitImage(http, { project_id: 'proj_unknown' }), 404, 'not_found');
+		const missing = expectProblem(
+			await submitImage(http, { project_id: 'proj_unknown' }),
+			404,
+			'not_found',
+		);
 		expect(missing.param).toBe('project_id');
 		expect((await submitImage(http, { project_id: SANDBOX_PROJECT_ID })).status).toBe(202);
 	});

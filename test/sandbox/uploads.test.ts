@@ -3,7 +3,10 @@ import axios, { type AxiosInstance } from 'axios';
 import type { Sandbox } from '../../sandbox/server';
 import { expectProblem, openSandbox, PNG_SIGNATURE, submitImage } from './helpers';
 
-const bytes = Buffer.concat([PNG_SIGNATURE, Buffer.from('not really an image, but bytes all the same')]);
+const bytes = Buffer.concat([
+	PNG_SIGNATURE,
+	Buffer.from('not really an image, but bytes all the same'),
+]);
 
 describe('sandbox uploads', () => {
 	let sandbox: Sandbox;
@@ -17,7 +20,13 @@ describe('sandbox uploads', () => {
 	async function createUpload(contentType = 'image/png') {
 		const res = await http.post('/uploads', { content_type: contentType, filename: 'input.png' });
 		expect(res.status).toBe(201);
-		return res.data as { asset_id: string; upload_url: string; asset_url: string; content_type: string; expires_at: string };
+		return res.data as {
+			asset_id: string;
+			upload_url: string;
+			asset_url: string;
+			content_type: string;
+			expires_at: string;
+		};
 	}
 
 	const put = (url: string, contentType: string, data: Buffer = bytes) =>
@@ -40,7 +49,10 @@ describe('sandbox uploads', () => {
 	it('stores bytes PUT with the signed content type and serves them at asset_url', async () => {
 		const upload = await createUpload();
 		expect((await put(upload.upload_url, 'image/png')).status).toBe(200);
-		const read = await axios.get<ArrayBuffer>(upload.asset_url, { responseType: 'arraybuffer', validateStatus: () => true });
+		const read = await axios.get<ArrayBuffer>(upload.asset_url, {
+			responseType: 'arraybuffer',
+			validateStatus: () => true,
+		});
 		expect(read.status).toBe(200);
 		expect(read.headers['content-type']).toMatch(/^image\/png/);
 		expect(Buffer.from(read.data).equals(bytes)).toBe(true);
@@ -61,7 +73,11 @@ describe('sandbox uploads', () => {
 	});
 
 	it('answers 400 unsupported_media_type for a content type it cannot take', async () => {
-		const problem = expectProblem(await http.post('/uploads', { content_type: 'application/x-msdownload' }), 400, 'unsupported_media_type');
+		const problem = expectProblem(
+			await http.post('/uploads', { content_type: 'application/x-msdownload' }),
+			400,
+			'unsupported_media_type',
+		);
 		expect(problem.param).toBe('content_type');
 	});
 
@@ -76,7 +92,11 @@ describe('sandbox uploads', () => {
 	it('answers 400 invalid_parameter naming image_url when the asset was never uploaded', async () => {
 		const upload = await createUpload();
 		const runs = sandbox.state.runs.size;
-		const problem = expectProblem(await submitImage(http, { image_url: upload.asset_url }), 400, 'invalid_parameter');
+		const problem = expectProblem(
+			await submitImage(http, { image_url: upload.asset_url }),
+			400,
+			'invalid_parameter',
+		);
 		expect(problem.param).toBe('image_url');
 		expect(sandbox.state.runs.size).toBe(runs);
 	});

@@ -23,12 +23,23 @@ describe('sandbox GET /usage: charged credits only, by created_at, per account',
 	const usage = async (query: Record<string, string> = {}) => {
 		const res = await http.get('/usage', { params: query });
 		expect(res.status).toBe(200);
-		return res.data as { object: string; group_by: string; period: { start: string; end: string }; totals: Record<string, number>; breakdown: Array<Record<string, unknown>> };
+		return res.data as {
+			object: string;
+			group_by: string;
+			period: { start: string; end: string };
+			totals: Record<string, number>;
+			breakdown: Array<Record<string, unknown>>;
+		};
 	};
 
 	it('a new account has spent nothing', async () => {
 		const summary = await usage();
-		expect(summary).toMatchObject({ object: 'usage_summary', group_by: 'none', totals: { credits_spent: 0, runs_count: 0, successful_runs: 0, failed_runs: 0 }, breakdown: [] });
+		expect(summary).toMatchObject({
+			object: 'usage_summary',
+			group_by: 'none',
+			totals: { credits_spent: 0, runs_count: 0, successful_runs: 0, failed_runs: 0 },
+			breakdown: [],
+		});
 	});
 
 	it('counts completed runs at their price, a failed run as 0, and a run in flight not at all (reserved, not charged)', async () => {
@@ -40,7 +51,12 @@ describe('sandbox GET /usage: charged credits only, by created_at, per account',
 		const inFlight = await submitImage(http, { count: 3 });
 		expect(inFlight.status).toBe(202);
 		const summary = await usage();
-		expect(summary.totals).toEqual({ credits_spent: 12, runs_count: 4, successful_runs: 2, failed_runs: 1 });
+		expect(summary.totals).toEqual({
+			credits_spent: 12,
+			runs_count: 4,
+			successful_runs: 2,
+			failed_runs: 1,
+		});
 	});
 
 	it('counts runs by created_at within start and end, and groups by day', async () => {
@@ -50,7 +66,16 @@ describe('sandbox GET /usage: charged credits only, by created_at, per account',
 		expect((await usage({ start: later })).totals.credits_spent).toBe(0);
 		const today = new Date().toISOString().slice(0, 10);
 		const byDay = await usage({ start: `${today}T00:00:00.000Z`, group_by: 'day' });
-		expect(byDay.breakdown).toEqual([{ group: today, credits_spent: 4, runs_count: 1, successful_runs: 1, failed_runs: 0, avg_credits_per_run: 4 }]);
+		expect(byDay.breakdown).toEqual([
+			{
+				group: today,
+				credits_spent: 4,
+				runs_count: 1,
+				successful_runs: 1,
+				failed_runs: 0,
+				avg_credits_per_run: 4,
+			},
+		]);
 		expect(byDay.period.start).toBe(`${today}T00:00:00.000Z`);
 	});
 

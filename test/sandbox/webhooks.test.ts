@@ -10,8 +10,12 @@ import { clientFor, expectProblem, openSandbox, sleep, submitImage, waitForRun }
 
 describe('sandbox webhook signature (decisions.md)', () => {
 	it('is sha256= and the lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the signing secret (vectors from Python hmac)', () => {
-		expect(signatureOf('whsec_test', Buffer.from('{"id":"evt_1","object":"event"}'))).toBe('sha256=31b662f7aa40f16a8c73d53d7c22c283b3d804a99e141c1912ae12208c5cea39');
-		expect(signatureOf('sécret', Buffer.from('héllo \u2603', 'utf8'))).toBe('sha256=205ac79207aa62fd0bb67890f1d45776aaaf593c5a0cfebbfe716f47da4e11a6');
+		expect(signatureOf('whsec_test', Buffer.from('{"id":"evt_1","object":"event"}'))).toBe(
+			'sha256=31b662f7aa40f16a8c73d53d7c22c283b3d804a99e141c1912ae12208c5cea39',
+		);
+		expect(signatureOf('sécret', Buffer.from('héllo \u2603', 'utf8'))).toBe(
+			'sha256=205ac79207aa62fd0bb67890f1d45776aaaf593c5a0cfebbfe716f47da4e11a6',
+		);
 	});
 });
 
@@ -38,7 +42,9 @@ describe('sandbox webhooks: endpoints, signed deliveries, retries and replay', (
 		const end = Date.now() + 10_000;
 		for (;;) {
 			const res = await http.get(`/webhooks/deliveries?limit=100${query}`);
-			const done = (res.data.data as Array<{ status: string }>).filter((d) => d.status !== 'pending');
+			const done = (res.data.data as Array<{ status: string }>).filter(
+				(d) => d.status !== 'pending',
+			);
 			if (done.length >= count) return res.data.data as Array<Record<string, unknown>>;
 			if (Date.now() > end) throw new Error(`expected ${count} settled deliveries`);
 			await sleep(20);
@@ -67,22 +73,50 @@ describe('sandbox webhooks: endpoints, signed deliveries, retries and replay', (
 			}),
 		);
 		const list = await http.get('/webhooks');
-		expect(list.data).toEqual({ object: 'list', data: [expect.not.objectContaining({ signing_secret: expect.anything() })], has_more: false });
+		expect(list.data).toEqual({
+			object: 'list',
+			data: [expect.not.objectContaining({ signing_secret: expect.anything() })],
+			has_more: false,
+		});
 		expect(JSON.stringify(list.data)).not.toContain(created.signing_secret);
 	});
 
 	it('validates url, events and status, and needs the webhooks scopes', async () => {
-		expectProblem(await http.post('/webhooks', { url: 'ftp://x', events: ['run.completed'] }), 400, 'invalid_parameter');
-		expect((await http.post('/webhooks', { url: receiver.url, events: [] })).data.param).toBe('events');
-		expect((await http.post('/webhooks', { url: receiver.url, events: ['run.started'] })).data.param).toBe('events');
+		expectProblem(
+			await http.post('/webhooks', { url: 'ftp://x', events: ['run.completed'] }),
+			400,
+			'invalid_parameter',
+		);
+		expect((await http.post('/webhooks', { url: receiver.url, events: [] })).data.param).toBe(
+			'events',
+		);
+		expect(
+			(await http.post('/webhooks', { url: receiver.url, events: ['run.started'] })).data.param,
+		).toBe('events');
 		const { id } = await createEndpoint();
 		expect((await http.patch(`/webhooks/${id}`, { status: 'paused' })).data.param).toBe('status');
-		expectProblem(await http.patch('/webhooks/whe_missing', { status: 'disabled' }), 404, 'not_found');
+		expectProblem(
+			await http.patch('/webhooks/whe_missing', { status: 'disabled' }),
+			404,
+			'not_found',
+		);
 
 		const reader = clientFor(sandbox.baseUrl, sandbox.state.createApiKey(['webhooks:read']));
 		expect((await reader.get('/webhooks')).status).toBe(200);
-		expect(expectProblem(await reader.post('/webhooks', { url: receiver.url, events: ['run.completed'] }), 403, 'insufficient_scope').required_scope).toBe('webhooks:write');
-		expectProblem(await clientFor(sandbox.baseUrl, sandbox.state.createApiKey(['runs:read'])).get('/webhooks/deliveries'), 403, 'insufficient_scope');
+		expect(
+			expectProblem(
+				await reader.post('/webhooks', { url: receiver.url, events: ['run.completed'] }),
+				403,
+				'insufficient_scope',
+			).required_scope,
+		).toBe('webhooks:write');
+		expectProblem(
+			await clientFor(sandbox.baseUrl, sandbox.state.createApiKey(['runs:read'])).get(
+				'/webhooks/deliveries',
+			),
+			403,
+			'insufficient_scope',
+		);
 	});
 
 	it('POSTs the decisions.md payload with signature, event, delivery and content-type headers', async () => {
@@ -91,8 +125,16 @@ describe('sandbox webhooks: endpoints, signed deliveries, retries and replay', (
 		const [received] = await receiver.waitFor(1);
 		expect(received.headers['content-type']).toBe('application/json');
 		expect(received.headers['x-service-event']).toBe('run.completed');
-		expect(received.headers['x-service-signature']).toBe(`sha256=${createHmac('sha256', secret).update(received.rawBody).digest('hex')}`);
-		expect(received.body).toEqual({ id: expect.stringMatching(/^evt_/), object: 'event', type: 'run.completed', created_at: expect.any(String), data: { object: expect.objectContaining({ id: run.id, status: 'completed' }) } });
+		expect(received.headers['x-service-signature']).toBe(
+			`sha256=${createHmac('sha256', secret).update(received.rawBody).digest('hex')}`,
+		);
+		expect(received.body).toEqual({
+			id: expect.stringMatching(/^evt_/),
+			object: 'event',
+			type: 'run.completed',
+			created_at: expect.any(String),
+			data: { object: expect.objectContaining({ id: run.id, status: 'completed' }) },
+		});
 		const [delivery] = await settled(1);
 		expect(received.headers['x-service-delivery']).toBe(delivery.id);
 		expect(delivery).toEqual(
@@ -116,7 +158,12 @@ describe('sandbox webhooks: endpoints, signed deliveries, retries and replay', (
 			}),
 		);
 		expect(delivery.request_headers).toEqual(
-			expect.objectContaining({ 'X-Service-Signature': received.headers['x-service-signature'], 'X-Service-Event': 'run.completed', 'X-Service-Delivery': delivery.id, 'Content-Type': 'application/json' }),
+			expect.objectContaining({
+				'X-Service-Signature': received.headers['x-service-signature'],
+				'X-Service-Event': 'run.completed',
+				'X-Service-Delivery': delivery.id,
+				'Content-Type': 'application/json',
+			}),
 		);
 		expect((await http.get('/webhooks')).data.data[0].last_delivery_at).toEqual(expect.any(String));
 	});
@@ -127,7 +174,14 @@ describe('sandbox webhooks: endpoints, signed deliveries, retries and replay', (
 		await completeRun();
 		await receiver.waitFor(3);
 		const [delivery] = await settled(1);
-		expect(delivery).toEqual(expect.objectContaining({ status: 'success', attempt_count: 3, response_status: 200, last_error: null }));
+		expect(delivery).toEqual(
+			expect.objectContaining({
+				status: 'success',
+				attempt_count: 3,
+				response_status: 200,
+				last_error: null,
+			}),
+		);
 		const bodies = receiver.received.map((r) => r.rawBody.toString());
 		expect(new Set(bodies).size).toBe(1);
 		expect(new Set(receiver.received.map((r) => r.headers['x-service-delivery'])).size).toBe(1);
@@ -138,10 +192,21 @@ describe('sandbox webhooks: endpoints, signed deliveries, retries and replay', (
 		receiver.answers.push(...Array(WEBHOOK_MAX_ATTEMPTS).fill(500));
 		await completeRun();
 		const [delivery] = await settled(1);
-		expect(delivery).toEqual(expect.objectContaining({ status: 'failed', attempt_count: WEBHOOK_MAX_ATTEMPTS, response_status: 500, response_body: 'refused with 500', delivered_at: null, next_attempt_at: null }));
+		expect(delivery).toEqual(
+			expect.objectContaining({
+				status: 'failed',
+				attempt_count: WEBHOOK_MAX_ATTEMPTS,
+				response_status: 500,
+				response_body: 'refused with 500',
+				delivered_at: null,
+				next_attempt_at: null,
+			}),
+		);
 		expect(delivery.last_error).toContain('500');
 		expect(receiver.received).toHaveLength(WEBHOOK_MAX_ATTEMPTS);
-		const endpoint = (await http.get('/webhooks')).data.data.find((e: { id: string }) => e.id === id);
+		const endpoint = (await http.get('/webhooks')).data.data.find(
+			(e: { id: string }) => e.id === id,
+		);
 		expect(endpoint.status).toBe('disabled');
 		// a disabled endpoint receives nothing (API document, Events rule 1) until it is enabled again
 		await completeRun();
@@ -158,7 +223,13 @@ describe('sandbox webhooks: endpoints, signed deliveries, retries and replay', (
 		await createEndpoint(['run.completed'], url);
 		await completeRun();
 		const [delivery] = await settled(1);
-		expect(delivery).toEqual(expect.objectContaining({ status: 'failed', attempt_count: WEBHOOK_MAX_ATTEMPTS, response_status: null }));
+		expect(delivery).toEqual(
+			expect.objectContaining({
+				status: 'failed',
+				attempt_count: WEBHOOK_MAX_ATTEMPTS,
+				response_status: null,
+			}),
+		);
 		expect(delivery.last_error).toMatch(/ECONNREFUSED/);
 		receiver = await startReceiver();
 	});
@@ -166,7 +237,9 @@ describe('sandbox webhooks: endpoints, signed deliveries, retries and replay', (
 	it('sends nothing to a disabled endpoint or for events it did not subscribe to', async () => {
 		const { id } = await createEndpoint();
 		const failedOnly = await createEndpoint(['run.failed']);
-		expect((await http.patch(`/webhooks/${id}`, { status: 'disabled' })).data.status).toBe('disabled');
+		expect((await http.patch(`/webhooks/${id}`, { status: 'disabled' })).data.status).toBe(
+			'disabled',
+		);
 		await completeRun();
 		await sleep(100);
 		expect(receiver.received).toHaveLength(0);
@@ -193,25 +266,55 @@ describe('sandbox webhooks: endpoints, signed deliveries, retries and replay', (
 		const [original] = await settled(1);
 		const replay = await http.post(`/webhooks/deliveries/${original.id}/replay`);
 		expect(replay.status).toBe(202);
-		expect(replay.data).toEqual(expect.objectContaining({ object: 'webhook_delivery', replay_of: original.id, event_id: original.event_id, run_id: original.run_id, status: 'pending' }));
+		expect(replay.data).toEqual(
+			expect.objectContaining({
+				object: 'webhook_delivery',
+				replay_of: original.id,
+				event_id: original.event_id,
+				run_id: original.run_id,
+				status: 'pending',
+			}),
+		);
 		await receiver.waitFor(2);
 		expect(receiver.received[1].rawBody.equals(receiver.received[0].rawBody)).toBe(true);
 		expect(receiver.received[1].headers['x-service-delivery']).toBe(replay.data.id);
 
 		await http.patch(`/webhooks/${id}`, { status: 'disabled' });
-		expectProblem(await http.post(`/webhooks/deliveries/${original.id}/replay`), 409, 'endpoint_disabled');
+		expectProblem(
+			await http.post(`/webhooks/deliveries/${original.id}/replay`),
+			409,
+			'endpoint_disabled',
+		);
 		expectProblem(await http.post('/webhooks/deliveries/whd_missing/replay'), 404, 'not_found');
 	});
 
 	it('delivers batch events announced with emitEvent, with batch_id', async () => {
 		const { signing_secret: secret } = await createEndpoint(['batch.completed']);
 		emitEvent(sandbox.state, 'batch.failed', { id: 'batch_1', object: 'batch', status: 'failed' });
-		emitEvent(sandbox.state, 'batch.completed', { id: 'batch_2', object: 'batch', status: 'completed' });
+		emitEvent(sandbox.state, 'batch.completed', {
+			id: 'batch_2',
+			object: 'batch',
+			status: 'completed',
+		});
 		const [received] = await receiver.waitFor(1);
-		expect(received.body).toEqual(expect.objectContaining({ type: 'batch.completed', data: { object: { id: 'batch_2', object: 'batch', status: 'completed' } } }));
-		expect(received.headers['x-service-signature']).toBe(`sha256=${createHmac('sha256', secret).update(received.rawBody).digest('hex')}`);
+		expect(received.body).toEqual(
+			expect.objectContaining({
+				type: 'batch.completed',
+				data: { object: { id: 'batch_2', object: 'batch', status: 'completed' } },
+			}),
+		);
+		expect(received.headers['x-service-signature']).toBe(
+			`sha256=${createHmac('sha256', secret).update(received.rawBody).digest('hex')}`,
+		);
 		const deliveries = await settled(1);
-		expect(deliveries).toEqual([expect.objectContaining({ event_type: 'batch.completed', batch_id: 'batch_2', run_id: null, status: 'success' })]);
+		expect(deliveries).toEqual([
+			expect.objectContaining({
+				event_type: 'batch.completed',
+				batch_id: 'batch_2',
+				run_id: null,
+				status: 'success',
+			}),
+		]);
 	});
 
 	it('filters deliveries by endpoint, status and event type, and deletes endpoints', async () => {
@@ -219,13 +322,21 @@ describe('sandbox webhooks: endpoints, signed deliveries, retries and replay', (
 		const b = await createEndpoint(['run.completed', 'run.failed']);
 		await completeRun();
 		await settled(2);
-		const ofA = (await http.get('/webhooks/deliveries', { params: { endpoint_id: a.id } })).data.data;
+		const ofA = (await http.get('/webhooks/deliveries', { params: { endpoint_id: a.id } })).data
+			.data;
 		expect(ofA).toHaveLength(1);
 		expect(ofA[0].endpoint_id).toBe(a.id);
-		expect((await http.get('/webhooks/deliveries', { params: { status: 'failed' } })).data.data).toEqual([]);
-		expect((await http.get('/webhooks/deliveries', { params: { event_type: 'run.completed' } })).data.data).toHaveLength(2);
+		expect(
+			(await http.get('/webhooks/deliveries', { params: { status: 'failed' } })).data.data,
+		).toEqual([]);
+		expect(
+			(await http.get('/webhooks/deliveries', { params: { event_type: 'run.completed' } })).data
+				.data,
+		).toHaveLength(2);
 		expect((await http.delete(`/webhooks/${b.id}`)).status).toBe(204);
 		expectProblem(await http.delete(`/webhooks/${b.id}`), 404, 'not_found');
-		expect((await http.get('/webhooks')).data.data.map((e: { id: string }) => e.id)).toEqual([a.id]);
+		expect((await http.get('/webhooks')).data.data.map((e: { id: string }) => e.id)).toEqual([
+			a.id,
+		]);
 	});
 });

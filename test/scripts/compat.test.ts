@@ -12,7 +12,9 @@ const SCRIPT = join(REPO, 'scripts', 'compat.mjs');
 /** Calls an export of the ESM script in a Node of its own (jest's runtime cannot import it). */
 function call(expression: string): unknown {
 	const code = `import(${JSON.stringify(SCRIPT)}).then((m) => process.stdout.write(JSON.stringify(${expression})))`;
-	return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' }));
+	return JSON.parse(
+		execFileSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' }),
+	);
 }
 
 describe('npm run test:compat', () => {
@@ -21,10 +23,18 @@ describe('npm run test:compat', () => {
 		expect(lines.pinned.folder).toBeNull();
 		expect(Object.keys(lines)).toEqual(expect.arrayContaining(['1.123', 'pinned']));
 		for (const { folder } of Object.values(lines).filter((l) => l.folder)) {
-			const manifest = JSON.parse(readFileSync(join(REPO, folder!, 'package.json'), 'utf8')) as { dependencies: { n8n: string } };
+			const manifest = JSON.parse(readFileSync(join(REPO, folder!, 'package.json'), 'utf8')) as {
+				dependencies: { n8n: string };
+			};
 			expect(manifest.dependencies.n8n).toMatch(/^\d+\.\d+\.\d+$/);
 		}
-		const oldest = JSON.parse(readFileSync(join(REPO, lines['1.123'].folder!, 'package.json'), 'utf8')) as { dependencies: { n8n: string }; overrides: Record<string, string>; mediagen: { env: Record<string, string> } };
+		const oldest = JSON.parse(
+			readFileSync(join(REPO, lines['1.123'].folder!, 'package.json'), 'utf8'),
+		) as {
+			dependencies: { n8n: string };
+			overrides: Record<string, string>;
+			mediagen: { env: Record<string, string> };
+		};
 		expect(oldest.dependencies.n8n).toMatch(/^1\.123\./);
 		expect(oldest.overrides.xlsx).toBe('0.18.5');
 		expect(oldest.mediagen.env).toEqual({ N8N_EXPRESSION_ENGINE: 'legacy' });
@@ -32,21 +42,50 @@ describe('npm run test:compat', () => {
 
 	it('runs the core e2e files, each of which exists', () => {
 		const core = call('m.CORE') as string[];
-		expect(core).toEqual(expect.arrayContaining(['examples', 'paused-wait', 'trigger', 'installed-package']));
-		for (const file of core) expect(existsSync(join(REPO, 'test', 'e2e', `${file}.test.ts`))).toBe(true);
+		expect(core).toEqual(
+			expect.arrayContaining(['examples', 'paused-wait', 'trigger', 'installed-package']),
+		);
+		for (const file of core)
+			expect(existsSync(join(REPO, 'test', 'e2e', `${file}.test.ts`))).toBe(true);
 	});
 
 	it("summarizes jest's report per file: passed, failed (a file that failed before its tests counts one), skipped and the first failure", () => {
 		const report = {
 			testResults: [
-				{ name: '/r/test/e2e/examples.test.ts', status: 'failed', message: '', assertionResults: [{ status: 'passed', title: 'a' }, { status: 'failed', title: 'b fails' }, { status: 'failed', title: 'c' }, { status: 'pending', title: 'd' }] },
-				{ name: '/r/test/e2e/trigger.test.ts', status: 'failed', message: '\n  ● Test suite failed to run\nn8n exited', assertionResults: [] },
-				{ name: '/r/test/e2e/paused-wait.test.ts', status: 'passed', message: '', assertionResults: [{ status: 'passed', title: 'x' }] },
+				{
+					name: '/r/test/e2e/examples.test.ts',
+					status: 'failed',
+					message: '',
+					assertionResults: [
+						{ status: 'passed', title: 'a' },
+						{ status: 'failed', title: 'b fails' },
+						{ status: 'failed', title: 'c' },
+						{ status: 'pending', title: 'd' },
+					],
+				},
+				{
+					name: '/r/test/e2e/trigger.test.ts',
+					status: 'failed',
+					message: '\n  ● Test suite failed to run\nn8n exited',
+					assertionResults: [],
+				},
+				{
+					name: '/r/test/e2e/paused-wait.test.ts',
+					status: 'passed',
+					message: '',
+					assertionResults: [{ status: 'passed', title: 'x' }],
+				},
 			],
 		};
 		expect(call(`m.summarize(${JSON.stringify(report)})`)).toEqual([
 			{ file: 'examples.test.ts', passed: 1, failed: 2, skipped: 1, firstFailure: 'b fails' },
-			{ file: 'trigger.test.ts', passed: 0, failed: 1, skipped: 0, firstFailure: '  ● Test suite failed to run' },
+			{
+				file: 'trigger.test.ts',
+				passed: 0,
+				failed: 1,
+				skipped: 0,
+				firstFailure: '  ● Test suite failed to run',
+			},
 			{ file: 'paused-wait.test.ts', passed: 1, failed: 0, skipped: 0 },
 		]);
 	});

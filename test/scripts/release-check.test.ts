@@ -20,7 +20,14 @@ const check = (root: string) => {
 /** A copy of what the check reads: package.json, the publish workflow, README, CHANGELOG, one credential and one node file. */
 function copyOfRepository(): string {
 	const root = mkdtempSync(join(tmpdir(), 'mediagen-release-check-'));
-	for (const path of ['package.json', 'README.md', 'CHANGELOG.md', '.github/workflows/publish.yml', 'credentials/MediaGenApi.credentials.ts', 'nodes/MediaGenImage/MediaGenImage.node.ts']) {
+	for (const path of [
+		'package.json',
+		'README.md',
+		'CHANGELOG.md',
+		'.github/workflows/publish.yml',
+		'credentials/MediaGenApi.credentials.ts',
+		'nodes/MediaGenImage/MediaGenImage.node.ts',
+	]) {
 		mkdirSync(join(root, path, '..'), { recursive: true });
 		cpSync(join(REPO, path), join(root, path));
 	}
@@ -32,10 +39,23 @@ function fillIn(root: string): void {
 	const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 	manifest.author = { name: 'Ada Maintainer', email: 'ada@example.org' };
 	manifest.homepage = 'https://github.com/example-org/n8n-nodes-mediagen#readme';
-	manifest.repository = { type: 'git', url: 'git+https://github.com/example-org/n8n-nodes-mediagen.git' };
+	manifest.repository = {
+		type: 'git',
+		url: 'git+https://github.com/example-org/n8n-nodes-mediagen.git',
+	};
 	writeFileSync(join(root, 'package.json'), JSON.stringify(manifest, null, 2));
-	for (const path of ['README.md', 'CHANGELOG.md', 'credentials/MediaGenApi.credentials.ts', 'nodes/MediaGenImage/MediaGenImage.node.ts']) {
-		writeFileSync(join(root, path), readFileSync(join(root, path), 'utf8').split(PLACEHOLDER_REPO).join('github.com/example-org/n8n-nodes-mediagen'));
+	for (const path of [
+		'README.md',
+		'CHANGELOG.md',
+		'credentials/MediaGenApi.credentials.ts',
+		'nodes/MediaGenImage/MediaGenImage.node.ts',
+	]) {
+		writeFileSync(
+			join(root, path),
+			readFileSync(join(root, path), 'utf8')
+				.split(PLACEHOLDER_REPO)
+				.join('github.com/example-org/n8n-nodes-mediagen'),
+		);
 	}
 }
 
@@ -61,7 +81,9 @@ describe('npm run release:check', () => {
 		expect(out).toContain(`author.email: still the placeholder ${PLACEHOLDER_EMAIL}`);
 		expect(out).toContain('package.json homepage: still the placeholder');
 		expect(out).toContain('package.json repository.url: still the placeholder');
-		expect(out).toMatch(/file\(s\) users read still link the placeholder repository[^\n]*README\.md/);
+		expect(out).toMatch(
+			/file\(s\) users read still link the placeholder repository[^\n]*README\.md/,
+		);
 	});
 
 	it('passes once author, homepage, repository and every link are set, and still lists what only npm and GitHub show', () => {
@@ -76,7 +98,10 @@ describe('npm run release:check', () => {
 	it('one link left behind, or homepage and repository naming different repositories, fails', () => {
 		const root = fresh();
 		fillIn(root);
-		writeFileSync(join(root, 'credentials/MediaGenApi.credentials.ts'), `documentationUrl = 'https://${PLACEHOLDER_REPO}#credentials';`);
+		writeFileSync(
+			join(root, 'credentials/MediaGenApi.credentials.ts'),
+			`documentationUrl = 'https://${PLACEHOLDER_REPO}#credentials';`,
+		);
 		const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 		manifest.homepage = 'https://github.com/someone-else/n8n-nodes-mediagen#readme';
 		writeFileSync(join(root, 'package.json'), JSON.stringify(manifest));
@@ -91,7 +116,12 @@ describe('npm run release:check', () => {
 		const root = fresh();
 		fillIn(root);
 		const workflow = join(root, '.github/workflows/publish.yml');
-		writeFileSync(workflow, readFileSync(workflow, 'utf8').replace(/ --provenance/g, '').replace(/id-token: write/g, 'id-token: none'));
+		writeFileSync(
+			workflow,
+			readFileSync(workflow, 'utf8')
+				.replace(/ --provenance/g, '')
+				.replace(/id-token: write/g, 'id-token: none'),
+		);
 		const { code, out } = check(root);
 		expect(code).toBe(1);
 		expect(out).toContain('without `--provenance`');

@@ -1,0 +1,71 @@
+import { NodeOperationError, type IExecuteFunctions, type JsonObject } from 'n8n-workflow';
+
+import type { PreparedCall } from '../runs/call';
+import { NOTHING_SPENT } from '../options/nothing-spent';
+import type { FailItem } from '../outputs/error-item';
+
+/** Item positions as a sentence says them: "3", "0 and 2", "0, 1 and 2". */
+export function spelledItems(indexes: number[]): string {
+	return indexes.length < 2
+		? indexes.join('')
+		: `${indexes.slice(0, -1).join(', ')} and ${indexes[indexes.length - 1]}`;
+}
+
+/** The same request, as far as the node can tell before anything is uploaded. */
+function sameRequest(a: PreparedCall, b: PreparedCall): boolean {
+	return (
+		a.uploads.length === 0 &&
+		b.uploads.length === 0 &&
+		a.path === b.path &&
+		JSON.stringify(a.qs) === JSON.stringify(b.qs) &&
+		JSON.stringify(a.body) === JSON.stringify(b.body)
+	);
+}
+
+/**
+ * Items of one node run that name the same job (Options → Idempotency Key gives them one key):
+ * when their requests are the same, the first item's run serves them all (one charge, each item
+ * gets its output); otherwise none of them is sent — one key must never name two requests, and
+ * the service would refuse the second after the first was paid. Returns the calls that are still
+ * to be sent; the items served by another's run carry `sharesRunOf`.
+ */
+export function settleSharedJobs(
+	ctx: IExecuteFunctions,
+	calls: PreparedCall[],
+	fail: FailItem,
+): PreparedCall[] {
+	const byKey = new Map<string, PreparedCall[]>();
+	for (const call of calls) {
+		// a batch the items make together (Batch → Create From Items) is one request under one key
+		if (!call.job || !call.idempotencyKey || call.endpoint.output !== 'run') continue;
+		byKey.set(call.idempotencyKey, [...(byKey.get(call.idempotencyKey) ?? []), call]);
+	}
+	const refused = new Set<PreparedCall>();
+	for (const group of byKey.values()) {
+		if (group.length < 2) continue;
+		const [first, ...others] = group;
+		if (others.every((other) => sameRequest(first, other))) {
+			for (const other of others) other.sharesRunOf = first.itemIndex;
+			continue;
+		}
+		const indexes = group.map((c) => c.itemIndex);
+		for (const call of group) {
+			const error = new NodeOperationError(
+				ctx.getNode(),
+				`Idempotency Key: items ${spelledItems(indexes)} name the same job "${call.job}" with different requests; allowed: one value per job`,
+				{
+					itemIndex: call.itemIndex,
+					description: `${NOTHING_SPENT} A value names one job of this node: give each item its own (e.g. {{ $json.sku }}), or make their requests the same (one run then serves them all).`,
+				},
+			);
+			error.context.problem = {
+				code: 'job_named_twice',
+				job: call.job,
+				items: indexes,
+			} as JsonObject;
+			refused.add(call);
+			fail(call.itemIndex, error);
+		}
+	}
+	return calls.filter((call) => !refused.has(call));
+}
