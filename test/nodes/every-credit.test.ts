@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
 // Issue 32, money: budgets see everything that will be charged (runs in flight, queued batch items,
 // Create From Items bodies), an operation the node cannot price is never admitted at 0, a negative
 // price is an unexpected answer, a budget binds the price it admitted at, and an empty input binary
