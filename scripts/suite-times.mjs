@@ -61,7 +61,11 @@ function measure() {
 	const started = Date.now();
 	const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
 	if (build.status !== 0) process.exit(build.status ?? 1);
-	const jest = spawnSync('npx', ['jest', '--json', `--outputFile=${out}`], { cwd: ROOT, stdio: 'inherit', env: process.env });
+	const jest = spawnSync('npx', ['jest', '--json', `--outputFile=${out}`], {
+		cwd: ROOT,
+		stdio: 'inherit',
+		env: process.env,
+	});
 	const wallMs = Date.now() - started;
 	const report = JSON.parse(readFileSync(out, 'utf8'));
 	const suites = Object.fromEntries(SUITES.map(([name]) => [name, { files: 0, fileMs: 0 }]));
@@ -82,7 +86,9 @@ function measure() {
 	};
 	writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
 	writeBlock(results);
-	console.log(`npm test: ${seconds(wallMs)} s, ${results.passed} passed, ${results.failed} failed; written to bench/suite-times.json and CONTRIBUTING.md`);
+	console.log(
+		`npm test: ${seconds(wallMs)} s, ${results.passed} passed, ${results.failed} failed; written to bench/suite-times.json and CONTRIBUTING.md`,
+	);
 	return jest.status ?? 1;
 }
 

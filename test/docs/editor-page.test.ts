@@ -14,13 +14,11 @@ const page = readFileSync(join(REPO, 'docs', 'editor.md'), 'utf8');
 
 /** The rows of the page's search table: phrase, nodes, ranks. */
 function searchTable(): Array<{ phrase: string; nodes: string[]; ranks: number[] }> {
-	return [...page.matchAll(/^\| ([^|]+) \| (MediaGen [^|]+) \| ([\d, ]+) \|$/gm)].map(
-		(m) => ({
-			phrase: m[1].trim(),
-			nodes: m[2].split(',').map((n) => n.trim()),
-			ranks: m[3].split(',').map((r) => Number(r.trim())),
-		}),
-	);
+	return [...page.matchAll(/^\| ([^|]+) \| (MediaGen [^|]+) \| ([\d, ]+) \|$/gm)].map((m) => ({
+		phrase: m[1].trim(),
+		nodes: m[2].split(',').map((n) => n.trim()),
+		ranks: m[3].split(',').map((r) => Number(r.trim())),
+	}));
 }
 
 describe('docs/editor.md', () => {

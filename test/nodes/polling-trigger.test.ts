@@ -134,11 +134,18 @@ describe('MediaGen Polling Trigger in n8n-core (poll() against the sandbox)', ()
 	});
 
 	it('a pending run the service no longer knows (not_found) is dropped from the cursor; the poll goes on', async () => {
-		const harness = await startPollHarness({ nodeType: trigger, parameters: { events: ['run.completed'] }, credentials: fx.credentials });
+		const harness = await startPollHarness({
+			nodeType: trigger,
+			parameters: { events: ['run.completed'] },
+			credentials: fx.credentials,
+		});
 		const client = await createClient(harness.context(), 'mediaGenApi');
 		const id = await submit(0);
 		await until(() => runStatus(id) === 'completed');
-		const { finished, cursor } = await pollFinished(client, 'run', { newest: id, pending: ['run_gone'] });
+		const { finished, cursor } = await pollFinished(client, 'run', {
+			newest: id,
+			pending: ['run_gone'],
+		});
 		expect({ finished, cursor }).toEqual({ finished: [], cursor: { newest: id, pending: [] } });
 	});
 
