@@ -27,7 +27,7 @@ import {
 	teamId,
 	useBatchApi,
 } from '../runs/submit-options';
-import { editionOf } from '../spend/job-edition';
+import { editionOf, requestIdentityOf } from '../spend/job-edition';
 import { deriveIdempotencyKey, keyFromUserValue } from '../transport/idempotency';
 import { waitSettingsOf } from '../waits/wait-options';
 import { ADDITIONAL_FIELDS } from './description/fields';
@@ -187,7 +187,10 @@ export interface CallScope {
 	/** n8n's node id (kept across renames); the name where a node has none */
 	nodeId: string;
 	runIndex: number;
-	/** the edition of the node's request parameters (node-edition.ts) */
+	/**
+	 * the edition of the node's request parameters (src/spend/job-edition.ts): whether the node was
+	 * edited since an earlier try, before its items' requests are compared
+	 */
 	edition: string;
 }
 
@@ -342,6 +345,7 @@ export async function prepareCall(
 		call.list = listSettingsOf(ctx, itemIndex, (name, fallback) =>
 			parameters.get(name, itemIndex, fallback),
 		);
+	call.identity = requestIdentityOf(call, ctx.getNode());
 	if (endpoint.idempotency !== 'none') {
 		if (ownKey) call.job = ownKey;
 		call.idempotencyKey = ownKey
@@ -349,7 +353,7 @@ export async function prepareCall(
 					workflowId: scope.workflowId,
 					nodeId: scope.nodeId,
 					route,
-					edition: scope.edition,
+					request: call.identity,
 				})
 			: derivedKey(parameters, call, scope);
 	}
