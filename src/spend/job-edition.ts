@@ -31,7 +31,9 @@ function credentialsOf(node: Pick<INode, 'credentials'>): Record<string, string 
  * unresolved, so `$now` or a re-upload never changes it) and of the credentials it uses, without
  * the settings that do not change the request. n8n's "Retry" of a failed execution runs the node
  * with the parameters of the saved workflow when asked to: a different edition then means the user
- * edited the node, and its items are new jobs rather than replays of the runs the first try made.
+ * may have edited what an item sends, and only then are the items' requests compared (a request
+ * that resolves differently on each try, `{{ $now }}`, must still replay when nothing was edited).
+ * It names no job: that is the request's identity (requestIdentityOf).
  */
 export function editionOf(
 	node: Pick<INode, 'parameters' | 'credentials'>,
