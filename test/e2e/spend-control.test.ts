@@ -348,18 +348,30 @@ describeWithN8n('spend control in real n8n', () => {
 						model: { __rl: true, mode: 'id', value: 'image.aurora-2' },
 						additionalFields: { negativePrompt: '' },
 					},
-					{ teamId: '', projectId: '', idempotencyKey: '={{ "job-" + $json["n"] }}' },
+					{
+						teamId: '',
+						projectId: '',
+						idempotencyKey: '={{ "job-" + $json["n"] }}',
+						// not part of the request, but shows in the items that the edited node ran
+						binaryPropertyName: 'picture',
+					},
 				),
 			);
+			// saving a published workflow publishes the edit (n8n's public API, PUT /workflows/{id}),
+			// and the webhook may still run the version before for a moment: that execution replays
+			// its jobs (nothing changed), so start until the edited node has run
 			await n8nWrite(state, `/workflows/${flow.id}`, 'PUT', respelled);
-			// the webhook runs the published version: publish the edit
-			await n8nApi(state, `/workflows/${flow.id}/deactivate`, 'POST');
-			await n8nApi(state, `/workflows/${flow.id}/activate`, 'POST');
-			await flow.start();
-			const [again] = await flow.settled(2);
-			expect(again.status).toBe('success');
+			const edited = await eventually('an execution of the edited node', async () => {
+				const before = (await flow.executions()).length;
+				await flow.start();
+				const [latest] = await flow.settled(before + 1);
+				expect(latest.status).toBe('success');
+				return Object.keys(itemsOf(latest)[0]?.binary ?? {}).includes('picture')
+					? latest
+					: undefined;
+			});
 			expect(
-				itemsOf(again).map((i) => (i.json.input_summary as { prompt: string }).prompt),
+				itemsOf(edited).map((i) => (i.json.input_summary as { prompt: string }).prompt),
 			).toEqual(['a fox 1', 'a fox 2', 'a fox 3']);
 			// a moment for any run the re-run might have created to be charged: none was
 			await new Promise((r) => setTimeout(r, 1500));
