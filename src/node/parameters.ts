@@ -256,9 +256,11 @@ function derivedKey(parameters: NodeParameters, call: PreparedCall, scope: CallS
 
 /**
  * Reads an item's parameters into the request the endpoint takes. Media placeholders stand for
- * binaries still to upload. The idempotency key depends on where the call happens (execution, node
- * run, item, route), never on the body, so every retry of this item carries the same key — except
- * a tool call's, which is named by what it asks (derivedKey).
+ * binaries still to upload. A derived idempotency key depends on where the call happens (execution,
+ * node run, item, route), never on the body, so every retry of this item carries the same key —
+ * except a tool call's, which is named by what it asks (derivedKey). A key from the Idempotency Key
+ * option is named by the value and the request's identity (what is sent, not how the parameters
+ * spell it), so an edit that sends the same request keeps the job.
  */
 export async function prepareCall(
 	ctx: IExecuteFunctions,
