@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 import { NodeOperationError, type IBinaryData, type IExecuteFunctions } from 'n8n-workflow';
 
 import { NOTHING_SPENT } from '../options/nothing-spent';
@@ -14,6 +16,11 @@ export interface BinaryInput {
 	/** bytes, and seconds where the header tells (MP4, WAV): checked against the model's file limits */
 	size?: number;
 	durationSeconds?: number;
+	/**
+	 * sha256 of the file's bytes: what a request that uploads it is named by in a job's identity
+	 * (the asset URL the upload gets is new on every try, the bytes are not)
+	 */
+	contentHash: string;
 }
 
 /** Chunks read from n8n's binary storage: large ones pass over sample data quickly. */
@@ -74,14 +81,35 @@ export async function describeBinary(
 			`${fieldLabel}: the input binary "${property}" is empty (0 bytes); allowed: a file of 1 byte or more`,
 			{ itemIndex, description: NOTHING_SPENT },
 		);
+	const durationSeconds = await mediaDurationSeconds(body as AsyncIterable<Buffer> | Buffer);
 	return {
 		itemIndex,
 		property,
 		mimeType: binary.mimeType,
 		fileName: binary.fileName,
 		size,
-		durationSeconds: await mediaDurationSeconds(body as AsyncIterable<Buffer> | Buffer),
+		durationSeconds,
+		contentHash: await contentHashOf(ctx, itemIndex, property, binary, body),
 	};
+}
+
+/**
+ * The sha256 of an input binary. A stored file is read once more from n8n's binary storage (the
+ * header read above may have consumed part of its stream); inline bytes are hashed as they are.
+ */
+async function contentHashOf(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	property: string,
+	binary: IBinaryData,
+	read: ByteStream | Buffer,
+): Promise<string> {
+	const hash = createHash('sha256');
+	if (Buffer.isBuffer(read)) return hash.update(read).digest('hex');
+	read.destroy();
+	const { body } = await openBinary(ctx, itemIndex, property, binary);
+	for await (const chunk of body as AsyncIterable<Buffer>) hash.update(chunk);
+	return hash.digest('hex');
 }
 
 /** What `POST /uploads` answers (the Upload resource). */

@@ -27,7 +27,7 @@ import {
 	teamId,
 	useBatchApi,
 } from '../runs/submit-options';
-import { editionOf } from '../spend/job-edition';
+import { editionOf, requestIdentityOf } from '../spend/job-edition';
 import { deriveIdempotencyKey, keyFromUserValue } from '../transport/idempotency';
 import { waitSettingsOf } from '../waits/wait-options';
 import { ADDITIONAL_FIELDS } from './description/fields';
@@ -187,7 +187,10 @@ export interface CallScope {
 	/** n8n's node id (kept across renames); the name where a node has none */
 	nodeId: string;
 	runIndex: number;
-	/** the edition of the node's request parameters (node-edition.ts) */
+	/**
+	 * the edition of the node's request parameters (src/spend/job-edition.ts): whether the node was
+	 * edited since an earlier try, before its items' requests are compared
+	 */
 	edition: string;
 }
 
@@ -253,9 +256,11 @@ function derivedKey(parameters: NodeParameters, call: PreparedCall, scope: CallS
 
 /**
  * Reads an item's parameters into the request the endpoint takes. Media placeholders stand for
- * binaries still to upload. The idempotency key depends on where the call happens (execution, node
- * run, item, route), never on the body, so every retry of this item carries the same key — except
- * a tool call's, which is named by what it asks (derivedKey).
+ * binaries still to upload. A derived idempotency key depends on where the call happens (execution,
+ * node run, item, route), never on the body, so every retry of this item carries the same key —
+ * except a tool call's, which is named by what it asks (derivedKey). A key from the Idempotency Key
+ * option is named by the value and the request's identity (what is sent, not how the parameters
+ * spell it), so an edit that sends the same request keeps the job.
  */
 export async function prepareCall(
 	ctx: IExecuteFunctions,
@@ -342,6 +347,7 @@ export async function prepareCall(
 		call.list = listSettingsOf(ctx, itemIndex, (name, fallback) =>
 			parameters.get(name, itemIndex, fallback),
 		);
+	call.identity = requestIdentityOf(call, ctx.getNode());
 	if (endpoint.idempotency !== 'none') {
 		if (ownKey) call.job = ownKey;
 		call.idempotencyKey = ownKey
@@ -349,7 +355,7 @@ export async function prepareCall(
 					workflowId: scope.workflowId,
 					nodeId: scope.nodeId,
 					route,
-					edition: scope.edition,
+					request: call.identity,
 				})
 			: derivedKey(parameters, call, scope);
 	}

@@ -68,6 +68,8 @@ export interface PreparedCall {
 	idempotencyKey?: string;
 	/** the route the key was derived for (method and path template) */
 	route: string;
+	/** what the request is, whatever its parameters' spelling (src/spend/job-edition.ts requestIdentityOf) */
+	identity?: string;
 	run?: RunSettings;
 	list?: { returnAll: boolean; limit: number };
 	cost?: CostLimit;

@@ -12,8 +12,12 @@ import type { QuotedPrice } from './call';
  *
  * n8n's "Retry" of a failed execution copies this context into the new execution, and — when told
  * to use the saved workflow — runs the node with its current parameters. Each request remembers
- * the edition of the parameters it was made from (node-edition.ts): when the node was edited since,
- * the earlier request is not replayed and the item is sent as a new job.
+ * the edition of the parameters it was made from and the identity of what it asked
+ * (src/spend/job-edition.ts): when the node was edited since AND the item's request is no longer
+ * the same, the earlier request is not replayed and the item is sent as a new job. An edit that
+ * changes only another item's request, or only how the parameters are spelled, replays. The
+ * edition gates the comparison because a request may resolve differently on each try without an
+ * edit (`{{ $now }}`): Retry On Fail and an unedited Retry must replay it all the same.
  */
 export interface SentRequest extends IDataObject {
 	key: string;
@@ -24,6 +28,8 @@ export interface SentRequest extends IDataObject {
 	createdId?: string;
 	/** the edition of the node's parameters the request was made from */
 	edition?: string;
+	/** the identity of the request as the item resolved it (absent in requests remembered before it was kept) */
+	identity?: string;
 	/** the price the node quoted for it (counts toward Max Credits per Execution on a retry) */
 	quote?: QuotedPrice;
 }
@@ -51,16 +57,23 @@ export class SubmitMemory {
 		return `${this.runIndex}|${route}|${itemIndex}`;
 	}
 
-	/** The earlier request of this item, unless the node's parameters were edited since it was made. */
-	recall(route: string, itemIndex: number): SentRequest | undefined {
+	/**
+	 * The earlier request of this item, unless the node was edited since it was made and the edit
+	 * changed what this item asks. `identity` is the item's request now; a request remembered
+	 * without one (an older version of the package, or a batch of several items) counts as changed
+	 * by any edit of the node.
+	 */
+	recall(route: string, itemIndex: number, identity?: string): SentRequest | undefined {
 		const slot = this.slot(route, itemIndex);
 		const earlier = this.store[slot];
 		// requests remembered by a version of the package that kept no edition count as unedited
-		if (
+		const nodeEdited =
 			earlier?.edition !== undefined &&
 			this.edition !== undefined &&
-			earlier.edition !== this.edition
-		) {
+			earlier.edition !== this.edition;
+		const sameRequest =
+			earlier?.identity !== undefined && identity !== undefined && earlier.identity === identity;
+		if (nodeEdited && !sameRequest) {
 			delete this.store[slot];
 			this.editedItems.add(itemIndex);
 			return undefined;
@@ -84,7 +97,7 @@ export class SubmitMemory {
 		if (entry) entry.createdId = id;
 	}
 
-	/** The request was refused outright (nothing created): a retry may send a new one. */
+	/** The request was refused outright (nothing created), or its run failed: a retry may send a new one. */
 	forget(route: string, itemIndex: number): void {
 		delete this.store[this.slot(route, itemIndex)];
 	}

@@ -1,7 +1,7 @@
 import { NodeOperationError, type IExecuteFunctions, type JsonObject } from 'n8n-workflow';
 
 import { uploadBinary } from '../media/upload';
-import { successorKey } from '../transport/idempotency';
+import { keyAfterFailedRun, successorKey } from '../transport/idempotency';
 import { problemOf } from '../transport/problem';
 import { apiRequest, unexpectedResponse, type ApiClient } from '../transport/request';
 import type { PreparedCall } from './call';
@@ -71,8 +71,8 @@ async function readRun(client: ApiClient, id: string, itemIndex: number): Promis
 
 /**
  * Submits one generating call so that it is paid for at most once, whatever fails and however often
- * n8n retries the node: an earlier try's accepted run is waited for instead of submitted again; an
- * earlier try whose answer was lost is resent exactly (same body and key: the service replays the
+ * n8n retries the node: an earlier try's accepted run is waited for instead of submitted again (a
+ * run that failed at the service is submitted again, as a new job); an earlier try whose answer was lost is resent exactly (same body and key: the service replays the
  * original run); a first try uploads its binaries, binds a quote under Max Credits and is recorded
  * before it leaves. A stale quote is replaced once when the fresh one fits Max Credits.
  */
@@ -85,10 +85,18 @@ export async function submitRun(
 	const { route, itemIndex } = call;
 	const resendable =
 		call.endpoint.idempotency === 'required' || call.endpoint.idempotency === 'sent';
-	const earlier = memory.recall(route, itemIndex);
+	let earlier = memory.recall(route, itemIndex, call.identity);
 	if (earlier?.createdId) {
-		call.quote = earlier.quote;
-		return await readRun(client, earlier.createdId, itemIndex);
+		const run = await readRun(client, earlier.createdId, itemIndex);
+		if (run.status !== 'failed') {
+			call.quote = earlier.quote;
+			return run;
+		}
+		// failed at the service (nothing charged, never to complete): the retry is a new job under a
+		// key of its own, or the service would answer it with the failed run again
+		memory.forget(route, itemIndex);
+		if (call.idempotencyKey) call.idempotencyKey = keyAfterFailedRun(earlier.key, run.id);
+		earlier = undefined;
 	}
 	if (earlier) {
 		if (!resendable) throw outcomeUnknown(ctx, call);
@@ -110,6 +118,7 @@ export async function submitRun(
 			path: call.path,
 			qs: call.qs,
 			body: call.body,
+			...(call.identity ? { identity: call.identity } : {}),
 			...(call.quote ? { quote: call.quote } : {}),
 		});
 		try {

@@ -112,7 +112,7 @@ function limitsOf(ctx: IExecuteFunctions, client: ApiClient, first: PreparedCall
 
 /** The earlier request of a call in this execution (Retry On Fail, n8n's Retry), if any. */
 function earlierRequestOf(call: PreparedCall, calls: PreparedCall[], memory: SubmitMemory) {
-	if (!sendsInOneRequest(call)) return memory.recall(call.route, call.itemIndex);
+	if (!sendsInOneRequest(call)) return memory.recall(call.route, call.itemIndex, call.identity);
 	const group = calls.filter((c) => sendsInOneRequest(c) && c.endpoint === call.endpoint);
 	return memory.recall('POST /batches', Math.min(...group.map((c) => c.itemIndex)));
 }

@@ -34,14 +34,17 @@ export function settleSharedJobs(
 	calls: PreparedCall[],
 	fail: FailItem,
 ): PreparedCall[] {
-	const byKey = new Map<string, PreparedCall[]>();
+	const byJob = new Map<string, PreparedCall[]>();
 	for (const call of calls) {
 		// a batch the items make together (Batch → Create From Items) is one request under one key
 		if (!call.job || !call.idempotencyKey || call.endpoint.output !== 'run') continue;
-		byKey.set(call.idempotencyKey, [...(byKey.get(call.idempotencyKey) ?? []), call]);
+		// by the value, not the key: the key follows the request, so two requests named by one value
+		// get two keys, and the value would name two jobs at once
+		const job = `${call.route}\n${call.job.normalize('NFC')}`;
+		byJob.set(job, [...(byJob.get(job) ?? []), call]);
 	}
 	const refused = new Set<PreparedCall>();
-	for (const group of byKey.values()) {
+	for (const group of byJob.values()) {
 		if (group.length < 2) continue;
 		const [first, ...others] = group;
 		if (others.every((other) => sameRequest(first, other))) {

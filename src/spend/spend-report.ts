@@ -96,7 +96,7 @@ export function reportSpend(
 	const edited = [...editedItems].sort((a, b) => a - b);
 	if (edited.length) {
 		lines.push(
-			`${edited.length === 1 ? 'Item' : 'Items'} ${spelledItems(edited)}: the node's parameters were edited since the execution this one retries, so ${edited.length === 1 ? 'it was' : 'they were'} sent as new jobs (new requests, new idempotency keys); the earlier runs were not reused.`,
+			`${edited.length === 1 ? 'Item' : 'Items'} ${spelledItems(edited)}: the node's parameters were edited since the execution this one retries and ${edited.length === 1 ? 'its request changed' : 'their requests changed'}, so ${edited.length === 1 ? 'it was' : 'they were'} sent as new jobs (new requests, new idempotency keys); the earlier runs were not reused.`,
 		);
 	}
 	if (spending.some((c) => c.run?.useBatchApi && c.job)) {

@@ -41,17 +41,18 @@ export interface JobScope {
 	nodeId: string;
 	route: string;
 	/**
-	 * The node's request parameters as saved (unresolved): an edit of what the node sends makes
-	 * every item a new job; resolved values ($now, uploads, quotes) do not enter it.
+	 * The identity of the item's request (what is sent, uploads by their bytes, without a quote
+	 * token): an edit that changes what this item sends makes it a new job; an edit that changes
+	 * only how the parameters are spelled keeps it.
 	 */
-	edition: string;
+	request: string;
 }
 
 /**
  * The key sent for the "Idempotency Key" option: the user's value names one job of one node of one
  * workflow. It does not depend on the item's position or the execution, so a re-run with the same
  * values (in any order) replays instead of paying; two nodes, two workflows or two operations with
- * the same value never share a key; an edit of the node's parameters starts new jobs.
+ * the same value never share a key; a change of what the item sends starts a new job.
  */
 export function keyFromUserValue(value: string, job: JobScope): string {
 	// one text, one job: the same letters typed on another keyboard or pasted from elsewhere may
@@ -61,7 +62,7 @@ export function keyFromUserValue(value: string, job: JobScope): string {
 		job.workflowId,
 		job.nodeId,
 		job.route,
-		job.edition,
+		job.request,
 		value.normalize('NFC'),
 	]);
 }
@@ -72,4 +73,13 @@ export function keyFromUserValue(value: string, job: JobScope): string {
  */
 export function successorKey(key: string, attempt: number): string {
 	return hashed(['successor', key, attempt]);
+}
+
+/**
+ * The key of a new request that replaces an item's earlier one whose run failed at the service: the
+ * failed run charged nothing and will never complete, so a retry makes a new job, and the earlier
+ * key would only bring the failed run back. The failed run's id makes each such retry its own key.
+ */
+export function keyAfterFailedRun(key: string, failedRunId: string): string {
+	return hashed(['after-failed-run', key, failedRunId]);
 }

@@ -70,7 +70,7 @@ export function outcomeError(ctx: OutputContext, call: PreparedCall, outcome: Wa
 	const run = outcome.run;
 	if (outcome.state === 'error') return outcome.error;
 	if (outcome.state === 'failed') {
-		return problemError(
+		const error = problemError(
 			ctx.getNode(),
 			{
 				code: run.error?.code ?? 'run_failed',
@@ -82,6 +82,16 @@ export function outcomeError(ctx: OutputContext, call: PreparedCall, outcome: Wa
 			undefined,
 			call.itemIndex,
 		);
+		// the service answers a key with the run it first made for it: sending the same request
+		// under the same own key again only brings this failed run back
+		if (call.job)
+			error.description = [
+				error.description,
+				`Idempotency Key "${call.job}" (Options) names this failed job: a new execution with the same key gets this failed run back and makes no new run. To make it again, change the key, e.g. append a suffix ("${call.job}-2").`,
+			]
+				.filter(Boolean)
+				.join(' · ');
+		return error;
 	}
 	const seconds = Math.round(call.run!.waitTimeoutMs / 1000);
 	// no status in the message: a paused execution reaches its deadline without reading the run

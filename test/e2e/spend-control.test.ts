@@ -294,6 +294,148 @@ describeWithN8n('spend control in real n8n', () => {
 		});
 	});
 
+	describe('a job is the request sent (issue 32, findings 6 and 7)', () => {
+		afterEach(async () => admin(state, '/faults', 'DELETE'));
+
+		const withGenerate = (
+			workflow: ReturnType<typeof imageWorkflow>,
+			generate: Record<string, unknown>,
+		) => ({
+			...workflow,
+			nodes: workflow.nodes.map((node) =>
+				node.name === 'Generate' ? { ...node, ...generate } : node,
+			),
+		});
+		const charges = async (ledger: () => Promise<LedgerEntry[]>, expected: number) =>
+			eventually(`${expected} charges`, async () =>
+				(await ledger()).length === expected ? ledger() : undefined,
+			);
+
+		it('own key: a new execution after edits that change only how the parameters are spelled replays every job, no new charge', async () => {
+			const { credential, ledger } = await billedAccount('e2e job identity');
+			const path = 'mediagen-e2e-job-identity';
+			const keyed = (extra: Record<string, unknown>, options: Record<string, unknown> = {}) => ({
+				parameters: {
+					...generateImages('a fox').parameters,
+					...extra,
+					options: { idempotencyKey: '={{ "job-" + $json.n }}', ...options },
+				},
+			});
+			const workflow = imageWorkflow(
+				'Spend control: job identity',
+				path,
+				credential,
+				3,
+				keyed({
+					model: {
+						__rl: true,
+						mode: 'list',
+						value: 'image.aurora-2',
+						cachedResultName: 'Aurora 2',
+					},
+				}),
+			);
+			const flow = await activeWorkflow(workflow, path);
+			await flow.start();
+			const [first] = await flow.settled(1);
+			expect(first.status).toBe('success');
+			await charges(ledger, 3);
+
+			const respelled = withGenerate(
+				workflow,
+				keyed(
+					{
+						model: { __rl: true, mode: 'id', value: 'image.aurora-2' },
+						additionalFields: { negativePrompt: '' },
+					},
+					{
+						teamId: '',
+						projectId: '',
+						idempotencyKey: '={{ "job-" + $json["n"] }}',
+						// not part of the request, but shows in the items that the edited node ran
+						binaryPropertyName: 'picture',
+					},
+				),
+			);
+			// saving a published workflow publishes the edit (n8n's public API, PUT /workflows/{id}),
+			// and the webhook may still run the version before for a moment: that execution replays
+			// its jobs (nothing changed), so start until the edited node has run
+			await n8nWrite(state, `/workflows/${flow.id}`, 'PUT', respelled);
+			const edited = await eventually('an execution of the edited node', async () => {
+				const before = (await flow.executions()).length;
+				await flow.start();
+				const [latest] = await flow.settled(before + 1);
+				expect(latest.status).toBe('success');
+				return Object.keys(itemsOf(latest)[0]?.binary ?? {}).includes('picture')
+					? latest
+					: undefined;
+			});
+			expect(
+				itemsOf(edited).map((i) => (i.json.input_summary as { prompt: string }).prompt),
+			).toEqual(['a fox 1', 'a fox 2', 'a fox 3']);
+			// a moment for any run the re-run might have created to be charged: none was
+			await new Promise((r) => setTimeout(r, 1500));
+			expect(await ledger()).toHaveLength(3);
+			await n8nApi(state, `/workflows/${flow.id}/deactivate`, 'POST');
+		});
+
+		it("n8n's Retry with the saved workflow after an edit of item 2's request alone: items 0 and 1 get their paid runs, item 2 is the one new run, and the hint names item 2 alone", async () => {
+			const { credential, ledger } = await billedAccount('e2e retry one item');
+			const path = 'mediagen-e2e-retry-one-item';
+			const workflow = imageWorkflow(
+				'Spend control: retry after an edit of one item',
+				path,
+				credential,
+				3,
+				generateImages('a fox'),
+			);
+			const flow = await activeWorkflow(workflow, path);
+			await admin(state, '/faults', 'POST', {
+				when: 'before',
+				method: 'GET',
+				path: '/runs',
+				status: 404,
+				count: 100_000,
+			});
+			await flow.start();
+			const [failed] = await flow.settled(1);
+			await admin(state, '/faults', 'DELETE');
+			expect(failed.status).toBe('error');
+			await charges(ledger, 3);
+
+			const edited = withGenerate(workflow, {
+				parameters: {
+					...generateImages('a fox').parameters,
+					prompt: '={{ $json.n === 3 ? "a red fox 3" : "a fox " + $json.n }}',
+				},
+			});
+			await n8nWrite(state, `/workflows/${flow.id}`, 'PUT', edited);
+			const retried = await n8nWrite<{ id: string | number }>(
+				state,
+				`/executions/${failed.id}/retry`,
+				'POST',
+				{ loadWorkflow: true },
+			);
+			const done = await eventually(`retry of ${failed.id}`, async () => {
+				const execution = await n8nApi<Execution>(
+					state,
+					`/executions/${retried.id}?includeData=true`,
+				);
+				return ['success', 'error'].includes(execution.status) ? execution : undefined;
+			});
+			expect(done.status).toBe('success');
+			expect(itemsOf(done).map((i) => (i.json.input_summary as { prompt: string }).prompt)).toEqual(
+				['a fox 1', 'a fox 2', 'a red fox 3'],
+			);
+			const hints = hintsOf(done).join(' ');
+			expect(hints).toContain('Item 2: ');
+			expect(hints).not.toContain('Items 0');
+			const all = await charges(ledger, 4);
+			expect(new Set(all.map((e) => e.run_id)).size).toBe(4);
+			await n8nApi(state, `/workflows/${flow.id}/deactivate`, 'POST');
+		});
+	});
+
 	describe('Credit Limit per Day: executions racing for the last credits', () => {
 		/** Two executions of 2 images (8 credits each) against a daily limit of 12: one fits, both do not. */
 		async function race(name: string, path: string, before?: () => Promise<void>) {

@@ -59,7 +59,7 @@ export const ALL_OPTIONS = [
 	...IN_OPTIONS,
 ];
 
-/** The parameters an edit of which keeps an item's job (src/spend/job-edition.ts). */
+/** The parameters an edit of which keeps the node's edition: they steer the node, never the request (src/spend/job-edition.ts). */
 export const EDITS_THAT_KEEP_THE_JOB = {
 	topLevel: new Set(
 		TOP_LEVEL.filter((option) => !option.changesRequest).map((option) => option.name),

@@ -56,7 +56,7 @@ describe('keyFromUserValue', () => {
 		workflowId: 'wf_1',
 		nodeId: 'node-uuid-1',
 		route: 'POST /images/generations',
-		edition: 'e1',
+		request: 'r1',
 	};
 
 	it('is the same in any execution for the same value and node: no item position in it (a re-run in another order replays)', () => {
@@ -67,7 +67,7 @@ describe('keyFromUserValue', () => {
 		['another workflow (a copy of the workflow)', { workflowId: 'wf_2' }],
 		['another node (a copy of the node)', { nodeId: 'node-uuid-2' }],
 		['another operation', { route: 'POST /videos/generations' }],
-		["an edit of the node's request parameters", { edition: 'e2' }],
+		['a change of what the item sends', { request: 'r2' }],
 	])('differs for %s', (_name, change) => {
 		expect(keyFromUserValue('sku-42', { ...job, ...change })).not.toBe(
 			keyFromUserValue('sku-42', job),
@@ -76,8 +76,8 @@ describe('keyFromUserValue', () => {
 
 	it('differs per value, and does not confuse values that would run together with the scope', () => {
 		expect(keyFromUserValue('sku-1', job)).not.toBe(keyFromUserValue('sku-2', job));
-		expect(keyFromUserValue('1', { ...job, edition: 'e' })).not.toBe(
-			keyFromUserValue('', { ...job, edition: 'e\n1' }),
+		expect(keyFromUserValue('1', { ...job, request: 'r' })).not.toBe(
+			keyFromUserValue('', { ...job, request: 'r\n1' }),
 		);
 	});
 
@@ -120,7 +120,9 @@ describe('keys are the same in every version of the package', () => {
 					workflowId: 'wf_1',
 					nodeId: 'node-uuid-1',
 					route: 'POST /images/generations',
-					edition: 'e1',
+					// the derivation is unchanged; what fills this part is now the request's identity
+					// (it was the node's edition, so own keys changed once with that: CHANGELOG.md)
+					request: 'e1',
 				}),
 			'n8n-786c8b6b1c2f9b19859320dcb8259413b9d96e88076db34f',
 		],

@@ -1,0 +1,293 @@
+// A job is what the node sends (issue 32, findings 6, 7, 10 and 11): an edit that changes only how
+// the parameters are spelled keeps every item's job (same key, no second charge); an edit that
+// changes what an item sends makes that item, and only that item, a new job; a run that failed at
+// the service is submitted again by a retry, and an own key that names a failed job says so.
+import type { IDataObject, INodeExecutionData, INodeType } from 'n8n-workflow';
+
+import { MediaGenImage } from '../../nodes/MediaGenImage/MediaGenImage.node';
+import { SANDBOX_PROJECT_ID, SANDBOX_TEAM_ID } from '../../sandbox/options';
+import { makePng } from '../../sandbox/png';
+import { retryExecution, runNode } from '../helpers/n8n-harness';
+import { posts, startFixture, type Fixture } from '../helpers/sandbox-fixture';
+
+let fx: Fixture;
+beforeEach(async () => {
+	fx = await startFixture({ latencyMs: 50 });
+});
+afterEach(async () => fx.sandbox.close());
+
+const hintsOf = (result: Awaited<ReturnType<typeof runNode>>) =>
+	(result.run.data.resultData.runData.MediaGen?.at(-1)?.hints ?? []).map((h) => h.message);
+
+const photo = (seed: number) => ({
+	photo: {
+		data: makePng(8, 8, seed).toString('base64'),
+		mimeType: 'image/png',
+		fileName: `in-${seed}.png`,
+	},
+});
+
+/** An image generation with an own key from the item, the model picked from the list. */
+const base = (): IDataObject => ({
+	resource: 'image',
+	operation: 'generate',
+	prompt: '={{ $json.prompt }}',
+	model: {
+		__rl: true,
+		mode: 'list',
+		value: 'image.lumen-xl',
+		cachedResultName: 'Lumen XL',
+	},
+	options: { idempotencyKey: '={{ $json.sku }}' },
+});
+const input = [{ json: { sku: 'sku-1', prompt: 'a poster' } }];
+
+/**
+ * The node as n8n offers it to an AI Agent (its tool variant): n8n adds a Description parameter
+ * (`toolDescription`) to the node's own, saved with the workflow like any other.
+ */
+function imageTool(): INodeType {
+	const node = new MediaGenImage();
+	node.description = {
+		...node.description,
+		properties: [
+			...node.description.properties,
+			{ displayName: 'Description', name: 'toolDescription', type: 'string', default: '' },
+		],
+	};
+	return node;
+}
+
+async function submitted(
+	parameters: IDataObject,
+	nodeType: () => INodeType = () => new MediaGenImage(),
+) {
+	const before = posts(fx.sandbox, '/images/generations').length;
+	const result = await runNode({
+		nodeType: nodeType(),
+		credentials: fx.credentials,
+		parameters,
+		input,
+	});
+	expect(result.error).toBeUndefined();
+	const sent = posts(fx.sandbox, '/images/generations').slice(before);
+	expect(sent).toHaveLength(1);
+	return sent[0];
+}
+
+describe('finding 6: the job is the request sent, not the spelling of the parameters', () => {
+	const options = (extra: IDataObject) => ({
+		...(base().options as IDataObject),
+		...extra,
+	});
+	const keepers: Array<[string, IDataObject, (() => INodeType)?]> = [
+		[
+			'the model picked By ID instead of From List (same alias)',
+			{ model: { __rl: true, mode: 'id', value: 'image.lumen-xl' } },
+		],
+		[
+			"the model list's cached label refreshed (cachedResultName)",
+			{
+				model: {
+					__rl: true,
+					mode: 'list',
+					value: 'image.lumen-xl',
+					cachedResultName: 'Lumen XL (new label)',
+				},
+			},
+		],
+		['an empty Team ID option', { options: options({ teamId: '' }) }],
+		['an empty Project ID option', { options: options({ projectId: '' }) }],
+		['Tool Description edited', { toolDescription: 'Makes posters for the shop' }, imageTool],
+		['Additional Fields added then emptied', { additionalFields: { negativePrompt: '' } }],
+		['the key expression rewritten', { options: { idempotencyKey: '={{ $json["sku"] }}' } }],
+	];
+
+	it.each(keepers)(
+		'%s: same key, the service replays the first run, one charge',
+		async (_, edit, nodeType) => {
+			const first = await submitted(base(), nodeType);
+			const again = await submitted({ ...base(), ...edit }, nodeType);
+			expect(again.idempotencyKey).toBe(first.idempotencyKey);
+			expect(fx.sandbox.state.ledger).toHaveLength(1);
+		},
+	);
+
+	const changers: Array<[string, IDataObject]> = [
+		['the prompt', { prompt: '={{ $json.prompt + " in blue" }}' }],
+		['the model (another alias)', { model: { __rl: true, mode: 'id', value: 'image.aurora-2' } }],
+		['Team ID set', { options: options({ teamId: SANDBOX_TEAM_ID }) }],
+		['Project ID set', { options: options({ projectId: SANDBOX_PROJECT_ID }) }],
+		['an additional field set', { additionalFields: { negativePrompt: 'text' } }],
+		['a number field (Count)', { count: 2 }],
+	];
+
+	it.each(changers)('%s changed: a new key and a new run', async (_, edit) => {
+		const first = await submitted(base());
+		const again = await submitted({ ...base(), ...edit });
+		expect(again.idempotencyKey).not.toBe(first.idempotencyKey);
+		expect(fx.sandbox.state.ledger).toHaveLength(2);
+	});
+
+	describe('an input binary, named by its bytes', () => {
+		const removeBackground = (): IDataObject => ({
+			resource: 'image',
+			operation: 'removeBackground',
+			imageUrlSource: 'binary',
+			imageUrlBinaryProperty: 'photo',
+			options: { idempotencyKey: '={{ $json.sku }}' },
+		});
+		const withPhoto = (seed: number) => [{ json: { sku: 'sku-1' }, binary: photo(seed) }];
+		const sentKey = async (items: INodeExecutionData[]) => {
+			const before = posts(fx.sandbox, '/images/background-remove').length;
+			await runNode({
+				nodeType: new MediaGenImage(),
+				credentials: fx.credentials,
+				parameters: removeBackground(),
+				input: items,
+			});
+			return posts(fx.sandbox, '/images/background-remove').slice(before)[0].idempotencyKey;
+		};
+
+		// the second upload gets a new asset URL, so the service refuses the same key with another
+		// body (idempotency_key_reused): never a second charge for the same bytes
+		it('the same bytes again (a new upload, a new asset URL): the same key, one charge', async () => {
+			expect(await sentKey(withPhoto(1))).toBe(await sentKey(withPhoto(1)));
+			expect(fx.sandbox.state.ledger).toHaveLength(1);
+		});
+
+		it('other bytes under the same key value: a new key and a new run', async () => {
+			expect(await sentKey(withPhoto(2))).not.toBe(await sentKey(withPhoto(1)));
+			expect(fx.sandbox.state.ledger).toHaveLength(2);
+		});
+	});
+});
+
+describe("finding 7: n8n's Retry after an edit makes new jobs only of the items whose request changed", () => {
+	const numbered = [1, 2, 3].map((n) => ({ json: { n } }));
+	const prompt = (expression: string): IDataObject => ({
+		resource: 'image',
+		operation: 'generate',
+		prompt: expression,
+	});
+
+	it.each([false, true])(
+		'own key %s: items 0 and 1 replay their paid runs, item 2 is a new job, and the hint names item 2 alone',
+		async (ownKey) => {
+			const keyed = (parameters: IDataObject) =>
+				ownKey
+					? { ...parameters, options: { idempotencyKey: '={{ "job-" + $json.n }}' } }
+					: parameters;
+			// the runs are created, then reading them fails: the execution fails after paying
+			fx.sandbox.injectFault({
+				when: 'before',
+				method: 'GET',
+				path: /^\/runs/,
+				status: 404,
+				count: 1000,
+			});
+			const failed = await runNode({
+				nodeType: new MediaGenImage(),
+				credentials: fx.credentials,
+				parameters: keyed(prompt('={{ "a fox " + $json.n }}')),
+				input: numbered,
+				executionId: 'exec-failed',
+			});
+			expect(failed.error).toBeDefined();
+			fx.sandbox.state.faults.length = 0;
+			const retried = await retryExecution(failed, {
+				nodeType: new MediaGenImage(),
+				credentials: fx.credentials,
+				// the same requests for items 0 and 1, spelled another way; another for item 2
+				parameters: keyed(prompt('={{ $json.n === 3 ? "a red fox 3" : `a fox ${$json.n}` }}')),
+				executionId: 'exec-retry',
+				loadWorkflow: true,
+			});
+			expect(retried.error).toBeUndefined();
+			expect(retried.items.map((i) => (i.json.input_summary as IDataObject).prompt)).toEqual([
+				'a fox 1',
+				'a fox 2',
+				'a red fox 3',
+			]);
+			expect(posts(fx.sandbox, '/images/generations')).toHaveLength(4);
+			expect(fx.sandbox.state.ledger).toHaveLength(4);
+			const hints = hintsOf(retried).join(' ');
+			expect(hints).toContain('Item 2: ');
+			expect(hints).not.toMatch(/Items 0/);
+		},
+	);
+});
+
+describe('finding 10: a run that failed at the service is submitted again by a retry, as a new job', () => {
+	const generate = { resource: 'image', operation: 'generate', prompt: 'a fox' };
+
+	it('Retry On Fail (3 tries): three submits under three keys, not three reads of one failed run', async () => {
+		fx.sandbox.state.options.failureRate = 1;
+		const result = await runNode({
+			nodeType: new MediaGenImage(),
+			credentials: fx.credentials,
+			parameters: generate,
+			settings: { retryOnFail: true, maxTries: 3, waitBetweenTries: 0 },
+		});
+		expect(result.error).toBeDefined();
+		const sent = posts(fx.sandbox, '/images/generations');
+		expect(sent).toHaveLength(3);
+		expect(new Set(sent.map((r) => r.idempotencyKey)).size).toBe(3);
+		expect(sent.map((r) => r.status)).toEqual([202, 202, 202]);
+		expect(fx.sandbox.state.ledger).toHaveLength(0);
+	});
+
+	it("n8n's Retry of the execution (unchanged): a new submit under another key, which completes", async () => {
+		fx.sandbox.state.options.failureRate = 1;
+		const failed = await runNode({
+			nodeType: new MediaGenImage(),
+			credentials: fx.credentials,
+			parameters: generate,
+			executionId: 'exec-failed',
+		});
+		expect(failed.error).toBeDefined();
+		fx.sandbox.state.options.failureRate = 0;
+		const retried = await retryExecution(failed, {
+			nodeType: new MediaGenImage(),
+			credentials: fx.credentials,
+			parameters: generate,
+			executionId: 'exec-retry',
+			loadWorkflow: false,
+		});
+		expect(retried.error).toBeUndefined();
+		expect(retried.items[0].json.status).toBe('completed');
+		const sent = posts(fx.sandbox, '/images/generations');
+		expect(sent).toHaveLength(2);
+		expect(sent[1].idempotencyKey).not.toBe(sent[0].idempotencyKey);
+		expect(fx.sandbox.state.ledger).toHaveLength(1);
+	});
+});
+
+describe('finding 11: an own key whose run failed', () => {
+	it('a new execution gets the failed run back, and the error says the key names a failed job and how to go on', async () => {
+		const parameters = {
+			...base(),
+			prompt: 'a fox',
+		};
+		fx.sandbox.state.options.failureRate = 1;
+		const first = await runNode({
+			nodeType: new MediaGenImage(),
+			credentials: fx.credentials,
+			parameters,
+			input,
+		});
+		expect(first.error).toBeDefined();
+		fx.sandbox.state.options.failureRate = 0;
+		const again = await runNode({
+			nodeType: new MediaGenImage(),
+			credentials: fx.credentials,
+			parameters,
+			input,
+		});
+		expect(again.error?.message).toContain('provider_error');
+		expect(again.error?.description).toContain(
+			'Idempotency Key "sku-1" (Options) names this failed job',
+		);
+		expect(again.error?.description).toContain('change the key, e.g. append a suffix ("sku-1-2")');
+	});
+});
