@@ -11,8 +11,13 @@ export function spelledItems(indexes: number[]): string {
 		: `${indexes.slice(0, -1).join(', ')} and ${indexes[indexes.length - 1]}`;
 }
 
-/** The same request, as far as the node can tell before anything is uploaded. */
+/**
+ * The same request: the same identity (what is sent, input files by their bytes — see
+ * src/spend/job-edition.ts requestIdentityOf), or, for a call without one, the same path, query
+ * and body with nothing to upload.
+ */
 function sameRequest(a: PreparedCall, b: PreparedCall): boolean {
+	if (a.identity !== undefined && b.identity !== undefined) return a.identity === b.identity;
 	return (
 		a.uploads.length === 0 &&
 		b.uploads.length === 0 &&

@@ -402,6 +402,39 @@ describe('re-runs and the jobs Options → Idempotency Key names', () => {
 		expect(posts(fx.sandbox, '/images/generations')).toHaveLength(2);
 	});
 
+	it('two items with the same value, the same request and the same input file: one run serves both, charged once (issue 32, finding 13)', async () => {
+		const photo = {
+			data: makePng(8, 8, 1).toString('base64'),
+			mimeType: 'image/png',
+			fileName: 'shot.png',
+		};
+		const cutout = {
+			resource: 'image',
+			operation: 'removeBackground',
+			imageUrlSource: 'binary',
+			imageUrlBinaryProperty: 'photo',
+			options: { idempotencyKey: '={{ $json.sku }}' },
+		};
+		const input = [0, 1].map(() => ({ json: { sku: 'sku-1' }, binary: { photo: { ...photo } } }));
+		const { error, items } = await run(cutout, input);
+		expect(error).toBeUndefined();
+		expect(items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+		expect(items[1].json.id).toBe(items[0].json.id);
+		expect(posts(fx.sandbox, '/images/background-remove')).toHaveLength(1);
+		expect(fx.sandbox.state.ledger).toHaveLength(1);
+		// another file under the same value is another request: both refused, nothing sent
+		const other = { ...photo, data: makePng(9, 9, 2).toString('base64') };
+		const differing = await run(
+			cutout,
+			[input[0], { json: { sku: 'sku-1' }, binary: { photo: other } }],
+			{
+				settings: { onError: 'continueRegularOutput' },
+			},
+		);
+		expect(differing.items.map((i) => i.json.code)).toEqual(['job_named_twice', 'job_named_twice']);
+		expect(posts(fx.sandbox, '/images/background-remove')).toHaveLength(1);
+	});
+
 	it('two items sharing one run: when a budget refuses the first, the second is refused with it (never left without an item)', async () => {
 		const input = [
 			{ json: { sku: 'sku-1', prompt: 'same' } },
