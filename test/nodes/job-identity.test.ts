@@ -80,10 +80,12 @@ describe('finding 6: the job is the request sent, not the spelling of the parame
 		...(base().options as IDataObject),
 		...extra,
 	});
-	const keepers: Array<[string, IDataObject, (() => INodeType)?]> = [
+	// every row has three cells: jest takes a shorter row's missing argument for a done callback
+	const keepers: Array<[string, IDataObject, (() => INodeType) | undefined]> = [
 		[
 			'the model picked By ID instead of From List (same alias)',
 			{ model: { __rl: true, mode: 'id', value: 'image.lumen-xl' } },
+			undefined,
 		],
 		[
 			"the model list's cached label refreshed (cachedResultName)",
@@ -95,12 +97,21 @@ describe('finding 6: the job is the request sent, not the spelling of the parame
 					cachedResultName: 'Lumen XL (new label)',
 				},
 			},
+			undefined,
 		],
-		['an empty Team ID option', { options: options({ teamId: '' }) }],
-		['an empty Project ID option', { options: options({ projectId: '' }) }],
+		['an empty Team ID option', { options: options({ teamId: '' }) }, undefined],
+		['an empty Project ID option', { options: options({ projectId: '' }) }, undefined],
 		['Tool Description edited', { toolDescription: 'Makes posters for the shop' }, imageTool],
-		['Additional Fields added then emptied', { additionalFields: { negativePrompt: '' } }],
-		['the key expression rewritten', { options: { idempotencyKey: '={{ $json["sku"] }}' } }],
+		[
+			'Additional Fields added then emptied',
+			{ additionalFields: { negativePrompt: '' } },
+			undefined,
+		],
+		[
+			'the key expression rewritten',
+			{ options: { idempotencyKey: '={{ $json["sku"] }}' } },
+			undefined,
+		],
 	];
 
 	it.each(keepers)(
