@@ -154,7 +154,7 @@ async function refresh(client: ApiClient, waitSet: WaitSet): Promise<void> {
 
 /**
  * Wait Mode "Pause the Execution": registers a webhook endpoint for this execution's resume URL,
- * keeps what the resume needs (see pause-state.ts) and parks the execution until the deadline of
+ * keeps what the resume needs (see pause-state.ts) and pauses the execution until the deadline of
  * Wait Timeout. Returns the node's output while paused (shown in the execution; n8n drops it when
  * the execution resumes), or undefined when the node waits in the execution instead — nothing left
  * to wait for, or pausing is not possible here (the reason goes to the execution's hints).
