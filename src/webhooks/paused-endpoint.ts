@@ -1,9 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { listAll } from '../transport/paginate';
-import { apiRequest, unexpectedResponse, type ApiClient } from '../transport/request';
+import type { ApiClient } from '../transport/request';
 import type { EventType } from './events';
-import { deleteEndpoint } from './registration';
+import { createEndpoint, deleteEndpoint } from './registration';
 
 /** Ends the description of every endpoint a paused execution registers: what makes it recognisable. */
 const MARKER = '[mediagen paused wait]';
@@ -63,23 +63,11 @@ export async function registerPausedEndpoint(
 	paused: PausedExecution,
 	events: EventType[],
 ): Promise<PausedEndpoint> {
-	const { body } = await apiRequest<IDataObject>(client, {
-		method: 'POST',
-		path: '/webhooks',
-		body: { url: paused.resumeUrl, events, description: pausedEndpointDescription(paused) },
+	return await createEndpoint(client, {
+		url: paused.resumeUrl,
+		events,
+		description: pausedEndpointDescription(paused),
 	});
-	if (
-		typeof body?.id !== 'string' ||
-		typeof body.signing_secret !== 'string' ||
-		!body.signing_secret
-	) {
-		throw unexpectedResponse(
-			client,
-			'POST /webhooks did not return an endpoint with its signing_secret',
-			body,
-		);
-	}
-	return { id: body.id, signingSecret: body.signing_secret };
 }
 
 export async function removePausedEndpoint(client: ApiClient, endpointId: string): Promise<void> {

@@ -133,10 +133,27 @@ export async function registerEndpoint(ctx: IHookFunctions): Promise<boolean> {
 		);
 	}
 	await assertTriggerReachable(ctx, client, url);
+	const created = await createEndpoint(client, { url, events, description });
+	const data = triggerStaticData(ctx);
+	forgetEndpoint(data);
+	data.endpointId = created.id;
+	keepSigningSecret(data, created.signingSecret, key);
+	data.webhookUrl = url;
+	return true;
+}
+
+/**
+ * Registers an endpoint (POST /webhooks) for the trigger or a paused execution: its id and the
+ * signing secret the service shows only now. An answer without them is unexpected.
+ */
+export async function createEndpoint(
+	client: ApiClient,
+	endpoint: { url: string; events: EventType[]; description: string },
+): Promise<{ id: string; signingSecret: string }> {
 	const { body } = await apiRequest<IDataObject>(client, {
 		method: 'POST',
 		path: '/webhooks',
-		body: { url, events, description },
+		body: endpoint,
 	});
 	if (
 		typeof body?.id !== 'string' ||
@@ -149,12 +166,7 @@ export async function registerEndpoint(ctx: IHookFunctions): Promise<boolean> {
 			body,
 		);
 	}
-	const data = triggerStaticData(ctx);
-	forgetEndpoint(data);
-	data.endpointId = body.id;
-	keepSigningSecret(data, body.signing_secret, key);
-	data.webhookUrl = url;
-	return true;
+	return { id: body.id, signingSecret: body.signing_secret };
 }
 
 /**
