@@ -13,18 +13,10 @@ export function spelledItems(indexes: number[]): string {
 
 /**
  * The same request: the same identity (what is sent, input files by their bytes — see
- * src/spend/job-edition.ts requestIdentityOf), or, for a call without one, the same path, query
- * and body with nothing to upload.
+ * src/spend/job-edition.ts requestIdentityOf; every prepared call has one).
  */
 function sameRequest(a: PreparedCall, b: PreparedCall): boolean {
-	if (a.identity !== undefined && b.identity !== undefined) return a.identity === b.identity;
-	return (
-		a.uploads.length === 0 &&
-		b.uploads.length === 0 &&
-		a.path === b.path &&
-		JSON.stringify(a.qs) === JSON.stringify(b.qs) &&
-		JSON.stringify(a.body) === JSON.stringify(b.body)
-	);
+	return a.identity !== undefined && a.identity === b.identity;
 }
 
 /**
