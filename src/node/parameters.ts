@@ -246,6 +246,7 @@ function shownUpFront(parameters: NodeParameters, field: FieldSpec): boolean {
 function derivedKey(parameters: NodeParameters, call: PreparedCall, scope: CallScope): string {
 	const { itemIndex, route } = call;
 	if (parameters.asTool && call.uploads.length === 0) {
+		call.jobByInputs = true;
 		return keyFromToolInputs(
 			{ workflowId: scope.workflowId, nodeName: scope.nodeName, itemIndex, route },
 			call,

@@ -32,7 +32,7 @@ export interface RunSettings {
 	simplify: boolean;
 }
 
-/** How a submit is priced before it is sent: its model, and Max Credits (refuse above it, submit bound to the quote). */
+/** How a submit is priced before it is sent: its model, and Max Credits (refuse above it, submit bound to the quote unless the key names the job by its inputs). */
 export interface CostLimit {
 	maxCredits?: number;
 	/** the model the estimate prices (the one the checks resolved) */
@@ -75,6 +75,12 @@ export interface PreparedCall {
 	cost?: CostLimit;
 	/** the job named by Options → Idempotency Key (the user's value), when set */
 	job?: string;
+	/**
+	 * the key names the job by what the call asks (an AI tool's call, src/agents/tool-call-key.ts):
+	 * asked again, the tool must send the very same request for the service to answer with the
+	 * first run, so no quote the node read is bound to it (each call would read a new one)
+	 */
+	jobByInputs?: boolean;
 	/** what the node quoted before sending (Max Credits, budgets) */
 	quote?: QuotedPrice;
 	/** Credits per Unpriced Item as the item set it: what budgets count it at when it cannot be quoted */

@@ -126,7 +126,8 @@ export async function quoteBatchItem(
  * node read. A Quote Token the user set is re-estimated too and, when it fits, sent as it is: the
  * service binds the run to the token's price only while the inputs and the price still match the
  * quote (else 409 quote_mismatch, whose fresh quote is accepted only within Max Credits), so the
- * run is charged the price just checked.
+ * run is charged the price just checked. An AI tool's call is checked but not bound: asked again
+ * for the same job it must send the first call's request, and a quote read now would differ.
  */
 export async function bindQuote(
 	ctx: IExecuteFunctions,
@@ -137,7 +138,7 @@ export async function bindQuote(
 	if (maxCredits === undefined) return;
 	const quote = await quoteCall(client, call);
 	if (quote.credits > maxCredits) throw overBudget(ctx, call, quote, maxCredits);
-	if (!call.body.quote_token) {
+	if (!call.body.quote_token && !call.jobByInputs) {
 		call.body.quote_token = quote.token;
 		quote.bound = true;
 	}

@@ -49,12 +49,14 @@ const priceOf = (call: PreparedCall): number | undefined =>
  * A submit a budget admitted at its quote goes bound to that quote (as with Max Credits), so the
  * service charges what was admitted or refuses the run. Not bound: items sent in one batch request
  * (an item may wait in the batch's queue past the quote's expiry, and would then fail), and a job
- * named by Idempotency Key (a re-run must send the same request for the service to replay its run
- * instead of refusing the key; Max Credits binds it, at that cost).
+ * named by Idempotency Key or by an AI tool's inputs (a re-run must send the same request for the
+ * service to replay its run instead of refusing the key; Max Credits binds an own key's, at that
+ * cost).
  */
 function bindAdmittedQuote(call: PreparedCall): void {
 	const quote = call.quote;
-	if (!quote?.token || !call.cost || sendsInOneRequest(call) || call.job) return;
+	if (!quote?.token || !call.cost || sendsInOneRequest(call) || call.job || call.jobByInputs)
+		return;
 	call.cost.admittedCredits = quote.credits;
 	if (call.body.quote_token) return;
 	call.body.quote_token = quote.token;

@@ -55,7 +55,7 @@ export const maxCredits = new CreditsOption({
 	name: 'maxCredits',
 	displayName: 'Max Credits',
 	description:
-		'Estimate first and refuse (no run is created) when the price is higher; otherwise submit bound to the quote. A fresh quote, after the service finds the quote expired or no longer matching, is accepted once if it still fits.',
+		'Estimate first and refuse (no run is created) when the price is higher; otherwise submit bound to the quote (as an AI tool, not bound: asked again, the tool sends the same request and gets the same run). A fresh quote, after the service finds the quote expired or no longer matching, is accepted once if it still fits.',
 	default: 0,
 	min: 0,
 	max: Infinity,

@@ -206,14 +206,18 @@ describeWithN8n(
 					credits_spent: PRICE,
 				}),
 			);
-			// Max Credits estimated again and bound the submit to that quote
-			const submits = (await sandboxRequests(state))
+			// Max Credits estimated again just before the submit; as a tool the submit carries no quote
+			// of the node's, so the model asking again sends the same request (docs/ai-agents.md)
+			const sent = (await sandboxRequests(state))
 				.slice(before.requests)
-				.filter((r) => r.method === 'POST' && r.path === '/v1/videos/generations');
-			expect(submits).toHaveLength(1);
-			expect(submits[0].body).toEqual(
-				expect.objectContaining({ prompt, quote_token: expect.any(String) }),
-			);
+				.filter((r) => r.method === 'POST');
+			expect(sent.map((r) => r.path)).toEqual([
+				'/v1/models/estimate-cost',
+				'/v1/models/estimate-cost',
+				'/v1/videos/generations',
+			]);
+			expect(sent[2].body).toEqual(expect.objectContaining({ prompt }));
+			expect(sent[2].body).not.toHaveProperty('quote_token');
 		});
 
 		it('decline: the model is told the person refused, nothing is sent or charged', async () => {

@@ -4,6 +4,7 @@ import { MediaGenImage } from '../../nodes/MediaGenImage/MediaGenImage.node';
 import { MediaGenRun } from '../../nodes/MediaGenRun/MediaGenRun.node';
 import { MediaGenVideo } from '../../nodes/MediaGenVideo/MediaGenVideo.node';
 import { findModel } from '../../sandbox/models';
+import { SANDBOX_API_KEY } from '../../sandbox/options';
 import type { Sandbox } from '../../sandbox/server';
 import { posts, startFixture, type Fixture } from '../helpers/sandbox-fixture';
 import { callTool } from '../helpers/tool-host';
@@ -127,7 +128,62 @@ describe('a MediaGen tool call that outlives its Tool Time Budget (n8n-core tool
 		expect(fx.sandbox.state.ledger).toHaveLength(2);
 	});
 
-	it('with Max Credits, a job still going reports the credits of the quote its submit is bound to', async () => {
+	// finding 12 of #32: each call read a fresh quote and bound its submit to it, so the second
+	// call sent another request under the job's key and the service refused it as a reused key
+	it.each([
+		// estimates: one per call, and under a credential limit one more for the first run, in flight
+		// when the second call reads the account's runs
+		['Max Credits', { options: { maxCredits: 100 } }, {}, 2],
+		['Max Credits per Execution', { options: { maxCreditsPerExecution: 100 } }, {}, 2],
+		["the credential's Credit Limit per Day", {}, { creditLimitPerDay: '1000' }, 3],
+	])(
+		'with %s, asked again for the same job it answers with the first run: one run, one charge, the price checked on both calls',
+		async (_name, extra, limits, estimates) => {
+			fx = await startFixture({ latencyMs: 3000 });
+			fx.credentials.set('mediaGenApi', {
+				baseUrl: fx.sandbox.baseUrl,
+				apiKey: SANDBOX_API_KEY,
+				...limits,
+			});
+			const ask = async () =>
+				await callTool(
+					{ ...video({ toolTimeBudget: 1, ...extra }), credentials: fx.credentials },
+					{ prompt: 'a lighthouse at dusk' },
+				);
+			const first = await ask();
+			const again = await ask();
+			expect(first.answer[0].run_id).toEqual(expect.stringMatching(/^run_/));
+			expect(again.answer[0].run_id).toBe(first.answer[0].run_id);
+			expect(again.answer[0]).not.toHaveProperty('code');
+			expect(runsOf(fx.sandbox)).toHaveLength(1);
+			// both calls were priced before sending; the second was answered with the original run
+			expect(posts(fx.sandbox, '/models/estimate-cost')).toHaveLength(estimates);
+			const submits = posts(fx.sandbox, '/videos/generations');
+			expect(submits.map((s) => s.status)).toEqual([202, 202]);
+			expect(submits[1].body).toEqual(submits[0].body);
+			await until('the run to complete', () => runsOf(fx.sandbox)[0].status === 'completed');
+			const credits = findModel(VIDEO_MODEL)!.pricing.credits * 5;
+			expect(fx.sandbox.state.ledger.map((e) => e.credits)).toEqual([credits]);
+		},
+	);
+
+	it('with Max Credits below the price, asked twice, nothing is sent either time', async () => {
+		fx = await startFixture();
+		const ask = async () =>
+			await callTool(
+				{
+					...video({ toolTimeBudget: 1, options: { maxCredits: 1 } }),
+					credentials: fx.credentials,
+				},
+				{ prompt: 'a lighthouse at dusk' },
+			);
+		for (const call of [await ask(), await ask()])
+			expect(call.answer[0]).toEqual(expect.objectContaining({ code: 'max_credits_exceeded' }));
+		expect(posts(fx.sandbox, '/videos/generations')).toHaveLength(0);
+		expect(fx.sandbox.state.ledger).toHaveLength(0);
+	});
+
+	it('with Max Credits, a job still going reports the credits it was quoted at', async () => {
 		fx = await startFixture({ latencyMs: 4000 });
 		const call = await callTool(
 			{
