@@ -159,6 +159,7 @@ export const batchEndpoints: Endpoint[] = [
 		action: 'Retry a failed batch item',
 		description: 'Runs a failed item again; the batch is re-evaluated when it finishes',
 		output: 'object',
+		rerun: true,
 		fields: [batchId, itemId],
 	},
 ];

@@ -9,6 +9,14 @@ export function offersEstimate(endpoint: Endpoint): boolean {
 	);
 }
 
+/** A request that spends credits: a generating submit, a batch of them, or a failed job run again. */
+export function spendsCredits(endpoint: Endpoint): boolean {
+	return (
+		endpoint.method === 'POST' &&
+		(endpoint.output === 'run' || endpoint.output === 'batch' || endpoint.rerun === true)
+	);
+}
+
 const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
 
 /**

@@ -18,7 +18,7 @@ import { workflowEndpoints, workflowShortcuts } from './workflows';
 import { webhookEndpoints } from './webhooks';
 
 export * from './types';
-export { estimateOperation, offersEstimate } from './estimates';
+export { estimateOperation, offersEstimate, spendsCredits } from './estimates';
 export {
 	IN_EXECUTION_WAIT_TIMEOUT,
 	PAUSED_WAIT_TIMEOUTS,

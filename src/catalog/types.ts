@@ -196,6 +196,11 @@ export interface Endpoint {
 	 * operation's; the panel shows them once for both).
 	 */
 	estimates?: string;
+	/**
+	 * runs a failed job again (a batch item's Retry): it spends as a submit does, so budgets price it
+	 * before it is sent
+	 */
+	rerun?: true;
 	/** the operation is itself a wait (e.g. Run → Wait for Completion): no "Wait for Completion" toggle */
 	alwaysWaits?: boolean;
 	/**

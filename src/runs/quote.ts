@@ -122,6 +122,70 @@ export async function quoteBatchItem(
 }
 
 /**
+ * The request a run or batch item echoes (its model and `input_summary`; the `has_…` flags and
+ * empty values left out), as an estimate takes it. Undefined without a model: nothing to price.
+ */
+export function echoedRequest(model: unknown, summary: unknown): IDataObject | undefined {
+	if (typeof model !== 'string' || !model) return undefined;
+	const echoed = (summary && typeof summary === 'object' ? summary : {}) as IDataObject;
+	const inputs = Object.fromEntries(
+		Object.entries(echoed).filter(([name, value]) => !name.startsWith('has_') && value !== null),
+	);
+	return { ...inputs, model };
+}
+
+/**
+ * The price of an echoed request, or undefined when the service does not price it (an echo is not
+ * the whole request, and may not be enough for an estimate): counted as unpriced, never as 0.
+ */
+export async function estimateEcho(
+	client: ApiClient,
+	body: IDataObject,
+	itemIndex: number,
+): Promise<number | undefined> {
+	try {
+		const { body: quote } = await apiRequest<IDataObject>(client, {
+			method: 'POST',
+			path: '/models/estimate-cost',
+			body,
+			itemIndex,
+		});
+		return isPrice(quote?.credits) ? quote.credits : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * The price of running a failed batch item again (Batch Item → Retry): the item is read, and what
+ * it echoes is estimated. A failed item has no price of its own on record; one the service cannot
+ * price is undefined, and budgets count it at Credits per Unpriced Item.
+ */
+export async function quoteRerun(
+	client: ApiClient,
+	call: PreparedCall,
+): Promise<QuotedPrice | undefined> {
+	const { body: item } = await apiRequest<IDataObject>(client, {
+		method: 'GET',
+		path: call.path.replace(/\/retry$/, ''),
+		itemIndex: call.itemIndex,
+	});
+	if (typeof item !== 'object' || item === null || typeof item.id !== 'string')
+		throw unexpectedResponse(
+			client,
+			`GET ${call.path} did not return a batch item`,
+			item,
+			call.itemIndex,
+		);
+	const summary = item.input_summary as IDataObject | null | undefined;
+	const request = echoedRequest(summary?.model, summary);
+	const credits = request ? await estimateEcho(client, request, call.itemIndex) : undefined;
+	if (credits === undefined) return undefined;
+	call.quote = { credits, model: String(request!.model), bound: false };
+	return call.quote;
+}
+
+/**
  * With Max Credits: refuses a call priced above the maximum, and binds the submit to the quote the
  * node read. A Quote Token the user set is re-estimated too and, when it fits, sent as it is: the
  * service binds the run to the token's price only while the inputs and the price still match the

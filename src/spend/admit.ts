@@ -7,10 +7,11 @@ import {
 	type Budget,
 	type BudgetFigures,
 } from './budget';
+import { spendsCredits } from '../catalog';
 import type { PreparedCall } from '../runs/call';
 import { isPriceable } from './cost';
 import { creditsOption } from './spend-options';
-import { bindQuote, quoteBatchItem, quoteCall } from '../runs/quote';
+import { bindQuote, quoteBatchItem, quoteCall, quoteRerun } from '../runs/quote';
 import { createBatchFromItems } from '../runs/batches';
 import { forEachLimited } from '../runs/pool';
 import { uploadPending } from '../runs/submit';
@@ -26,10 +27,7 @@ export function sendsInOneRequest(call: PreparedCall): boolean {
 	return customOperationFor(call.endpoint)?.sendAll !== undefined;
 }
 
-/** A request that spends credits: a generating submit, or a batch of them. */
-const spends = (call: PreparedCall) =>
-	call.endpoint.method === 'POST' &&
-	(call.endpoint.output === 'run' || call.endpoint.output === 'batch');
+const spends = (call: PreparedCall) => spendsCredits(call.endpoint);
 
 /** Credits each earlier run of this node quoted in this execution (a loop runs it several times), by run index. */
 const EXECUTION_CREDITS_KEY = 'mediaGenQuotedCredits';
@@ -175,6 +173,7 @@ export async function admitWithinBudgets(
 				else await quoteCall(client, call);
 			} else if (customOperationFor(call.endpoint)?.sendAll === createBatchFromItems)
 				await quoteBatchItem(client, call);
+			else if (call.endpoint.rerun) await quoteRerun(client, call);
 		} catch (error) {
 			refuse(call, error);
 		}

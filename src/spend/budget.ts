@@ -8,7 +8,7 @@ import {
 import { listAll } from '../transport/paginate';
 import { apiRequest, unexpectedResponse, type ApiClient } from '../transport/request';
 import { forEachLimited } from '../runs/pool';
-import { isPrice } from '../runs/quote';
+import { echoedRequest, estimateEcho, isPrice } from '../runs/quote';
 import { creditsPerUnpricedItem } from './spend-options';
 import { isBatch, listBatchItems } from '../runs/batches';
 import { isRun, type Batch, type Run } from '../runs/run';
@@ -84,36 +84,12 @@ async function priceInFlight(
 ): Promise<number | undefined> {
 	const reported = reportedCredits(run);
 	if (reported !== undefined) return reported;
-	if (typeof run.model !== 'string' || !run.model) return undefined;
-	const summary = (
-		run.input_summary && typeof run.input_summary === 'object' ? run.input_summary : {}
-	) as IDataObject;
-	const inputs = Object.fromEntries(
-		Object.entries(summary).filter(([name, value]) => !name.startsWith('has_') && value !== null),
-	);
-	const body = { ...inputs, model: run.model };
+	const body = echoedRequest(run.model, run.input_summary);
+	if (!body) return undefined;
 	// a batch's queued items often echo the same inputs: one estimate each, not one per item
 	const key = JSON.stringify(body);
-	if (!estimates.has(key)) estimates.set(key, estimateInFlight(client, body, itemIndex));
+	if (!estimates.has(key)) estimates.set(key, estimateEcho(client, body, itemIndex));
 	return await estimates.get(key)!;
-}
-
-async function estimateInFlight(
-	client: ApiClient,
-	body: IDataObject,
-	itemIndex: number,
-): Promise<number | undefined> {
-	try {
-		const { body: quote } = await apiRequest<IDataObject>(client, {
-			method: 'POST',
-			path: '/models/estimate-cost',
-			body,
-			itemIndex,
-		});
-		return isPrice(quote?.credits) ? quote.credits : undefined;
-	} catch {
-		return undefined;
-	}
 }
 
 const IN_FLIGHT_PRICING_CONCURRENCY = 5;

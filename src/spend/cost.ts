@@ -1,6 +1,6 @@
 import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
-import { offersEstimate } from '../catalog';
+import { offersEstimate, spendsCredits } from '../catalog';
 import type { Model } from '../models/model-catalog';
 import type { PreparedCall } from '../runs/call';
 import { NOT_PRICED } from '../runs/quote';
@@ -38,9 +38,7 @@ export function planCost(
 		if (model) call.body.model = model.id;
 		return;
 	}
-	const spends =
-		endpoint.method === 'POST' && (endpoint.output === 'run' || endpoint.output === 'batch');
-	if (spends && !offersEstimate(endpoint))
+	if (spendsCredits(endpoint) && !offersEstimate(endpoint))
 		call.unpricedCredits = creditsPerUnpricedItem.readLimit(ctx, itemIndex, options);
 	if (endpoint.output !== 'run' || !offersEstimate(endpoint)) return;
 	const limit = maxCredits.readLimit(ctx, itemIndex, options);

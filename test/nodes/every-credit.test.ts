@@ -183,6 +183,83 @@ describe('every credit accounted for (issue 32)', () => {
 		});
 	});
 
+	describe('Batch Item → Retry: a failed item run again is priced and admitted like a submit', () => {
+		/** A batch of two images made from items, the second failed at the service (nothing charged for it). */
+		async function batchWithAFailedItem(model?: string) {
+			const made = await runNode({
+				nodeType: new MediaGenBatch(),
+				credentials: fx.credentials,
+				parameters: {
+					resource: 'batch',
+					operation: 'create',
+					mode: 'operation',
+					target: 'POST /images/generations',
+				},
+				input: [0, 1].map((i) => ({
+					json: {
+						prompt: `tile ${i}`,
+						...(model ? { model } : {}),
+						...(i === 1 ? { sandbox_fail: 'provider_error' } : {}),
+					},
+				})),
+			});
+			expect(codes(made.items)).toEqual(['completed', 'failed']);
+			expect(charged()).toBe(PER_IMAGE);
+			return made.items[1].json;
+		}
+		const retry = (failed: IDataObject, options: IDataObject = {}) =>
+			runNode({
+				nodeType: new MediaGenBatch(),
+				credentials: fx.credentials,
+				parameters: {
+					resource: 'batchItem',
+					operation: 'retry',
+					batchId: String(failed.batch_id),
+					itemId: String(failed.id),
+					options,
+				},
+				settings: { onError: 'continueRegularOutput' },
+			});
+		const retries = () =>
+			fx.sandbox.state.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/retry'));
+
+		it('refused when its estimate would pass the day limit: nothing is sent', async () => {
+			const failed = await batchWithAFailedItem(MODEL);
+			limitCredential({ creditLimitPerDay: String(PER_IMAGE + PER_IMAGE - 1) });
+			const result = await retry(failed);
+			expect(result.items[0].json).toMatchObject({
+				code: 'budget_exceeded',
+				budget: 'per_day',
+				spent: PER_IMAGE,
+				quoted: PER_IMAGE,
+				limit: 2 * PER_IMAGE - 1,
+			});
+			expect(retries()).toHaveLength(0);
+		});
+
+		it('admitted at its estimate when it fits, and run again', async () => {
+			const failed = await batchWithAFailedItem(MODEL);
+			limitCredential({ creditLimitPerDay: String(2 * PER_IMAGE) });
+			const result = await retry(failed);
+			expect(result.items[0].json).toEqual(
+				expect.objectContaining({ id: failed.id, status: 'queued' }),
+			);
+			expect(retries()).toHaveLength(1);
+		});
+
+		it('one whose echo names no model cannot be priced: refused unless Credits per Unpriced Item says what it may cost', async () => {
+			const failed = await batchWithAFailedItem();
+			limitCredential({ creditLimitPerDay: '100' });
+			const refused = await retry(failed);
+			expect(refused.items[0].json.code).toBe('budget_exceeded');
+			expect(String(refused.items[0].json.error)).toContain(creditsPerUnpricedItem.displayName);
+			expect(retries()).toHaveLength(0);
+			const admitted = await retry(failed, { [creditsPerUnpricedItem.name]: PER_IMAGE });
+			expect(admitted.items[0].json).toEqual(expect.objectContaining({ status: 'queued' }));
+			expect(retries()).toHaveLength(1);
+		});
+	});
+
 	it('finding 4: a negative estimate is an unexpected answer, not a discount', async () => {
 		forgeEstimate(-100, 'q1.forged.sig');
 		const result = await image(

@@ -9,7 +9,7 @@ import { alphabetical, show, showOwn, titleCase } from './display';
 import { additionalFieldsProperty, fieldProperty, mediaProperties } from './fields';
 import { modelProperty } from './model';
 import { operationChoices, resourcesOf } from './operations';
-import { runOptionProperties } from './run-options';
+import { rerunOptionsProperty, runOptionProperties } from './run-options';
 
 // A node's description from its catalog entries: authentication, resource and operation menus,
 // each operation's fields and options, and the shapes older node versions keep.
@@ -28,6 +28,7 @@ function endpointProperties(e: Endpoint): INodeProperties[] {
 	}
 	if (optional.length) props.push(additionalFieldsProperty(e, optional, show(e), alphabetical));
 	if (e.output === 'run' || e.output === 'batch') props.push(...runOptionProperties(e));
+	else if (e.rerun) props.push(rerunOptionsProperty(e));
 	if (e.output === 'list') props.push(...listOptionProperties((extra) => showOwn(e, extra)));
 	return props;
 }

@@ -45,6 +45,22 @@ export function runOptionProperties(e: Endpoint): INodeProperties[] {
 	];
 }
 
+/**
+ * The Options collection of an operation that runs a failed job again (a batch item's Retry): what
+ * it may cost when the service cannot price it, for the budgets.
+ */
+export function rerunOptionsProperty(e: Endpoint): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: RUN_OPTIONS,
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: showOwn(e),
+		options: spendOptionProperties(false),
+	};
+}
+
 /** The options outside the collection: the wait, Simplify, the tool's and a list's. */
 const TOP_LEVEL = [waitForCompletion, waitMode, simplify, ...TOOL_OPTIONS, ...LIST_OPTIONS];
 /** The options in the Options collection. */
