@@ -7,7 +7,7 @@ import {
 
 import { estimateOperation, findOperation, type NodeName } from '../catalog';
 import { listModels, type Model } from '../models/model-catalog';
-import { sendRunsAsBatch } from '../runs/batches';
+import { markReruns, sendRunsAsBatch } from '../runs/batches';
 import type { PreparedCall, WaitList } from '../runs/call';
 import { maxParallelSubmits } from '../runs/submit-options';
 import { RUN_OPTIONS } from './description/run-options';
@@ -90,6 +90,17 @@ async function send(
 		return [{ json: { success: true }, pairedItem }];
 	}
 	return [{ json: body as IDataObject, pairedItem }];
+}
+
+/** The calls that go out in one request (a batch), by operation, each group in input order. */
+function sentTogether(calls: PreparedCall[]): Map<string, PreparedCall[]> {
+	const groups = new Map<string, PreparedCall[]>();
+	for (const call of calls) {
+		if (!sendsInOneRequest(call)) continue;
+		const group = `${call.endpoint.resource}.${call.endpoint.operation}`;
+		groups.set(group, [...(groups.get(group) ?? []), call]);
+	}
+	return groups;
 }
 
 /**
@@ -186,30 +197,35 @@ async function executeItems(
 			fail(itemIndex, error);
 		}
 	}
-	// Items that name one job share its run; budgets are checked before anything is sent.
+	// Items that name one job share its run; on a retry, a batch's failed items run again; budgets
+	// are checked before anything is sent.
 	const jobs = settleSharedJobs(ctx, prepared, fail);
+	const unread = new Set<PreparedCall>();
+	for (const group of sentTogether(jobs).values()) {
+		try {
+			await markReruns(client, group, memory);
+		} catch (error) {
+			for (const call of group) {
+				unread.add(call);
+				fail(call.itemIndex, error);
+			}
+		}
+	}
 	const sharing = jobs.filter((call) => call.sharesRunOf !== undefined);
 	const { calls, budgets } = await admitWithinBudgets(
 		ctx,
 		client,
-		jobs.filter((call) => call.sharesRunOf === undefined),
+		jobs.filter((call) => call.sharesRunOf === undefined && !unread.has(call)),
 		memory,
 		fail,
 		scope.runIndex,
 	);
 
 	// Operations that turn all items into one request (a batch) run once, then the rest item by item.
-	const perItem: PreparedCall[] = [];
-	const grouped = new Map<string, PreparedCall[]>();
+	const perItem = calls.filter((call) => !sendsInOneRequest(call));
+	const grouped = sentTogether(calls);
 	const sendAllOf = (call: PreparedCall) =>
 		call.endpoint.output === 'run' ? sendRunsAsBatch : customOperationFor(call.endpoint)?.sendAll;
-	for (const call of calls) {
-		if (!sendsInOneRequest(call)) perItem.push(call);
-		else {
-			const group = `${call.endpoint.resource}.${call.endpoint.operation}`;
-			grouped.set(group, [...(grouped.get(group) ?? []), call]);
-		}
-	}
 	// runs waited for in the execution are waited for (and their files downloaded) as they are sent
 	waits.waitAsSent({ ctx, client, results, fail });
 	let allSent = false;

@@ -11,6 +11,7 @@ import { WORKFLOW_KEYS } from '../catalog/workflows';
 import { downloadOutputs } from '../media/download';
 import { simplifiedBatchItem } from '../outputs/simplify';
 import { listAll } from '../transport/paginate';
+import { problemError } from '../transport/problem';
 import { apiRequest, unexpectedResponse, type ApiClient } from '../transport/request';
 import type { BatchPairing, PreparedCall, WaitList } from './call';
 import { readRunsOnce } from './read-runs';
@@ -121,7 +122,7 @@ export async function batchOutputs(
 	calls: PreparedCall[],
 	batch: Batch,
 	pairing: BatchPairing,
-): Promise<Map<number, INodeExecutionData[]>> {
+): Promise<BatchResults> {
 	const [first] = calls;
 	const items = await listBatchItems(client, batch.id, first.itemIndex);
 	await addCharges(client, items);
@@ -148,6 +149,41 @@ async function addCharges(client: ApiClient, items: BatchItem[]): Promise<void> 
 	}
 }
 
+/** Whether a call went out in a batch only because of Use Batch API: its item is then a run like any other. */
+const sentWithBatchApi = (call: PreparedCall | undefined) => call?.endpoint.output === 'run';
+
+/**
+ * The error of a batch item that failed at the service, for a call sent with Use Batch API: the
+ * same as its run's failure would be without the option (the item fails; Retry On Fail and n8n's
+ * Retry run it again). A batch the user made (Create From Items) outputs its failed items instead.
+ */
+function failedItemError(
+	ctx: IExecuteFunctions | IWebhookFunctions,
+	batch: Batch,
+	item: BatchItem,
+	itemIndex: number,
+): Error {
+	const failure = (item.error ?? {}) as { code?: unknown; message?: unknown };
+	return problemError(
+		ctx.getNode(),
+		{
+			code: typeof failure.code === 'string' ? failure.code : 'run_failed',
+			title: `Batch item ${item.index} of batch ${batch.id} failed`,
+			detail: typeof failure.message === 'string' ? failure.message : undefined,
+			batch_id: batch.id,
+			...(typeof item.run_id === 'string' ? { run_id: item.run_id } : {}),
+		},
+		undefined,
+		itemIndex,
+	);
+}
+
+/** What a finished batch gives each input item: its output items, or (Use Batch API) its item's failure. */
+export interface BatchResults {
+	outputs: Map<number, INodeExecutionData[]>;
+	failures: Map<number, Error>;
+}
+
 /** The output items by input item: batch item i from (and paired to) `calls[i]` ('byIndex'), or all to `calls[0]`'s ('one'). */
 async function outputsOf(
 	ctx: IExecuteFunctions | IWebhookFunctions,
@@ -156,20 +192,25 @@ async function outputsOf(
 	batch: Batch,
 	items: BatchItem[],
 	pairing: BatchPairing,
-): Promise<Map<number, INodeExecutionData[]>> {
+): Promise<BatchResults> {
 	const [first] = calls;
 	const onlyFailed = first.settings.only_failed === true;
 	const outputs = new Map<number, INodeExecutionData[]>();
+	const failures = new Map<number, Error>();
 	for (const item of items) {
 		if (onlyFailed && item.status !== 'failed') continue;
 		const from = pairing === 'byIndex' ? calls[item.index] : undefined;
 		const pairedTo = from?.itemIndex ?? first.itemIndex;
+		if (item.status === 'failed' && sentWithBatchApi(from)) {
+			failures.set(pairedTo, failedItemError(ctx, batch, item, pairedTo));
+			continue;
+		}
 		outputs.set(pairedTo, [
 			...(outputs.get(pairedTo) ?? []),
 			await batchItemOutput(ctx, client, first, batch, item, pairedTo, from),
 		]);
 	}
-	return outputs;
+	return { outputs, failures };
 }
 
 function sameSetting(ctx: IExecuteFunctions, calls: PreparedCall[], name: string): unknown {
@@ -208,6 +249,7 @@ async function submitBatch(
 	const earlier = memory.recall(route, first.itemIndex);
 	let created: Batch;
 	if (earlier?.createdId) {
+		for (const call of calls) if (call.rerun) await rerunItem(client, call, call.rerun);
 		created = await readBatch(client, earlier.createdId, first.itemIndex);
 	} else {
 		let body: IDataObject;
@@ -247,10 +289,44 @@ async function submitBatch(
 		const items = Array.isArray(created.items)
 			? (created.items as BatchItem[])
 			: await listBatchItems(client, created.id, first.itemIndex);
-		return await outputsOf(ctx, client, calls, created, items, 'byIndex');
+		// not waited for: what each item is now (a failed one is reported as it is)
+		return (await outputsOf(ctx, client, calls, created, items, 'byIndex')).outputs;
 	}
 	waits.addBatch(calls, created, 'byIndex');
 	return new Map();
+}
+
+/**
+ * On a retry of the node (Retry On Fail, n8n's Retry) whose batch the service already made: the
+ * batch items that failed at the service (a failed run is not charged) are marked to run again on
+ * their calls (`rerun`), so that budgets price them before anything is sent. `group` is the calls
+ * of one batch, in the order of its items.
+ */
+export async function markReruns(
+	client: ApiClient,
+	group: PreparedCall[],
+	memory: SubmitMemory,
+): Promise<void> {
+	const earlier = memory.recall('POST /batches', group[0].itemIndex);
+	if (!earlier?.createdId) return;
+	for (const item of await listBatchItems(client, earlier.createdId, group[0].itemIndex)) {
+		const call = group[item.index];
+		if (item.status === 'failed' && call)
+			call.rerun = { batchId: earlier.createdId, itemId: item.id };
+	}
+}
+
+/** Runs a failed batch item again (the document's route applies to a failed item only, so a resend cannot run it twice). */
+async function rerunItem(
+	client: ApiClient,
+	call: PreparedCall,
+	rerun: { batchId: string; itemId: string },
+): Promise<void> {
+	await apiRequest<unknown>(client, {
+		method: 'POST',
+		path: `/batches/${encodeURIComponent(rerun.batchId)}/items/${encodeURIComponent(rerun.itemId)}/retry`,
+		itemIndex: call.itemIndex,
+	});
 }
 
 /** Operation names a batch can target: the generating submits, as the document's tables write them. */

@@ -87,6 +87,11 @@ export interface PreparedCall {
 	unpricedCredits?: number;
 	/** another item of this execution names the same job with the same request: this item shares its run */
 	sharesRunOf?: number;
+	/**
+	 * on a retry of the node (Retry On Fail, n8n's Retry): this item's batch item failed at the
+	 * service (nothing charged), and runs again (POST /batches/{batchId}/items/{itemId}/retry)
+	 */
+	rerun?: { batchId: string; itemId: string };
 }
 
 /** How a batch's items map to input items: item i to `calls[i]` (a batch made from the items), or all to `calls[0]`. */

@@ -162,7 +162,8 @@ export async function admitWithinBudgets(
 	const fresh: PreparedCall[] = [];
 	for (const call of subjects) {
 		const earlier = earlierRequestOf(call, calls, memory);
-		if (earlier) replayed.set(call, earlier.quote?.credits ?? 0);
+		// a batch item run again is new spending: priced as its first try was
+		if (earlier && !call.rerun) replayed.set(call, earlier.quote?.credits ?? 0);
 		else fresh.push(call);
 	}
 	await forEachLimited(fresh, fresh[0]?.run?.concurrency ?? 5, async (call) => {

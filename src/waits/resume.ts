@@ -284,7 +284,7 @@ async function resumedItems(
 	);
 	await collectRunOutputs(ctx, client, waitSet.runs, outcomes, results, fail);
 	for (const entry of waitSet.batches) {
-		await collectBatchOutputs(ctx, client, entry, results).catch((error: unknown) => {
+		await collectBatchOutputs(ctx, client, entry, results, fail).catch((error: unknown) => {
 			for (const call of entry.calls) fail(call.itemIndex, error);
 		});
 	}

@@ -12,15 +12,23 @@ import type { FailItem } from '../outputs/error-item';
 import { waitedCalls, type WaitSet, type WaitedBatch } from './awaited';
 import { RunOutputCollector } from './run-outputs';
 
-/** Puts the outputs of a finished batch into `results`. */
+/** Puts the outputs of a finished batch into `results`, and its failed items (Use Batch API) to `fail`. */
 export async function collectBatchOutputs(
 	ctx: Parameters<typeof batchOutputs>[0],
 	client: ApiClient,
 	waitSet: WaitedBatch,
 	results: INodeExecutionData[][],
+	fail: FailItem,
 ): Promise<void> {
-	const outputs = await batchOutputs(ctx, client, waitSet.calls, waitSet.batch, waitSet.pairing);
+	const { outputs, failures } = await batchOutputs(
+		ctx,
+		client,
+		waitSet.calls,
+		waitSet.batch,
+		waitSet.pairing,
+	);
 	for (const call of waitSet.calls) results[call.itemIndex] = outputs.get(call.itemIndex) ?? [];
+	for (const [itemIndex, error] of failures) fail(itemIndex, error);
 }
 
 /** Where the outputs of a node execution go, and what it does with an item's error. */
@@ -83,7 +91,7 @@ async function waitHere(
 					deadlineOf(first.run!.waitTimeoutMs, toolDeadline),
 					first.itemIndex,
 				);
-				await collectBatchOutputs(ctx, client, { ...entry, batch }, results);
+				await collectBatchOutputs(ctx, client, { ...entry, batch }, results, fail);
 			} catch (error) {
 				for (const call of entry.calls) fail(call.itemIndex, error);
 			}

@@ -2,7 +2,7 @@
 // Create From Items bodies), an operation the node cannot price is never admitted at 0, a negative
 // price is an unexpected answer, a budget binds the price it admitted at, and an empty input binary
 // is refused before anything is uploaded. Each case charged more than the user allowed before.
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import { sleep, type IDataObject, type INodeExecutionData } from 'n8n-workflow';
 
 import { MediaGenBatch } from '../../nodes/MediaGenBatch/MediaGenBatch.node';
 import { MediaGenImage } from '../../nodes/MediaGenImage/MediaGenImage.node';
@@ -183,46 +183,46 @@ describe('every credit accounted for (issue 32)', () => {
 		});
 	});
 
-	describe('Batch Item → Retry: a failed item run again is priced and admitted like a submit', () => {
-		/** A batch of two images made from items, the second failed at the service (nothing charged for it). */
-		async function batchWithAFailedItem(model?: string) {
-			const made = await runNode({
-				nodeType: new MediaGenBatch(),
-				credentials: fx.credentials,
-				parameters: {
-					resource: 'batch',
-					operation: 'create',
-					mode: 'operation',
-					target: 'POST /images/generations',
+	/** A batch of two images made from items, the second failed at the service (nothing charged for it). */
+	async function batchWithAFailedItem(model?: string) {
+		const made = await runNode({
+			nodeType: new MediaGenBatch(),
+			credentials: fx.credentials,
+			parameters: {
+				resource: 'batch',
+				operation: 'create',
+				mode: 'operation',
+				target: 'POST /images/generations',
+			},
+			input: [0, 1].map((i) => ({
+				json: {
+					prompt: `tile ${i}`,
+					...(model ? { model } : {}),
+					...(i === 1 ? { sandbox_fail: 'provider_error' } : {}),
 				},
-				input: [0, 1].map((i) => ({
-					json: {
-						prompt: `tile ${i}`,
-						...(model ? { model } : {}),
-						...(i === 1 ? { sandbox_fail: 'provider_error' } : {}),
-					},
-				})),
-			});
-			expect(codes(made.items)).toEqual(['completed', 'failed']);
-			expect(charged()).toBe(PER_IMAGE);
-			return made.items[1].json;
-		}
-		const retry = (failed: IDataObject, options: IDataObject = {}) =>
-			runNode({
-				nodeType: new MediaGenBatch(),
-				credentials: fx.credentials,
-				parameters: {
-					resource: 'batchItem',
-					operation: 'retry',
-					batchId: String(failed.batch_id),
-					itemId: String(failed.id),
-					options,
-				},
-				settings: { onError: 'continueRegularOutput' },
-			});
-		const retries = () =>
-			fx.sandbox.state.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/retry'));
+			})),
+		});
+		expect(codes(made.items)).toEqual(['completed', 'failed']);
+		expect(charged()).toBe(PER_IMAGE);
+		return made.items[1].json;
+	}
+	const retry = (failed: IDataObject, options: IDataObject = {}) =>
+		runNode({
+			nodeType: new MediaGenBatch(),
+			credentials: fx.credentials,
+			parameters: {
+				resource: 'batchItem',
+				operation: 'retry',
+				batchId: String(failed.batch_id),
+				itemId: String(failed.id),
+				options,
+			},
+			settings: { onError: 'continueRegularOutput' },
+		});
+	const retries = () =>
+		fx.sandbox.state.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/retry'));
 
+	describe('Batch Item → Retry: a failed item run again is priced and admitted like a submit', () => {
 		it('refused when its estimate would pass the day limit: nothing is sent', async () => {
 			const failed = await batchWithAFailedItem(MODEL);
 			limitCredential({ creditLimitPerDay: String(PER_IMAGE + PER_IMAGE - 1) });
@@ -428,6 +428,18 @@ describe('every credit accounted for (issue 32)', () => {
 			expect(codes(result.items)).toEqual(Array(3).fill('completed'));
 			expect(charged()).toBe(3 * PER_IMAGE);
 			expect(charged() - 3).toBe(9);
+		});
+
+		it('a failed batch item run again (Batch Item → Retry): admitted at the estimate of its echo, not bound: a service that under-quotes passes the limit', async () => {
+			const failed = await batchWithAFailedItem(MODEL);
+			limitCredential({ creditLimitPerDay: String(PER_IMAGE + 1) });
+			forgeEstimate(1, 'q1.underquoted.sig', 1);
+			const result = await retry(failed);
+			expect(result.items[0].json).toEqual(expect.objectContaining({ status: 'queued' }));
+			for (let waited = 0; fx.sandbox.state.ledger.length < 2 && waited < 100; waited++)
+				await sleep(100);
+			expect(charged()).toBe(2 * PER_IMAGE);
+			expect(charged() - (PER_IMAGE + 1)).toBe(3);
 		});
 	});
 });

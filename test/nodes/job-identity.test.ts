@@ -3,9 +3,11 @@
 // changes what an item sends makes that item, and only that item, a new job; a run that failed at
 // the service is submitted again by a retry, and an own key that names a failed job says so.
 import type { IDataObject, INodeExecutionData, INodeType } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import { MediaGenImage } from '../../nodes/MediaGenImage/MediaGenImage.node';
-import { SANDBOX_PROJECT_ID, SANDBOX_TEAM_ID } from '../../sandbox/options';
+import { MediaGenBatch } from '../../nodes/MediaGenBatch/MediaGenBatch.node';
+import { SANDBOX_API_KEY, SANDBOX_PROJECT_ID, SANDBOX_TEAM_ID } from '../../sandbox/options';
 import { makePng } from '../../sandbox/png';
 import { retryExecution, runNode } from '../helpers/n8n-harness';
 import { posts, startFixture, type Fixture } from '../helpers/sandbox-fixture';
@@ -271,6 +273,150 @@ describe('finding 10: a run that failed at the service is submitted again by a r
 		expect(sent).toHaveLength(2);
 		expect(sent[1].idempotencyKey).not.toBe(sent[0].idempotencyKey);
 		expect(fx.sandbox.state.ledger).toHaveLength(1);
+	});
+});
+
+describe('finding 10, batches: items that failed at the service run again on a retry of the node (POST /batches/{id}/items/{itemId}/retry)', () => {
+	const batchApi = {
+		resource: 'image',
+		operation: 'generate',
+		prompt: '={{ $json.prompt }}',
+		options: { useBatchApi: true },
+	};
+	const two = [{ json: { prompt: 'a fox' } }, { json: { prompt: 'a hare' } }];
+	const reruns = () =>
+		fx.sandbox.state.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/retry'));
+
+	it('Use Batch API: an item that failed at the service fails as its run would without the option, naming its code and batch', async () => {
+		fx.sandbox.state.options.failureRate = 1;
+		const failed = await runNode({
+			nodeType: new MediaGenImage(),
+			credentials: fx.credentials,
+			parameters: batchApi,
+			input: two,
+			settings: { onError: 'continueRegularOutput' },
+		});
+		expect(failed.items.map((i) => [i.json.code, i.json.batch_id])).toEqual([
+			['provider_error', expect.stringMatching(/^batch_/)],
+			['provider_error', expect.stringMatching(/^batch_/)],
+		]);
+	});
+
+	it('Use Batch API, Retry On Fail (3 tries): one batch, its failed items run again on tries 2 and 3, nothing charged', async () => {
+		fx.sandbox.state.options.failureRate = 1;
+		const result = await runNode({
+			nodeType: new MediaGenImage(),
+			credentials: fx.credentials,
+			parameters: batchApi,
+			input: two,
+			settings: { retryOnFail: true, maxTries: 3, waitBetweenTries: 0 },
+		});
+		expect(result.error?.message).toContain('provider_error');
+		expect(posts(fx.sandbox, '/batches')).toHaveLength(1);
+		expect(reruns().map((r) => r.status)).toEqual([200, 200, 200, 200]);
+		expect(fx.sandbox.state.ledger).toHaveLength(0);
+	});
+
+	it("Use Batch API, n8n's Retry of the execution: the failed items run again in the same batch and complete, charged once each", async () => {
+		fx.sandbox.state.options.failureRate = 1;
+		const failed = await runNode({
+			nodeType: new MediaGenImage(),
+			credentials: fx.credentials,
+			parameters: batchApi,
+			input: two,
+			executionId: 'exec-failed',
+		});
+		expect(failed.error?.message).toContain('provider_error');
+		fx.sandbox.state.options.failureRate = 0;
+		const retried = await retryExecution(failed, {
+			nodeType: new MediaGenImage(),
+			credentials: fx.credentials,
+			parameters: batchApi,
+			input: two,
+			executionId: 'exec-retry',
+			loadWorkflow: false,
+		});
+		expect(retried.error).toBeUndefined();
+		expect(retried.items.map((i) => i.json.status)).toEqual(['completed', 'completed']);
+		expect(posts(fx.sandbox, '/batches')).toHaveLength(1);
+		expect(reruns()).toHaveLength(2);
+		expect(fx.sandbox.state.ledger.map((e) => e.run_id).sort()).toEqual(
+			retried.items.map((i) => String(i.json.run_id)).sort(),
+		);
+	});
+
+	it("under a budget the run again is priced first: past the credential's day limit nothing runs again", async () => {
+		fx.sandbox.state.options.failureRate = 1;
+		const failed = await runNode({
+			nodeType: new MediaGenImage(),
+			credentials: fx.credentials,
+			parameters: batchApi,
+			input: two,
+			executionId: 'exec-failed',
+		});
+		expect(failed.error).toBeDefined();
+		fx.sandbox.state.options.failureRate = 0;
+		// one image costs 4: room for one of the two items run again; the other is refused, and
+		// without Continue On Fail that stops the node before anything runs again
+		fx.credentials.set('mediaGenApi', {
+			baseUrl: fx.sandbox.baseUrl,
+			apiKey: SANDBOX_API_KEY,
+			creditLimitPerDay: '5',
+		});
+		const retried = await retryExecution(failed, {
+			nodeType: new MediaGenImage(),
+			credentials: fx.credentials,
+			parameters: batchApi,
+			input: two,
+			executionId: 'exec-retry',
+			loadWorkflow: false,
+		});
+		expect(retried.error?.message).toContain('Credit Limit per Day');
+		expect(reruns()).toHaveLength(0);
+		expect(fx.sandbox.state.ledger).toHaveLength(0);
+	});
+
+	it("Create From Items: after the node failed otherwise (its wait timed out), n8n's Retry runs the batch's failed item again and outputs every item", async () => {
+		fx.sandbox.state.options.latencyMs = 1500;
+		const create = {
+			resource: 'batch',
+			operation: 'create',
+			mode: 'operation',
+			target: 'images/generations',
+			options: { waitTimeout: 1 },
+		};
+		const items = [
+			{ json: { prompt: 'tile 0' } },
+			{ json: { prompt: 'tile 1', sandbox_fail: 'provider_error' } },
+		];
+		const failed = await runNode({
+			nodeType: new MediaGenBatch(),
+			credentials: fx.credentials,
+			parameters: create,
+			input: items,
+			executionId: 'exec-failed',
+		});
+		expect(failed.error?.message).toContain('did not finish');
+		// the batch ends partial: item 1 failed at the service, nothing charged for it
+		await sleep(2500);
+		expect(fx.sandbox.state.ledger).toHaveLength(1);
+		// retried with the saved workflow, its Wait Timeout raised (an edit that keeps the batch)
+		const retried = await retryExecution(failed, {
+			nodeType: new MediaGenBatch(),
+			credentials: fx.credentials,
+			parameters: { ...create, options: { waitTimeout: 30 } },
+			input: items,
+			executionId: 'exec-retry',
+			loadWorkflow: true,
+		});
+		expect(retried.error).toBeUndefined();
+		expect(retried.items.map((i) => [i.json.index, i.json.status])).toEqual([
+			[0, 'completed'],
+			[1, 'completed'],
+		]);
+		expect(posts(fx.sandbox, '/batches')).toHaveLength(1);
+		expect(reruns()).toHaveLength(1);
+		expect(fx.sandbox.state.ledger).toHaveLength(2);
 	});
 });
 

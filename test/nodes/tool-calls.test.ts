@@ -183,6 +183,33 @@ describe('a MediaGen tool call that outlives its Tool Time Budget (n8n-core tool
 		expect(fx.sandbox.state.ledger).toHaveLength(0);
 	});
 
+	it('with Max Credits, not bound: a service that under-quotes charges its own price (the worst case docs/spend-control.md states)', async () => {
+		fx = await startFixture();
+		fx.sandbox.injectFault({
+			when: 'before',
+			method: 'POST',
+			path: '/models/estimate-cost',
+			status: 200,
+			body: JSON.stringify({
+				object: 'cost_estimate',
+				model: VIDEO_MODEL,
+				credits: 1,
+				currency: 'credits',
+				quote_token: 'q1.underquoted.sig',
+			}),
+			contentType: 'application/json',
+			count: 1,
+		});
+		const call = await callTool(
+			{ ...video({ options: { maxCredits: 2 } }), credentials: fx.credentials },
+			{ prompt: 'a lighthouse at dusk' },
+		);
+		expect(call.answer[0].status).toBe('completed');
+		// 6 credits a second for 5 s, quoted 1 under Max Credits 2: 28 over
+		expect(findModel(VIDEO_MODEL)!.pricing.credits).toBe(6);
+		expect(fx.sandbox.state.ledger.map((e) => e.credits)).toEqual([30]);
+	});
+
 	it('with Max Credits, a job still going reports the credits it was quoted at', async () => {
 		fx = await startFixture({ latencyMs: 4000 });
 		const call = await callTool(
