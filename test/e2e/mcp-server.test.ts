@@ -30,6 +30,8 @@ const TOKEN = 'e2e-mcp-bearer-token';
 const LONG_RUN_MS = DEFAULT_REQUEST_TIMEOUT_MSEC + 10_000;
 const IMAGE_MODEL = 'image.aurora-2';
 const VIDEO_MODEL = 'video.motion-2';
+/** Generate Image's Max Credits in this copy of the example: above an image's price, so it is made. */
+const IMAGE_MAX_CREDITS = 50;
 
 type ToolAnswer = Array<Record<string, unknown>>;
 
@@ -91,7 +93,16 @@ describeWithN8n(
 			const nodes = example.nodes.map((node) =>
 				node.type === '@n8n/n8n-nodes-langchain.mcpTrigger'
 					? { ...node, credentials: { httpBearerAuth: bearer } }
-					: node,
+					: node.name === 'Generate Image'
+						? // under Max Credits a call is priced first: asked twice, still one run (#32, finding 12)
+							{
+								...node,
+								parameters: {
+									...(node.parameters as Record<string, unknown>),
+									options: { maxCredits: IMAGE_MAX_CREDITS },
+								},
+							}
+						: node,
 			);
 			workflowId = (
 				await api<{ id: string }>('/workflows', 'POST', {
@@ -209,8 +220,9 @@ describeWithN8n(
 			figures.imageCharges = charges.map((c) => c.credits);
 		});
 
-		it('asked again for the same image it answers with the same run and no second charge; another prompt is a new image', async () => {
+		it('asked again for the same image (Max Credits set) it answers with the same run and no second charge; another prompt is a new image', async () => {
 			const before = (await ledger(state)).length;
+			const requestsBefore = (await sandboxRequests(state)).length;
 			const ask = async (prompt: string) =>
 				answerOf(
 					await client.callTool({
@@ -220,6 +232,17 @@ describeWithN8n(
 				)[0];
 			const first = await ask('a red fox in snow, MCP e2e');
 			const again = await ask('a red fox in snow, MCP e2e');
+			// each call priced first (Max Credits), both submits the same request under one key
+			const sent = (await sandboxRequests(state))
+				.slice(requestsBefore)
+				.filter((r) => r.method === 'POST')
+				.map((r) => r.path);
+			expect(sent).toEqual([
+				'/v1/models/estimate-cost',
+				'/v1/images/generations',
+				'/v1/models/estimate-cost',
+				'/v1/images/generations',
+			]);
 			const other = await ask('a blue heron at dawn, MCP e2e');
 			expect(again).toEqual(first);
 			expect(other.status).toBe('completed');

@@ -33,3 +33,28 @@ export async function startFixture(options: Partial<SandboxOptions> = {}): Promi
 export function posts(sandbox: Sandbox, path: string) {
 	return sandbox.state.requests.filter((r) => r.method === 'POST' && r.path === `/v1${path}`);
 }
+
+/**
+ * The service's estimate forged to `credits` (a proxy or a broken service) for the next `count`
+ * estimates (one when absent), quoting `model` with `token`.
+ */
+export function forgeEstimate(
+	sandbox: Sandbox,
+	quote: { model: string; credits: number; token: string; count?: number },
+): void {
+	sandbox.injectFault({
+		when: 'before',
+		method: 'POST',
+		path: '/models/estimate-cost',
+		status: 200,
+		body: JSON.stringify({
+			object: 'cost_estimate',
+			model: quote.model,
+			credits: quote.credits,
+			currency: 'credits',
+			quote_token: quote.token,
+		}),
+		contentType: 'application/json',
+		...(quote.count !== undefined ? { count: quote.count } : {}),
+	});
+}

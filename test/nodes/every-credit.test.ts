@@ -11,7 +11,12 @@ import { SANDBOX_API_KEY } from '../../sandbox/options';
 import { creditsPerUnpricedItem, maxCreditsPerExecution } from '../../src/spend/spend-options';
 import { maxParallelSubmits, useBatchApi } from '../../src/runs/submit-options';
 import { runNode } from '../helpers/n8n-harness';
-import { posts, startFixture, type Fixture } from '../helpers/sandbox-fixture';
+import {
+	forgeEstimate as forgeQuote,
+	posts,
+	startFixture,
+	type Fixture,
+} from '../helpers/sandbox-fixture';
 
 /** image.aurora-2 costs 4 credits an image on the sandbox */
 const PER_IMAGE = 4;
@@ -45,29 +50,37 @@ describe('every credit accounted for (issue 32)', () => {
 			input,
 			settings,
 		});
+	/** Image bodies naming the model, for Create From Items. */
+	const tiles = (n: number) =>
+		Array.from({ length: n }, (_, i) => ({ json: { prompt: `tile ${i}`, model: MODEL } }));
+	/** MediaGen Batch → Create From Items of image bodies; `keepGoing`: Continue On Fail. */
+	const createFromItems = (
+		input: INodeExecutionData[],
+		extra: IDataObject = {},
+		keepGoing = false,
+	) =>
+		runNode({
+			nodeType: new MediaGenBatch(),
+			credentials: fx.credentials,
+			parameters: {
+				resource: 'batch',
+				operation: 'create',
+				mode: 'operation',
+				target: 'POST /images/generations',
+				...extra,
+			},
+			input,
+			...(keepGoing ? { settings: { onError: 'continueRegularOutput' } } : {}),
+		});
 	const limitCredential = (limits: IDataObject) =>
 		fx.credentials.set('mediaGenApi', {
 			baseUrl: fx.sandbox.baseUrl,
 			apiKey: SANDBOX_API_KEY,
 			...limits,
 		});
-	/** The service's estimate forged to `credits` (a proxy or a broken service), `count` times (always when absent). */
+	/** The service's estimate forged to `credits`, `count` times (once when absent). */
 	const forgeEstimate = (credits: number, token: string, count?: number) =>
-		fx.sandbox.injectFault({
-			when: 'before',
-			method: 'POST',
-			path: '/models/estimate-cost',
-			status: 200,
-			body: JSON.stringify({
-				object: 'cost_estimate',
-				model: MODEL,
-				credits,
-				currency: 'credits',
-				quote_token: token,
-			}),
-			contentType: 'application/json',
-			...(count !== undefined ? { count } : {}),
-		});
+		forgeQuote(fx.sandbox, { model: MODEL, credits, token, count });
 	const charged = () => fx.sandbox.state.ledger.reduce((sum, e) => sum + e.credits, 0);
 	const codes = (items: INodeExecutionData[]) => items.map((i) => i.json.code ?? i.json.status);
 
@@ -99,21 +112,7 @@ describe('every credit accounted for (issue 32)', () => {
 		await image(generate(), prompts(1));
 		expect(charged()).toBe(PER_IMAGE);
 		limitCredential({ creditLimitPerDay: '5' });
-		const result = await runNode({
-			nodeType: new MediaGenBatch(),
-			credentials: fx.credentials,
-			parameters: {
-				resource: 'batch',
-				operation: 'create',
-				mode: 'operation',
-				target: 'POST /images/generations',
-				waitForCompletion: false,
-			},
-			input: Array.from({ length: 5 }, (_, i) => ({
-				json: { prompt: `tile ${i}`, model: MODEL },
-			})),
-			settings: { onError: 'continueRegularOutput' },
-		});
+		const result = await createFromItems(tiles(5), { waitForCompletion: false }, true);
 		expect(result.items.map((i) => i.json.code)).toEqual(Array(5).fill('budget_exceeded'));
 		expect(result.items[0].json).toMatchObject({ spent: PER_IMAGE, quoted: PER_IMAGE, limit: 5 });
 		expect(posts(fx.sandbox, '/models/estimate-cost')).toHaveLength(5);
@@ -122,20 +121,7 @@ describe('every credit accounted for (issue 32)', () => {
 
 	it('finding 2: Create From Items sends only the bodies that fit, priced at their estimate', async () => {
 		limitCredential({ creditLimitPerDay: '9' });
-		const result = await runNode({
-			nodeType: new MediaGenBatch(),
-			credentials: fx.credentials,
-			parameters: {
-				resource: 'batch',
-				operation: 'create',
-				mode: 'operation',
-				target: 'POST /images/generations',
-			},
-			input: Array.from({ length: 3 }, (_, i) => ({
-				json: { prompt: `tile ${i}`, model: MODEL },
-			})),
-			settings: { onError: 'continueRegularOutput' },
-		});
+		const result = await createFromItems(tiles(3), {}, true);
 		expect(codes(result.items)).toEqual(['completed', 'completed', 'budget_exceeded']);
 		const [batch] = posts(fx.sandbox, '/batches');
 		expect((batch.body as { items: unknown[] }).items).toHaveLength(2);
@@ -185,23 +171,15 @@ describe('every credit accounted for (issue 32)', () => {
 
 	/** A batch of two images made from items, the second failed at the service (nothing charged for it). */
 	async function batchWithAFailedItem(model?: string) {
-		const made = await runNode({
-			nodeType: new MediaGenBatch(),
-			credentials: fx.credentials,
-			parameters: {
-				resource: 'batch',
-				operation: 'create',
-				mode: 'operation',
-				target: 'POST /images/generations',
-			},
-			input: [0, 1].map((i) => ({
+		const made = await createFromItems(
+			[0, 1].map((i) => ({
 				json: {
 					prompt: `tile ${i}`,
 					...(model ? { model } : {}),
 					...(i === 1 ? { sandbox_fail: 'provider_error' } : {}),
 				},
 			})),
-		});
+		);
 		expect(codes(made.items)).toEqual(['completed', 'failed']);
 		expect(charged()).toBe(PER_IMAGE);
 		return made.items[1].json;
@@ -412,19 +390,7 @@ describe('every credit accounted for (issue 32)', () => {
 		it('Create From Items bodies: admitted at their estimate, not bound (a batch item may wait past its quote): a service that under-quotes passes the limit', async () => {
 			limitCredential({ creditLimitPerDay: '3' });
 			forgeEstimate(1, 'q1.underquoted.sig', 3);
-			const result = await runNode({
-				nodeType: new MediaGenBatch(),
-				credentials: fx.credentials,
-				parameters: {
-					resource: 'batch',
-					operation: 'create',
-					mode: 'operation',
-					target: 'POST /images/generations',
-				},
-				input: Array.from({ length: 3 }, (_, i) => ({
-					json: { prompt: `tile ${i}`, model: MODEL },
-				})),
-			});
+			const result = await createFromItems(tiles(3));
 			expect(codes(result.items)).toEqual(Array(3).fill('completed'));
 			expect(charged()).toBe(3 * PER_IMAGE);
 			expect(charged() - 3).toBe(9);

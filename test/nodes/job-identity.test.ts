@@ -231,6 +231,38 @@ describe("finding 7: n8n's Retry after an edit makes new jobs only of the items 
 	);
 });
 
+/**
+ * An execution of MediaGen Image whose runs all fail at the service, then n8n's Retry of it (the
+ * node as the failed execution ran it) with runs that succeed; `beforeRetry` changes the world in
+ * between.
+ */
+async function failThenRetry(
+	parameters: IDataObject,
+	items?: INodeExecutionData[],
+	beforeRetry: () => void = () => {},
+) {
+	fx.sandbox.state.options.failureRate = 1;
+	const failed = await runNode({
+		nodeType: new MediaGenImage(),
+		credentials: fx.credentials,
+		parameters,
+		input: items,
+		executionId: 'exec-failed',
+	});
+	expect(failed.error?.message).toContain('provider_error');
+	fx.sandbox.state.options.failureRate = 0;
+	beforeRetry();
+	const retried = await retryExecution(failed, {
+		nodeType: new MediaGenImage(),
+		credentials: fx.credentials,
+		parameters,
+		input: items,
+		executionId: 'exec-retry',
+		loadWorkflow: false,
+	});
+	return retried;
+}
+
 describe('finding 10: a run that failed at the service is submitted again by a retry, as a new job', () => {
 	const generate = { resource: 'image', operation: 'generate', prompt: 'a fox' };
 
@@ -251,22 +283,7 @@ describe('finding 10: a run that failed at the service is submitted again by a r
 	});
 
 	it("n8n's Retry of the execution (unchanged): a new submit under another key, which completes", async () => {
-		fx.sandbox.state.options.failureRate = 1;
-		const failed = await runNode({
-			nodeType: new MediaGenImage(),
-			credentials: fx.credentials,
-			parameters: generate,
-			executionId: 'exec-failed',
-		});
-		expect(failed.error).toBeDefined();
-		fx.sandbox.state.options.failureRate = 0;
-		const retried = await retryExecution(failed, {
-			nodeType: new MediaGenImage(),
-			credentials: fx.credentials,
-			parameters: generate,
-			executionId: 'exec-retry',
-			loadWorkflow: false,
-		});
+		const retried = await failThenRetry(generate);
 		expect(retried.error).toBeUndefined();
 		expect(retried.items[0].json.status).toBe('completed');
 		const sent = posts(fx.sandbox, '/images/generations');
@@ -318,24 +335,7 @@ describe('finding 10, batches: items that failed at the service run again on a r
 	});
 
 	it("Use Batch API, n8n's Retry of the execution: the failed items run again in the same batch and complete, charged once each", async () => {
-		fx.sandbox.state.options.failureRate = 1;
-		const failed = await runNode({
-			nodeType: new MediaGenImage(),
-			credentials: fx.credentials,
-			parameters: batchApi,
-			input: two,
-			executionId: 'exec-failed',
-		});
-		expect(failed.error?.message).toContain('provider_error');
-		fx.sandbox.state.options.failureRate = 0;
-		const retried = await retryExecution(failed, {
-			nodeType: new MediaGenImage(),
-			credentials: fx.credentials,
-			parameters: batchApi,
-			input: two,
-			executionId: 'exec-retry',
-			loadWorkflow: false,
-		});
+		const retried = await failThenRetry(batchApi, two);
 		expect(retried.error).toBeUndefined();
 		expect(retried.items.map((i) => i.json.status)).toEqual(['completed', 'completed']);
 		expect(posts(fx.sandbox, '/batches')).toHaveLength(1);
@@ -346,31 +346,15 @@ describe('finding 10, batches: items that failed at the service run again on a r
 	});
 
 	it("under a budget the run again is priced first: past the credential's day limit nothing runs again", async () => {
-		fx.sandbox.state.options.failureRate = 1;
-		const failed = await runNode({
-			nodeType: new MediaGenImage(),
-			credentials: fx.credentials,
-			parameters: batchApi,
-			input: two,
-			executionId: 'exec-failed',
-		});
-		expect(failed.error).toBeDefined();
-		fx.sandbox.state.options.failureRate = 0;
 		// one image costs 4: room for one of the two items run again; the other is refused, and
 		// without Continue On Fail that stops the node before anything runs again
-		fx.credentials.set('mediaGenApi', {
-			baseUrl: fx.sandbox.baseUrl,
-			apiKey: SANDBOX_API_KEY,
-			creditLimitPerDay: '5',
-		});
-		const retried = await retryExecution(failed, {
-			nodeType: new MediaGenImage(),
-			credentials: fx.credentials,
-			parameters: batchApi,
-			input: two,
-			executionId: 'exec-retry',
-			loadWorkflow: false,
-		});
+		const retried = await failThenRetry(batchApi, two, () =>
+			fx.credentials.set('mediaGenApi', {
+				baseUrl: fx.sandbox.baseUrl,
+				apiKey: SANDBOX_API_KEY,
+				creditLimitPerDay: '5',
+			}),
+		);
 		expect(retried.error?.message).toContain('Credit Limit per Day');
 		expect(reruns()).toHaveLength(0);
 		expect(fx.sandbox.state.ledger).toHaveLength(0);

@@ -6,7 +6,7 @@ import { MediaGenVideo } from '../../nodes/MediaGenVideo/MediaGenVideo.node';
 import { findModel } from '../../sandbox/models';
 import { SANDBOX_API_KEY } from '../../sandbox/options';
 import type { Sandbox } from '../../sandbox/server';
-import { posts, startFixture, type Fixture } from '../helpers/sandbox-fixture';
+import { forgeEstimate, posts, startFixture, type Fixture } from '../helpers/sandbox-fixture';
 import { callTool } from '../helpers/tool-host';
 
 /**
@@ -185,19 +185,10 @@ describe('a MediaGen tool call that outlives its Tool Time Budget (n8n-core tool
 
 	it('with Max Credits, not bound: a service that under-quotes charges its own price (the worst case docs/spend-control.md states)', async () => {
 		fx = await startFixture();
-		fx.sandbox.injectFault({
-			when: 'before',
-			method: 'POST',
-			path: '/models/estimate-cost',
-			status: 200,
-			body: JSON.stringify({
-				object: 'cost_estimate',
-				model: VIDEO_MODEL,
-				credits: 1,
-				currency: 'credits',
-				quote_token: 'q1.underquoted.sig',
-			}),
-			contentType: 'application/json',
+		forgeEstimate(fx.sandbox, {
+			model: VIDEO_MODEL,
+			credits: 1,
+			token: 'q1.underquoted.sig',
 			count: 1,
 		});
 		const call = await callTool(
