@@ -40,7 +40,10 @@ export function posts(sandbox: Sandbox, path: string) {
  */
 export function forgeEstimate(
 	sandbox: Sandbox,
-	quote: { model: string; credits: number; token: string; count?: number },
+	model: string,
+	credits: number,
+	token: string,
+	count?: number,
 ): void {
 	sandbox.injectFault({
 		when: 'before',
@@ -49,12 +52,12 @@ export function forgeEstimate(
 		status: 200,
 		body: JSON.stringify({
 			object: 'cost_estimate',
-			model: quote.model,
-			credits: quote.credits,
+			model,
+			credits,
 			currency: 'credits',
-			quote_token: quote.token,
+			quote_token: token,
 		}),
 		contentType: 'application/json',
-		...(quote.count !== undefined ? { count: quote.count } : {}),
+		...(count !== undefined ? { count } : {}),
 	});
 }

@@ -80,7 +80,7 @@ describe('every credit accounted for (issue 32)', () => {
 		});
 	/** The service's estimate forged to `credits`, `count` times (once when absent). */
 	const forgeEstimate = (credits: number, token: string, count?: number) =>
-		forgeQuote(fx.sandbox, { model: MODEL, credits, token, count });
+		forgeQuote(fx.sandbox, MODEL, credits, token, count);
 	const charged = () => fx.sandbox.state.ledger.reduce((sum, e) => sum + e.credits, 0);
 	const codes = (items: INodeExecutionData[]) => items.map((i) => i.json.code ?? i.json.status);
 

@@ -185,12 +185,7 @@ describe('a MediaGen tool call that outlives its Tool Time Budget (n8n-core tool
 
 	it('with Max Credits, not bound: a service that under-quotes charges its own price (the worst case docs/spend-control.md states)', async () => {
 		fx = await startFixture();
-		forgeEstimate(fx.sandbox, {
-			model: VIDEO_MODEL,
-			credits: 1,
-			token: 'q1.underquoted.sig',
-			count: 1,
-		});
+		forgeEstimate(fx.sandbox, VIDEO_MODEL, 1, 'q1.underquoted.sig', 1);
 		const call = await callTool(
 			{ ...video({ options: { maxCredits: 2 } }), credentials: fx.credentials },
 			{ prompt: 'a lighthouse at dusk' },
