@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm run test:compat [-- --lines 1.123,pinned] [-- --files examples,trigger]`: the real-n8n
-// end-to-end core (examples, paused waits, the trigger, the installed package) on each n8n line,
+// end-to-end core (examples, Wait Mode on that n8n, the trigger, the installed package, and the
+// paused wait's own suite where the line can pause an execution) on each n8n line,
 // one after the other, and a summary per line. A line other than the pinned one lives in a folder
 // of its own beside test/n8n-host (its package.json pins n8n and what that n8n needs; `mediagen.env`
 // is the environment its n8n gets) and is installed there on first use:
@@ -21,12 +22,20 @@ export const LINES = {
 	1.123: {
 		folder: 'test/n8n-host-1.123',
 		what: 'the oldest line the package is tested on (Node 20, N8N_EXPRESSION_ENGINE=legacy)',
+		// n8n 1.x gives nodes no execution custom data: Pause the Execution waits in the execution
+		pauses: false,
 	},
-	2.8: { folder: 'test/n8n-host-2.8', what: 'an older 2.x on Node 20' },
-	pinned: { folder: null, what: 'the line npm test and CI pin (test/n8n-host, Node 24)' },
+	2.8: { folder: 'test/n8n-host-2.8', what: 'an older 2.x on Node 20', pauses: true },
+	pinned: {
+		folder: null,
+		what: 'the line npm test and CI pin (test/n8n-host, Node 24)',
+		pauses: true,
+	},
 };
 /** The core: what a user's n8n must do with the package, without queue mode or a browser. */
-export const CORE = ['examples', 'paused-wait', 'trigger', 'installed-package'];
+export const CORE = ['examples', 'wait-mode-this-n8n', 'trigger', 'installed-package'];
+/** The core of a line, and the paused wait's own suite where the line can pause an execution. */
+export const coreOf = (line) => [...CORE, ...(LINES[line].pauses ? ['paused-wait'] : [])];
 
 const say = (message) => process.stdout.write(`[compat] ${message}\n`);
 const minutes = (ms) => `${Math.floor(ms / 60000)} min ${Math.round((ms % 60000) / 1000)} s`;
@@ -118,11 +127,11 @@ if (isMain) {
 	const { values } = parseArgs({
 		options: {
 			lines: { type: 'string', default: '1.123,pinned' },
-			files: { type: 'string', default: CORE.join(',') },
+			files: { type: 'string' },
 		},
 	});
 	const lines = values.lines.split(',');
-	const files = values.files.split(',');
+	const filesOf = (line) => values.files?.split(',') ?? coreOf(line);
 	for (const line of lines)
 		if (!LINES[line]) throw new Error(`unknown line ${line} (${Object.keys(LINES).join(', ')})`);
 	say(`building the package ...`);
@@ -142,6 +151,7 @@ if (isMain) {
 			});
 			continue;
 		}
+		const files = filesOf(line);
 		say(`n8n ${line} (${version}; ${what}): ${files.join(', ')} ...`);
 		const run = runLine(line, files);
 		results.push({

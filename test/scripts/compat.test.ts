@@ -40,12 +40,17 @@ describe('npm run test:compat', () => {
 		expect(oldest.mediagen.env).toEqual({ N8N_EXPRESSION_ENGINE: 'legacy' });
 	});
 
-	it('runs the core e2e files, each of which exists', () => {
+	it('runs the core e2e files on each line, each of which exists; the paused wait suite only where the line can pause', () => {
 		const core = call('m.CORE') as string[];
 		expect(core).toEqual(
-			expect.arrayContaining(['examples', 'paused-wait', 'trigger', 'installed-package']),
+			expect.arrayContaining(['examples', 'wait-mode-this-n8n', 'trigger', 'installed-package']),
 		);
-		for (const file of core)
+		const ofLine = call(
+			'Object.fromEntries(Object.keys(m.LINES).map((line) => [line, m.coreOf(line)]))',
+		) as Record<string, string[]>;
+		expect(ofLine['1.123']).toEqual(core);
+		expect(ofLine.pinned).toEqual([...core, 'paused-wait']);
+		for (const file of Object.values(ofLine).flat())
 			expect(existsSync(join(REPO, 'test', 'e2e', `${file}.test.ts`))).toBe(true);
 	});
 
