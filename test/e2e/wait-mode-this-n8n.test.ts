@@ -8,6 +8,7 @@ import type { RequestLogEntry } from '../../sandbox/state';
 import { publicApi } from './own-n8n-client';
 import {
 	describeWithN8n,
+	endpointsFor,
 	eventually,
 	n8nApi,
 	readE2eState,
@@ -135,6 +136,10 @@ describeWithN8n('Wait Mode "Pause the Execution" on the n8n this suite runs', ()
 				const hints = make.flatMap((run) => run.hints ?? []).map((h) => h.message);
 				if (givesCustomData) {
 					expect(registrations).toHaveLength(1);
+					// resumed: the paused execution's endpoint is removed (no leftover for other tests)
+					await eventually('the paused endpoint to be removed', async () =>
+						(await endpointsFor(state)).length === 0 ? true : undefined,
+					);
 				} else {
 					expect(registrations).toEqual([]);
 					expect(hints).toEqual(
