@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never shipped (CONTRIBUTING.md, Linting) */
 // Wait Mode "Pause the Execution" on the n8n this suite runs (README, Compatibility): n8n 2.x gives
 // nodes the execution's custom data, where a paused node keeps its state, so the execution pauses
 // and the service's event resumes it; n8n 1.x gives none, so the node waits in the execution and
