@@ -8,8 +8,8 @@ import { join } from 'node:path';
 
 import { SANDBOX_ACCOUNT_ID, SANDBOX_API_KEY } from '../../sandbox/options';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
-import { eventually, publicApi, startOwnN8n, type OwnN8n } from './own-n8n-client';
-import { describeWithN8n, readE2eState, type N8nItem } from './state';
+import { callWebhook, eventually, publicApi, startOwnN8n, type OwnN8n } from './own-n8n-client';
+import { describeWithN8n, readE2eState, webhookThenMake, type N8nItem } from './state';
 
 const UNREACHABLE = 'http://n8n.office.invalid:5678/';
 const RUN_SECONDS = 10;
@@ -95,48 +95,23 @@ describeWithN8n(
 
 		it('Video → Generate with the default Wait Mode delivers the video within 60 s of its run finishing, and says why it did not pause', async () => {
 			const path = 'video-no-public';
-			const workflow = await api<{ id: string }>('/workflows', 'POST', {
-				name: 'Video behind NAT',
-				nodes: [
-					{
-						id: 'start',
-						name: 'Start',
-						type: 'n8n-nodes-base.webhook',
-						typeVersion: 2,
-						webhookId: path,
-						position: [0, 0],
-						parameters: { httpMethod: 'POST', path, responseMode: 'onReceived' },
+			const workflow = await api<{ id: string }>(
+				'/workflows',
+				'POST',
+				webhookThenMake('Video behind NAT', path, {
+					type: 'CUSTOM.mediaGenVideo',
+					typeVersion: 1,
+					credentials: { mediaGenApi: credential },
+					parameters: {
+						resource: 'video',
+						operation: 'generate',
+						prompt: 'a fox at dawn',
+						duration: 5,
 					},
-					{
-						id: 'make',
-						name: 'Make',
-						type: 'CUSTOM.mediaGenVideo',
-						typeVersion: 1,
-						position: [200, 0],
-						credentials: { mediaGenApi: credential },
-						parameters: {
-							resource: 'video',
-							operation: 'generate',
-							prompt: 'a fox at dawn',
-							duration: 5,
-						},
-					},
-				],
-				connections: { Start: { main: [[{ node: 'Make', type: 'main', index: 0 }]] } },
-				settings: { executionOrder: 'v1' },
-			});
-			await api(`/workflows/${workflow.id}/activate`, 'POST');
-			await eventually('the webhook', async () =>
-				(
-					await fetch(`${n8n!.url}/webhook/${path}`, {
-						method: 'POST',
-						headers: { 'content-type': 'application/json' },
-						body: '{}',
-					})
-				).status === 200
-					? true
-					: undefined,
+				}),
 			);
+			await api(`/workflows/${workflow.id}/activate`, 'POST');
+			await callWebhook(n8n!.url, path);
 			const done = await eventually(
 				'the execution to finish',
 				async () =>

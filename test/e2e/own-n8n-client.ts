@@ -119,3 +119,18 @@ export async function eventually<T>(
 		await new Promise((r) => setTimeout(r, everyMs));
 	}
 }
+
+/** POSTs `{}` to a workflow's production webhook until n8n serves it (activation registers it asynchronously). */
+export async function callWebhook(n8nUrl: string, path: string): Promise<void> {
+	await eventually('the webhook', async () =>
+		(
+			await fetch(`${n8nUrl}/webhook/${path}`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: '{}',
+			})
+		).status === 200
+			? true
+			: undefined,
+	);
+}

@@ -17,7 +17,14 @@ import { join } from 'node:path';
 
 import { SANDBOX_ACCOUNT_ID, SANDBOX_API_KEY } from '../../sandbox/options';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
-import { eventually, publicApi, runOwnN8nCli, startOwnN8n, type OwnN8n } from './own-n8n-client';
+import {
+	callWebhook,
+	eventually,
+	publicApi,
+	runOwnN8nCli,
+	startOwnN8n,
+	type OwnN8n,
+} from './own-n8n-client';
 import { describeWithN8n, readE2eState, type N8nExecution } from './state';
 
 const TRIGGER = 'Run Completed';
@@ -407,17 +414,7 @@ dns.promises.lookup = async (host, options) => (host !== NAME ? promised(host, o
 				settings: { executionOrder: 'v1' },
 			});
 			await api(`/workflows/${created.id}/activate`, 'POST');
-			await eventually('the webhook', async () =>
-				(
-					await fetch(`${n8n!.url}/webhook/paused-burst`, {
-						method: 'POST',
-						headers: { 'content-type': 'application/json' },
-						body: '{}',
-					})
-				).status === 200
-					? true
-					: undefined,
-			);
+			await callWebhook(n8n!.url, 'paused-burst');
 			const paused = await eventually('the paused execution', async () =>
 				(await executions(created.id)).find((e) => e.status === 'waiting'),
 			);

@@ -191,7 +191,14 @@ export interface N8nExecution {
 	mode: string;
 	data?: {
 		resultData: {
-			runData: Record<string, Array<{ data?: { main: N8nItem[][] }; error?: { message: string } }>>;
+			runData: Record<
+				string,
+				Array<{
+					data?: { main: N8nItem[][] };
+					error?: { message: string };
+					hints?: Array<{ message: string }>;
+				}>
+			>;
 		};
 	};
 }
@@ -239,4 +246,28 @@ export async function eventually<T>(
 		await new Promise((r) => setTimeout(r, 500));
 	}
 	throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+}
+
+/**
+ * A workflow that a POST to the production webhook `path` starts, then `make`: one MediaGen node
+ * named Make (what a test reads back from the execution).
+ */
+export function webhookThenMake(name: string, path: string, make: Record<string, unknown>) {
+	return {
+		name,
+		nodes: [
+			{
+				id: 'start',
+				name: 'Start',
+				type: 'n8n-nodes-base.webhook',
+				typeVersion: 2,
+				webhookId: path,
+				position: [0, 0],
+				parameters: { httpMethod: 'POST', path, responseMode: 'onReceived' },
+			},
+			{ id: 'make', name: 'Make', position: [200, 0], ...make },
+		],
+		connections: { Start: { main: [[{ node: 'Make', type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+	};
 }

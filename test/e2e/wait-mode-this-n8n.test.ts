@@ -4,7 +4,7 @@
 // says why. `npm test` runs this on the pinned 2.x line, `npm run test:compat` on 1.123 too. The
 // paused wait itself (restarts, forged events, deadlines, batches): paused-wait.test.ts.
 import type { RequestLogEntry } from '../../sandbox/state';
-import { publicApi } from './own-n8n-client';
+import { callWebhook, publicApi } from './own-n8n-client';
 import {
 	describeWithN8n,
 	endpointsFor,
@@ -13,21 +13,9 @@ import {
 	readE2eState,
 	sandboxRequests,
 	type E2eState,
-	type N8nItem,
+	type N8nExecution,
+	webhookThenMake,
 } from './state';
-
-interface Execution {
-	id: string;
-	status: string;
-	data?: {
-		resultData: {
-			runData: Record<
-				string,
-				Array<{ data?: { main: N8nItem[][] }; hints?: Array<{ message: string }> }>
-			>;
-		};
-	};
-}
 
 /** Long enough that the runs are still going when the node decides whether to pause. */
 const RUN_MS = 5000;
@@ -68,57 +56,28 @@ describeWithN8n('Wait Mode "Pause the Execution" on the n8n this suite runs', ()
 				state.apiKey,
 				'/workflows',
 				'POST',
-				{
-					name: 'Video, default Wait Mode',
-					nodes: [
-						{
-							id: 'start',
-							name: 'Start',
-							type: 'n8n-nodes-base.webhook',
-							typeVersion: 2,
-							webhookId: path,
-							position: [0, 0],
-							parameters: { httpMethod: 'POST', path, responseMode: 'onReceived' },
-						},
-						{
-							id: 'make',
-							name: 'Make',
-							type: 'CUSTOM.mediaGenVideo',
-							typeVersion: 1,
-							position: [200, 0],
-							credentials: { mediaGenApi: state.credentials.full },
-							parameters: {
-								resource: 'video',
-								operation: 'generate',
-								prompt: 'a fox at dawn, wait mode e2e',
-								duration: 5,
-							},
-						},
-					],
-					connections: { Start: { main: [[{ node: 'Make', type: 'main', index: 0 }]] } },
-					settings: { executionOrder: 'v1' },
-				},
+				webhookThenMake('Video, default Wait Mode', path, {
+					type: 'CUSTOM.mediaGenVideo',
+					typeVersion: 1,
+					credentials: { mediaGenApi: state.credentials.full },
+					parameters: {
+						resource: 'video',
+						operation: 'generate',
+						prompt: 'a fox at dawn, wait mode e2e',
+						duration: 5,
+					},
+				}),
 			);
 			await sandboxOptions(state, { latencyMs: RUN_MS });
 			const before = (await sandboxRequests(state)).length;
 			await n8nApi(state, `/workflows/${workflow.id}/activate`, 'POST');
 			try {
-				await eventually('the webhook', async () =>
-					(
-						await fetch(`${state.n8nUrl}/webhook/${path}`, {
-							method: 'POST',
-							headers: { 'content-type': 'application/json' },
-							body: '{}',
-						})
-					).status === 200
-						? true
-						: undefined,
-				);
+				await callWebhook(state.n8nUrl, path);
 				const done = await eventually(
 					'the execution to finish',
 					async () =>
 						(
-							await n8nApi<{ data: Execution[] }>(
+							await n8nApi<{ data: N8nExecution[] }>(
 								state,
 								`/executions?workflowId=${workflow.id}&includeData=true&limit=10`,
 							)
