@@ -240,13 +240,11 @@ function shownUpFront(parameters: NodeParameters, field: FieldSpec): boolean {
 
 /**
  * The key a call gets when the user set none. A tool call is named by what it asks (see
- * keyFromToolInputs): a second call of the tool for the same job is the same request. A binary
- * upload has no content in the body yet (a placeholder), so such a call keys by its execution.
+ * keyFromToolInputs, `jobByInputs`): a second call of the tool for the same job is the same request.
  */
-function derivedKey(parameters: NodeParameters, call: PreparedCall, scope: CallScope): string {
+function derivedKey(call: PreparedCall, scope: CallScope): string {
 	const { itemIndex, route } = call;
-	if (parameters.asTool && call.uploads.length === 0) {
-		call.jobByInputs = true;
+	if (call.jobByInputs) {
 		return keyFromToolInputs(
 			{ workflowId: scope.workflowId, nodeName: scope.nodeName, itemIndex, route },
 			call,
@@ -351,6 +349,8 @@ export async function prepareCall(
 	call.identity = requestIdentityOf(call, ctx.getNode());
 	if (endpoint.idempotency !== 'none') {
 		if (ownKey) call.job = ownKey;
+		// a binary upload has no content in the body yet (a placeholder): such a tool call keys by its execution
+		else if (parameters.asTool && call.uploads.length === 0) call.jobByInputs = true;
 		call.idempotencyKey = ownKey
 			? keyFromUserValue(ownKey, {
 					workflowId: scope.workflowId,
@@ -358,7 +358,7 @@ export async function prepareCall(
 					route,
 					request: call.identity,
 				})
-			: derivedKey(parameters, call, scope);
+			: derivedKey(call, scope);
 	}
 	return call;
 }

@@ -74,7 +74,7 @@ function remembered(data: SeenEventsData, place: string, window: SeenWindow): Se
 	if (stored && typeof stored === 'object' && !Array.isArray(stored)) {
 		for (const id of Object.keys(stored)) {
 			const at = stored[id];
-			if (typeof at === 'number' && at >= oldest && at !== Infinity && !all.has(id))
+			if (typeof at === 'number' && Number.isFinite(at) && at >= oldest && !all.has(id))
 				all.set(id, at);
 		}
 	}

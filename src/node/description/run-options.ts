@@ -30,26 +30,11 @@ export function runOptionProperties(e: Endpoint): INodeProperties[] {
 		...submitOptionProperties(e),
 		...(e.method === 'POST' ? spendOptionProperties(offersEstimate(e)) : []),
 	];
-	return [
-		...waitProperties(e, own),
-		simplifyProperty(own().show),
-		{
-			displayName: 'Options',
-			name: RUN_OPTIONS,
-			type: 'collection',
-			placeholder: 'Add Option',
-			default: {},
-			displayOptions: own(),
-			options: options.sort((a, b) => alphabetical(a.displayName, b.displayName)),
-		},
-	];
+	return [...waitProperties(e, own), simplifyProperty(own().show), optionsCollection(e, options)];
 }
 
-/**
- * The Options collection of an operation that runs a failed job again (a batch item's Retry): what
- * it may cost when the service cannot price it, for the budgets.
- */
-export function rerunOptionsProperty(e: Endpoint): INodeProperties {
+/** An operation's Options collection, its options in alphabetical order. */
+function optionsCollection(e: Endpoint, options: INodeProperties[]): INodeProperties {
 	return {
 		displayName: 'Options',
 		name: RUN_OPTIONS,
@@ -57,9 +42,16 @@ export function rerunOptionsProperty(e: Endpoint): INodeProperties {
 		placeholder: 'Add Option',
 		default: {},
 		displayOptions: showOwn(e),
-		options: spendOptionProperties(false),
+		options: options.sort((a, b) => alphabetical(a.displayName, b.displayName)),
 	};
 }
+
+/**
+ * The Options collection of an operation that runs a failed job again (a batch item's Retry): what
+ * it may cost when the service cannot price it, for the budgets.
+ */
+export const rerunOptionsProperty = (e: Endpoint): INodeProperties =>
+	optionsCollection(e, spendOptionProperties(false));
 
 /** The options outside the collection: the wait, Simplify, the tool's and a list's. */
 const TOP_LEVEL = [waitForCompletion, waitMode, simplify, ...TOOL_OPTIONS, ...LIST_OPTIONS];
