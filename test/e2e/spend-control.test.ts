@@ -13,6 +13,7 @@ import {
 	sandboxAdmin,
 	type E2eState,
 	type N8nItem,
+	webhookStart,
 } from './state';
 
 interface Execution {
@@ -39,15 +40,7 @@ function imageWorkflow(
 	return {
 		name,
 		nodes: [
-			{
-				id: `${path}-start`,
-				name: 'Start',
-				type: 'n8n-nodes-base.webhook',
-				typeVersion: 2,
-				webhookId: path,
-				position: [0, 0],
-				parameters: { httpMethod: 'POST', path, responseMode: 'onReceived' },
-			},
+			webhookStart(path, `${path}-start`),
 			{
 				id: `${path}-items`,
 				name: 'Items',

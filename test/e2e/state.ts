@@ -248,6 +248,17 @@ export async function eventually<T>(
 	throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
 }
 
+/** The Webhook node named Start that a POST to the production webhook `path` triggers. */
+export const webhookStart = (path: string, id = 'start') => ({
+	id,
+	name: 'Start',
+	type: 'n8n-nodes-base.webhook',
+	typeVersion: 2,
+	webhookId: path,
+	position: [0, 0],
+	parameters: { httpMethod: 'POST', path, responseMode: 'onReceived' },
+});
+
 /**
  * A workflow that a POST to the production webhook `path` starts, then `make`: one MediaGen node
  * named Make (what a test reads back from the execution).
@@ -255,18 +266,7 @@ export async function eventually<T>(
 export function webhookThenMake(name: string, path: string, make: Record<string, unknown>) {
 	return {
 		name,
-		nodes: [
-			{
-				id: 'start',
-				name: 'Start',
-				type: 'n8n-nodes-base.webhook',
-				typeVersion: 2,
-				webhookId: path,
-				position: [0, 0],
-				parameters: { httpMethod: 'POST', path, responseMode: 'onReceived' },
-			},
-			{ id: 'make', name: 'Make', position: [200, 0], ...make },
-		],
+		nodes: [webhookStart(path), { id: 'make', name: 'Make', position: [200, 0], ...make }],
 		connections: { Start: { main: [[{ node: 'Make', type: 'main', index: 0 }]] } },
 		settings: { executionOrder: 'v1' },
 	};
